@@ -1,0 +1,120 @@
+// cosched command line: `cosched run` and `cosched validate`.
+// Exit codes: 0 success, 2 bad input (scenario or arguments), 1 internal failure.
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <simgrid/s4u.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+#include "cli/progress_line.hpp"
+#include "cli/summary_text.hpp"
+#include "config/input_error.hpp"
+#include "config/loader.hpp"
+#include "metrics/result_files.hpp"
+#include "platform/smp_platform.hpp"
+#include "smp/simulation.hpp"
+
+namespace {
+
+using namespace cosched;
+
+constexpr int kExitInternal = 1;
+constexpr int kExitBadInput = 2;
+
+struct RunOptions {
+  std::string scenario;
+  std::string out_dir;
+  std::optional<unsigned long long> seed;
+  std::vector<std::string> sets;
+  bool quiet = false;
+};
+
+config::Scenario load(const RunOptions& options) {
+  auto scenario = config::load_scenario(options.scenario, options.sets);
+  if (options.seed) scenario.seed = *options.seed;
+  return scenario;
+}
+
+int validate(const RunOptions& options) {
+  auto scenario = load(options);
+  if (const auto* smp = std::get_if<config::SmpConfig>(&scenario.model_config); smp && !smp->platform_file.empty()) {
+    int argc = 1;
+    char name[] = "cosched";
+    char* argv[] = {name, nullptr};
+    simgrid::s4u::Engine engine(&argc, argv);
+    platform::build_smp_platform(engine, *smp);
+  }
+  fmt::print("{}: valid {} scenario '{}'\n", options.scenario, scenario.model, scenario.name);
+  return 0;
+}
+
+int run(const RunOptions& options) {
+  auto scenario = load(options);
+  const std::string out_dir = options.out_dir.empty() ? "results/" + scenario.name + "/" : options.out_dir;
+  metrics::remove_stale_results(out_dir);
+  cli::ProgressLine progress(!options.quiet);
+  const auto start = std::chrono::steady_clock::now();
+  nlohmann::ordered_json summary = smp::run(scenario, progress.sink());
+  progress.clear();
+  summary["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  auto resolved = config::resolved_json(scenario);
+  if (summary.contains("platform")) resolved["platform"]["cpus"] = summary["platform"]["cpus"];
+  summary["resolved"] = resolved;
+  metrics::write_results(out_dir, summary);
+  if (!options.quiet) fmt::print("{}", cli::summary_text(summary, out_dir));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"cosched: simulates parallel jobs time-sharing machines (SMP and network-of-workstations models)",
+               "cosched"};
+  app.set_version_flag("--version", std::string("cosched ") + COSCHED_VERSION);
+  app.require_subcommand(1);
+  RunOptions options;
+  unsigned long long seed = 0;
+
+  auto* run_cmd = app.add_subcommand("run", "Run one simulation, print a summary and write result files");
+  run_cmd->add_option("scenario", options.scenario, "Scenario file (YAML)")->required();
+  run_cmd->add_option("--out", options.out_dir, "Directory for summary.json and jobs.csv (default results/<name>/)");
+  auto* seed_opt = run_cmd->add_option("--seed", seed, "Random seed, overriding the scenario's 'seed'");
+  run_cmd->add_option("--set", options.sets, "Override a scenario key: PATH=VALUE, e.g. workload.jobs.0.wait.spin=2CS+")
+      ->allow_extra_args(false);
+  run_cmd->add_flag("--quiet", options.quiet, "Print nothing on success and show no progress");
+
+  auto* validate_cmd = app.add_subcommand("validate", "Check a scenario file without running it");
+  validate_cmd->add_option("scenario", options.scenario, "Scenario file (YAML)")->required();
+  validate_cmd->add_option("--set", options.sets, "Override a scenario key: PATH=VALUE")->allow_extra_args(false);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::string message = e.what();
+    std::cerr << "cosched: error: " << message << " (see cosched --help)\n";
+    return kExitBadInput;
+  }
+  if (*seed_opt) options.seed = seed;
+
+  try {
+    if (*validate_cmd) return validate(options);
+    return run(options);
+  } catch (const config::InputError& e) {
+    std::cerr << "cosched: error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "cosched: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  }
+}

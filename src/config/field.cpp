@@ -1,0 +1,175 @@
+#include "config/field.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "config/input_error.hpp"
+
+namespace cosched::config {
+
+Field::Field(YAML::Node node, std::vector<std::string> path, const Source* source)
+    : node_(std::move(node)), path_(std::move(path)), source_(source) {}
+
+std::string Field::path() const {
+  std::string out;
+  for (const auto& segment : path_) {
+    bool index = !segment.empty() && std::all_of(segment.begin(), segment.end(), ::isdigit);
+    if (index) {
+      out += "[" + segment + "]";
+    } else {
+      if (!out.empty()) out += ".";
+      out += segment;
+    }
+  }
+  return out.empty() ? "(document)" : out;
+}
+
+std::string Field::location() const {
+  // Nodes made by --set carry no mark: name the override whose path is the longest prefix of ours.
+  if (node_ && !node_.Mark().is_null()) {
+    return fmt::format("{}:{}:{}", source_->file, node_.Mark().line + 1, node_.Mark().column + 1);
+  }
+  std::string dotted;
+  const std::string* best = nullptr;
+  for (const auto& segment : path_) {
+    dotted += (dotted.empty() ? "" : ".") + segment;
+    if (auto it = source_->overrides.find(dotted); it != source_->overrides.end()) best = &it->second;
+  }
+  if (best) return *best;
+  return source_->file;
+}
+
+void Field::fail(std::string_view expected) const {
+  throw InputError(fmt::format("{}: {}: expected {}, got {}", location(), path(), expected, got()));
+}
+
+void Field::error(std::string_view message) const {
+  throw InputError(fmt::format("{}: {}: {}", location(), path(), message));
+}
+
+std::string Field::got() const {
+  if (!node_ || node_.IsNull()) return "nothing";
+  if (node_.IsMap()) return "a mapping";
+  if (node_.IsSequence()) return "a list";
+  return fmt::format("\"{}\"", node_.Scalar());
+}
+
+std::string Field::scalar(std::string_view expected) const {
+  if (!node_ || !node_.IsScalar()) fail(expected);
+  return node_.Scalar();
+}
+
+std::string Field::string() const {
+  auto text = scalar("a string");
+  if (text.empty()) fail("a non-empty string");
+  return text;
+}
+
+std::optional<std::int64_t> parse_integer(std::string_view text) {
+  std::int64_t value = 0;
+  auto begin = text.data();
+  if (!text.empty() && text.front() == '+') ++begin;
+  auto [end, ec] = std::from_chars(begin, text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || begin == end) return std::nullopt;
+  return value;
+}
+
+std::optional<double> parse_number(std::string_view text) {
+  double value = 0;
+  auto begin = text.data();
+  if (!text.empty() && text.front() == '+') ++begin;
+  auto [end, ec] = std::from_chars(begin, text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || begin == end || !std::isfinite(value))
+    return std::nullopt;
+  return value;
+}
+
+std::int64_t Field::integer() const {
+  auto value = parse_integer(scalar("an integer"));
+  if (!value) fail("an integer");
+  return *value;
+}
+
+std::int64_t Field::positive_integer() const {
+  auto value = parse_integer(scalar("a positive integer"));
+  if (!value || *value <= 0) fail("a positive integer");
+  return *value;
+}
+
+std::int64_t Field::non_negative_integer() const {
+  auto value = parse_integer(scalar("a non-negative integer"));
+  if (!value || *value < 0) fail("a non-negative integer");
+  return *value;
+}
+
+double Field::number() const {
+  auto value = parse_number(scalar("a number"));
+  if (!value) fail("a number");
+  return *value;
+}
+
+bool Field::boolean() const {
+  auto text = scalar("true or false");
+  if (text == "true") return true;
+  if (text == "false") return false;
+  fail("true or false");
+}
+
+std::uint64_t Field::seed() const {
+  auto text = scalar("a non-negative integer seed");
+  std::uint64_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+    fail("a non-negative integer seed");
+  return value;
+}
+
+Field Field::child(const YAML::Node& node, std::string key) const {
+  auto path = path_;
+  path.push_back(std::move(key));
+  return Field(node, std::move(path), source_);
+}
+
+std::vector<Field> Field::items(std::string_view expected) const {
+  if (!node_ || !node_.IsSequence()) fail(expected);
+  std::vector<Field> out;
+  for (std::size_t i = 0; i < node_.size(); ++i) out.push_back(child(node_[i], std::to_string(i)));
+  return out;
+}
+
+MapReader::MapReader(const Field& map, std::string_view what) : map_(map) {
+  if (!map.is_map()) map.fail(what);
+}
+
+bool MapReader::has(const std::string& key) const {
+  return static_cast<bool>(map_.node()[key]);
+}
+
+std::optional<Field> MapReader::optional(const std::string& key) {
+  known_.push_back(key);
+  const YAML::Node& map = map_.node();
+  YAML::Node value = map[key];
+  if (!value) return std::nullopt;
+  return map_.child(value, key);
+}
+
+Field MapReader::required(const std::string& key) {
+  auto value = optional(key);
+  if (!value) map_.error(fmt::format("missing required key '{}'", key));
+  return *value;
+}
+
+void MapReader::finish() const {
+  for (const auto& entry : map_.node()) {
+    const auto key = entry.first.Scalar();
+    if (std::find(known_.begin(), known_.end(), key) == known_.end()) {
+      Field where = map_.child(entry.first, key);
+      where.error(fmt::format("unknown key; expected one of: {}", fmt::join(known_, ", ")));
+    }
+  }
+}
+
+}  // namespace cosched::config

@@ -1,0 +1,80 @@
+#pragma once
+// A YAML node together with its key path and where it came from, so that every validation error can say
+// `file:line:column: key.path: expected ..., got ...` (or name the --set override that produced it).
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cosched::config {
+
+// Where the nodes of one scenario document came from.
+struct Source {
+  std::string file;                                 // as the user named it
+  std::map<std::string, std::string> overrides;     // dotted path -> "--set PATH=VALUE"
+};
+
+class Field {
+ public:
+  Field(YAML::Node node, std::vector<std::string> path, const Source* source);
+
+  const YAML::Node& node() const { return node_; }
+  // Display form: workload.jobs[0].sigma
+  std::string path() const;
+  // "file:line:col" or "--set a.b=c"
+  std::string location() const;
+
+  [[noreturn]] void fail(std::string_view expected) const;  // "expected <expected>, got <value>"
+  [[noreturn]] void error(std::string_view message) const;  // "<message>"
+
+  bool is_map() const { return node_.IsMap(); }
+  bool is_sequence() const { return node_.IsSequence(); }
+  bool is_scalar() const { return node_.IsScalar(); }
+
+  // The scalar text; fails with `expected` when the node is not a scalar.
+  std::string scalar(std::string_view expected) const;
+  std::string string() const;
+  std::int64_t integer() const;
+  std::int64_t positive_integer() const;
+  std::int64_t non_negative_integer() const;
+  double number() const;
+  bool boolean() const;
+  std::uint64_t seed() const;
+
+  Field child(const YAML::Node& node, std::string key) const;
+  std::vector<Field> items(std::string_view expected) const;
+
+ private:
+  std::string got() const;
+
+  YAML::Node node_;
+  std::vector<std::string> path_;
+  const Source* source_;
+};
+
+// Reads the keys of one mapping; keys never asked for are reported as unknown by finish().
+class MapReader {
+ public:
+  MapReader(const Field& map, std::string_view what);
+  std::optional<Field> optional(const std::string& key);
+  Field required(const std::string& key);
+  bool has(const std::string& key) const;
+  void finish() const;
+  const Field& field() const { return map_; }
+
+ private:
+  Field map_;
+  std::vector<std::string> known_;
+};
+
+// Strict scalar parsing shared by the readers.
+std::optional<std::int64_t> parse_integer(std::string_view text);
+std::optional<double> parse_number(std::string_view text);
+
+}  // namespace cosched::config

@@ -1,0 +1,238 @@
+#include "config/smp_section.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "config/input_error.hpp"
+#include "util/normal.hpp"
+
+namespace cosched::config {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kMaxCount = 1'000'000;  // a sanity bound on counts, far above any SMP the thesis studies
+
+int count(const Field& f) {
+  auto value = f.positive_integer();
+  if (value > kMaxCount) f.fail(fmt::format("a positive integer up to {}", kMaxCount));
+  return static_cast<int>(value);
+}
+
+// "<number>" cycles or "<number>%" of the quantum (thesis table 2.1, 'percent' column).
+// A percentage is rounded to the nearest whole cycle.
+double cycles_or_percent(const Field& f, Cycles quantum, std::string_view expected, double max_percent) {
+  auto text = f.scalar(expected);
+  if (!text.empty() && text.back() == '%') {
+    auto percent = parse_number(std::string_view(text).substr(0, text.size() - 1));
+    if (!percent || *percent < 0) f.fail(expected);
+    if (*percent > max_percent)
+      f.fail(fmt::format("{} (a percentage of the quantum no larger than {}%)", expected, max_percent));
+    return *percent / 100.0 * static_cast<double>(quantum);
+  }
+  auto value = parse_number(text);
+  if (!value || *value < 0) f.fail(expected);
+  return *value;
+}
+
+Cycles whole_cycles(const Field& f, Cycles quantum, std::string_view expected, double max_percent) {
+  double value = cycles_or_percent(f, quantum, expected, max_percent);
+  auto text = f.scalar(expected);
+  if (text.back() != '%' && value != std::floor(value)) f.fail(expected);
+  return static_cast<Cycles>(std::llround(value));
+}
+
+fs::path resolve_platform(const Field& f, const std::string& scenario_dir) {
+  auto text = f.string();
+  fs::path given(text);
+  std::error_code ec;
+  std::vector<fs::path> candidates{given};
+  if (given.is_relative() && !scenario_dir.empty()) {
+    candidates.insert(candidates.begin(), fs::path(scenario_dir) / given);
+    // Scenarios live in scenarios/ or scenarios/<group>/: also look from the project root beside them.
+    for (fs::path dir = scenario_dir; !dir.empty() && dir.has_relative_path(); dir = dir.parent_path())
+      candidates.push_back(dir.parent_path() / given);
+  }
+  for (const auto& candidate : candidates)
+    if (fs::is_regular_file(candidate, ec)) return candidate;
+  f.fail("a SimGrid XML platform file that exists (relative to the scenario file or the current directory)");
+}
+
+SmpWait read_wait(const Field& f, const SmpConfig& smp) {
+  MapReader map(f, "a mapping such as {algorithm: fixed-spin, spin: 6%}");
+  auto algorithm = map.required("algorithm");
+  auto name = algorithm.scalar("fixed-spin, block or spin");
+  SmpWait wait;
+  auto spin = map.optional("spin");
+  if (name == "fixed-spin") {
+    wait.algorithm = SmpWait::Algorithm::FixedSpin;
+    if (!spin) f.error("missing required key 'spin' for algorithm fixed-spin");
+    const Cycles cs = smp.cs_in + smp.cs_out;
+    const std::string expected = "a spin duration: cycles, a percentage of the quantum, CS, CS+ or 2CS+";
+    auto text = spin->scalar(expected);
+    wait.spin_given = text;
+    // Thesis 7.5-7.6: CS = cs_in + cs_out, CS+ = CS + 1 cycle, 2CS+ = 2 CS + 1 cycle.
+    if (text == "CS") {
+      wait.spin_cycles = cs;
+    } else if (text == "CS+") {
+      wait.spin_cycles = cs + 1;
+    } else if (text == "2CS+") {
+      wait.spin_cycles = 2 * cs + 1;
+    } else {
+      wait.spin_cycles = whole_cycles(*spin, smp.quantum, expected, 100);
+    }
+  } else if (name == "block" || name == "spin") {
+    if (spin) spin->error(fmt::format("algorithm {} takes no 'spin' (it is {})", name,
+                                      name == "block" ? "always 0" : "unlimited"));
+    wait.algorithm = name == "block" ? SmpWait::Algorithm::Block : SmpWait::Algorithm::Spin;
+    wait.spin_given = name == "block" ? "0" : "unlimited";
+  } else {
+    algorithm.fail("fixed-spin, block or spin");
+  }
+  map.finish();
+  return wait;
+}
+
+Sigma read_sigma(const Field& f, double mu) {
+  const std::string expected = "a positive standard deviation or DENSITY/INTERVAL such as 90/15%";
+  auto text = f.scalar(expected);
+  Sigma sigma;
+  sigma.given = text;
+  auto slash = text.find('/');
+  if (slash == std::string::npos) {
+    auto value = parse_number(text);
+    if (!value || *value <= 0) f.fail(expected);  // thesis 2.2.1: "must be positive"
+    sigma.cycles = *value;
+    return sigma;
+  }
+  // Symbolic format DENSITY/INTERVAL[%], thesis 2.2.1.
+  auto density = parse_number(std::string_view(text).substr(0, slash));
+  std::string interval_text = text.substr(slash + 1);
+  bool percent = !interval_text.empty() && interval_text.back() == '%';
+  if (percent) interval_text.pop_back();
+  auto interval = parse_number(interval_text);
+  if (!density || !interval) f.fail("DENSITY/INTERVAL such as 90/15%");
+  if (*density <= 0 || *density >= 100) f.fail("a DENSITY in the open interval (0, 100), as in 90/15%");
+  if (*interval <= 0) f.fail("a positive INTERVAL, as in 90/15%");
+  if (percent && *interval >= 100) f.fail("an INTERVAL% in the open interval (0, 100), as in 90/15%");
+  double interval_cycles = percent ? *interval / 100.0 * mu : *interval;
+  if (mu - interval_cycles <= 0)
+    f.error(fmt::format("the lower bound of [mu - INTERVAL, mu + INTERVAL] = {} - {} is not positive (thesis 2.2.1)",
+                        mu, interval_cycles));
+  sigma.density = *density;
+  sigma.interval = interval_cycles;
+  sigma.cycles = sigma_from_symbolic(*density, interval_cycles);
+  return sigma;
+}
+
+SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index) {
+  MapReader map(f, "a job profile mapping with threads, barriers, compute and wait");
+  SmpJobProfile job;
+  job.name = fmt::format("job{}", index);
+  if (auto v = map.optional("name")) job.name = v->string();
+  job.threads = count(map.required("threads"));
+  job.barriers = count(map.required("barriers"));
+  auto compute = map.required("compute");
+  job.compute_given = compute.scalar("a computation interval in cycles or a percentage of the quantum");
+  job.compute_cycles =
+      cycles_or_percent(compute, smp.quantum, "a positive computation interval in cycles or % of the quantum", 1e9);
+  if (job.compute_cycles <= 0) compute.fail("a positive computation interval in cycles or % of the quantum");
+  if (auto v = map.optional("sigma")) job.sigma = read_sigma(*v, job.compute_cycles);
+  if (auto v = map.optional("copies")) job.copies = count(*v);
+  job.wait = read_wait(map.required("wait"), smp);
+  map.finish();
+  return job;
+}
+
+}  // namespace
+
+double sigma_from_symbolic(double density_percent, double interval_cycles) {
+  // P(mu - I <= X <= mu + I) = p  =>  I / sigma = z((1 + p) / 2).
+  double p = density_percent / 100.0;
+  return interval_cycles / util::normal_quantile((1 + p) / 2);
+}
+
+SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition end) {
+  SmpConfig smp;
+  {
+    MapReader platform(top.required("platform"), "a mapping with 'cpus' or 'file'");
+    auto cpus = platform.optional("cpus");
+    auto file = platform.optional("file");
+    if (cpus && file) file->error("give either 'cpus' or 'file', not both");
+    if (!cpus && !file) platform.field().error("missing required key 'cpus' (or 'file')");
+    if (cpus) smp.cpus = count(*cpus);
+    if (file) smp.platform_file = resolve_platform(*file, scenario_dir).string();
+    platform.finish();
+  }
+  {
+    MapReader scheduler(top.required("scheduler"), "a mapping with policy, quantum, cs_in and cs_out");
+    if (auto policy = scheduler.optional("policy")) {
+      if (policy->scalar("rr") != "rr") policy->fail("rr");
+    }
+    smp.quantum = scheduler.required("quantum").positive_integer();
+    smp.cs_in = whole_cycles(scheduler.required("cs_in"), smp.quantum,
+                             "a context-switch-in cost in cycles or % of the quantum", 100);
+    smp.cs_out = whole_cycles(scheduler.required("cs_out"), smp.quantum,
+                              "a context-switch-out cost in cycles or % of the quantum", 100);
+    if (auto v = scheduler.optional("shuffle")) smp.shuffle = v->boolean();
+    scheduler.finish();
+  }
+  {
+    MapReader workload(top.required("workload"), "a mapping with nosync and jobs");
+    if (auto v = workload.optional("nosync")) {
+      auto n = v->non_negative_integer();
+      if (n > kMaxCount) v->fail(fmt::format("a non-negative integer up to {}", kMaxCount));
+      smp.nosync = static_cast<int>(n);
+    }
+    auto jobs = workload.optional("jobs");
+    if (jobs) {
+      auto items = jobs->items("a list of synchronizing job profiles");
+      for (std::size_t i = 0; i < items.size(); ++i) smp.jobs.push_back(read_job(items[i], smp, i));
+    }
+    if (smp.jobs.empty()) {
+      const char* why = end == EndCondition::AllJobs ? "end: all-jobs" : "end: first-finish";
+      (jobs ? *jobs : workload.field())
+          .error(fmt::format("at least one synchronizing job is needed: {} ends the run on synchronizing jobs", why));
+    }
+    workload.finish();
+  }
+  return smp;
+}
+
+nlohmann::ordered_json smp_json(const SmpConfig& smp) {
+  nlohmann::ordered_json out;
+  out["platform"]["cpus"] = smp.cpus;
+  if (!smp.platform_file.empty()) out["platform"]["file"] = smp.platform_file;
+  out["scheduler"] = {{"policy", "rr"},
+                      {"quantum", smp.quantum},
+                      {"cs_in", smp.cs_in},
+                      {"cs_out", smp.cs_out},
+                      {"shuffle", smp.shuffle}};
+  out["workload"]["nosync"] = smp.nosync;
+  auto& jobs = out["workload"]["jobs"] = nlohmann::ordered_json::array();
+  for (const auto& job : smp.jobs) {
+    nlohmann::ordered_json j;
+    j["name"] = job.name;
+    j["threads"] = job.threads;
+    j["barriers"] = job.barriers;
+    j["compute"] = job.compute_cycles;
+    j["sigma"] = job.sigma.cycles;
+    if (job.sigma.density) {
+      j["sigma_symbolic"] = {{"density", *job.sigma.density}, {"interval", *job.sigma.interval}};
+    }
+    j["copies"] = job.copies;
+    switch (job.wait.algorithm) {
+      case SmpWait::Algorithm::FixedSpin:
+        j["wait"] = {{"algorithm", "fixed-spin"}, {"spin", job.wait.spin_cycles}, {"spin_given", job.wait.spin_given}};
+        break;
+      case SmpWait::Algorithm::Block: j["wait"] = {{"algorithm", "block"}}; break;
+      case SmpWait::Algorithm::Spin: j["wait"] = {{"algorithm", "spin"}}; break;
+    }
+    jobs.push_back(j);
+  }
+  return out;
+}
+
+}  // namespace cosched::config

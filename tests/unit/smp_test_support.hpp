@@ -1,0 +1,34 @@
+#pragma once
+// Runs the SMP machine of a shipped scenario with overrides, without SimGrid.
+
+#include <string>
+#include <vector>
+
+#include "config/loader.hpp"
+#include "smp/setup.hpp"
+
+namespace cosched::testing {
+
+inline std::string scenario_path(const std::string& relative) {
+  return std::string(COSCHED_SOURCE_DIR) + "/" + relative;
+}
+
+inline smp::Machine run_scenario(const std::string& relative, const std::vector<std::string>& overrides) {
+  auto scenario = config::load_scenario(scenario_path(relative), overrides);
+  const auto& smp = std::get<config::SmpConfig>(scenario.model_config);
+  auto machine = smp::build_machine(scenario, smp.cpus);
+  while (machine.run_until(machine.now() + 1'000'000)) {
+  }
+  return machine;
+}
+
+inline double total_ssr(const smp::Machine& machine) {
+  std::int64_t ok = 0, total = 0;
+  for (const auto& o : machine.outcomes()) {
+    ok += o.successful_spins;
+    total += o.total_spins;
+  }
+  return total == 0 ? -1.0 : 100.0 * static_cast<double>(ok) / static_cast<double>(total);
+}
+
+}  // namespace cosched::testing
