@@ -28,10 +28,8 @@ std::string Field::path() const {
 }
 
 std::string Field::location() const {
-  // Nodes made by --set carry no mark: name the override whose path is the longest prefix of ours.
-  if (node_ && !node_.Mark().is_null()) {
-    return fmt::format("{}:{}:{}", source_->file, node_.Mark().line + 1, node_.Mark().column + 1);
-  }
+  // Values given by --set are named by their override (the longest one whose path is a prefix of ours);
+  // the nodes an override parsed carry marks of their own little document, not of the file.
   std::string dotted;
   const std::string* best = nullptr;
   for (const auto& segment : path_) {
@@ -39,6 +37,9 @@ std::string Field::location() const {
     if (auto it = source_->overrides.find(dotted); it != source_->overrides.end()) best = &it->second;
   }
   if (best) return *best;
+  if (node_ && !node_.Mark().is_null()) {
+    return fmt::format("{}:{}:{}", source_->file, node_.Mark().line + 1, node_.Mark().column + 1);
+  }
   return source_->file;
 }
 

@@ -53,7 +53,12 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
 
   std::vector<ThreadId> order(threads_.size());
   std::iota(order.begin(), order.end(), 0);
-  if (config_.shuffle) {
+  if (!config_.initial_order.empty()) {
+    auto sorted = config_.initial_order;
+    std::sort(sorted.begin(), sorted.end());
+    if (sorted != order) throw std::invalid_argument("SMP machine: initial_order must be a permutation of the threads");
+    order = config_.initial_order;
+  } else if (config_.shuffle) {
     // rand_ord (thesis table 2.1): a uniform random permutation, Fisher-Yates on its own stream.
     std::mt19937_64 engine(util::mix_seed(config_.seed, 0, 1));
     for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[uniform_below(engine, i)]);

@@ -42,6 +42,9 @@ struct MachineConfig {
   int nosync = 0;
   std::uint64_t seed = 1;
   std::vector<JobInstance> jobs;  // one entry per instance (copies expanded), in scenario order
+  // Start-up ready-queue order by thread id; empty means the thesis's order (or its shuffle).
+  // Thread ids number the synchronizing jobs' threads in job order, then the non-synchronizing threads.
+  std::vector<int> initial_order;
 };
 
 struct JobOutcome {
