@@ -16,6 +16,8 @@
 #include "config/input_error.hpp"
 #include "config/loader.hpp"
 #include "metrics/result_files.hpp"
+#include "now/simulation.hpp"
+#include "platform/now_platform.hpp"
 #include "platform/smp_platform.hpp"
 #include "smp/simulation.hpp"
 
@@ -42,12 +44,17 @@ config::Scenario load(const RunOptions& options) {
 
 int validate(const RunOptions& options) {
   auto scenario = load(options);
+  // A platform file is checked by loading it, as a run would.
+  int argc = 1;
+  char name[] = "cosched";
+  char* argv[] = {name, nullptr};
   if (const auto* smp = std::get_if<config::SmpConfig>(&scenario.model_config); smp && !smp->platform_file.empty()) {
-    int argc = 1;
-    char name[] = "cosched";
-    char* argv[] = {name, nullptr};
     simgrid::s4u::Engine engine(&argc, argv);
     platform::build_smp_platform(engine, *smp);
+  }
+  if (const auto* now = std::get_if<config::NowConfig>(&scenario.model_config); now && !now->platform_file.empty()) {
+    simgrid::s4u::Engine engine(&argc, argv);
+    platform::build_now_platform(engine, *now);
   }
   fmt::print("{}: valid {} scenario '{}'\n", options.scenario, scenario.model, scenario.name);
   return 0;
@@ -59,13 +66,25 @@ int run(const RunOptions& options) {
   metrics::remove_stale_results(out_dir);
   cli::ProgressLine progress(!options.quiet);
   const auto start = std::chrono::steady_clock::now();
-  nlohmann::ordered_json summary = smp::run(scenario, progress.sink());
+  nlohmann::ordered_json summary;
+  std::map<std::string, std::string> extra_files;
+  if (scenario.model == "now") {
+    auto output = now::run(scenario, progress.sink());
+    summary = std::move(output.summary);
+    extra_files = std::move(output.extra_files);
+  } else {
+    summary = smp::run(scenario, progress.sink());
+  }
   progress.clear();
   summary["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   auto resolved = config::resolved_json(scenario);
-  if (summary.contains("platform")) resolved["platform"]["cpus"] = summary["platform"]["cpus"];
+  if (summary.contains("platform")) {
+    if (summary["platform"].contains("cpus")) resolved["platform"]["cpus"] = summary["platform"]["cpus"];
+    if (summary["platform"].contains("workstations"))
+      resolved["platform"]["workstations"] = summary["platform"]["workstations"];
+  }
   summary["resolved"] = resolved;
-  metrics::write_results(out_dir, summary);
+  metrics::write_results(out_dir, summary, extra_files);
   if (!options.quiet) fmt::print("{}", cli::summary_text(summary, out_dir));
   return 0;
 }

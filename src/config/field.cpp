@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 
 #include "config/input_error.hpp"
 
@@ -171,6 +172,24 @@ void MapReader::finish() const {
       where.error(fmt::format("unknown key; expected one of: {}", fmt::join(known_, ", ")));
     }
   }
+}
+
+std::string resolve_platform_file(const Field& f, const std::string& scenario_dir) {
+  namespace fs = std::filesystem;
+  const fs::path given(f.string());
+  std::vector<fs::path> candidates;
+  if (given.is_relative() && !scenario_dir.empty()) {
+    for (fs::path dir = scenario_dir; !dir.empty(); dir = dir.parent_path()) {
+      candidates.push_back(dir / given);
+      if (!dir.has_relative_path() || dir == dir.parent_path()) break;
+    }
+  }
+  candidates.push_back(given);
+  std::error_code ec;
+  for (const auto& candidate : candidates)
+    if (fs::is_regular_file(candidate, ec)) return candidate.string();
+  f.fail("a SimGrid XML platform file that exists (relative to the scenario file, a folder above it, or the "
+         "current directory)");
 }
 
 }  // namespace cosched::config

@@ -73,6 +73,10 @@ class MapReader {
   std::vector<std::string> known_;
 };
 
+// A platform file named by `f`: relative to the scenario file's folder, to its parent folders (so that
+// scenarios/x/y.yaml can name platforms/z.xml), or to the current directory. Fails when none exists.
+std::string resolve_platform_file(const Field& f, const std::string& scenario_dir);
+
 // Strict scalar parsing shared by the readers.
 std::optional<std::int64_t> parse_integer(std::string_view text);
 std::optional<double> parse_number(std::string_view text);

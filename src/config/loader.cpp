@@ -8,6 +8,7 @@
 
 #include "config/field.hpp"
 #include "config/input_error.hpp"
+#include "config/now_section.hpp"
 #include "config/smp_section.hpp"
 
 namespace cosched::config {
@@ -116,9 +117,10 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   scenario.name = fs::path(file).stem().string();
   if (auto f = top.optional("name")) scenario.name = f->string();
   auto model = top.required("model");
-  scenario.model = model.scalar("a model name: smp");
+  scenario.model = model.scalar("a model name: smp or now");
   if (auto f = top.optional("seed")) scenario.seed = f->seed();
-  if (auto f = top.optional("end")) {
+  auto end_field = top.optional("end");
+  if (auto& f = end_field) {
     auto text = f->scalar("all-jobs or first-finish");
     if (text == "all-jobs") {
       scenario.end = EndCondition::AllJobs;
@@ -131,8 +133,11 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   const std::string dir = fs::path(file).parent_path().string();
   if (scenario.model == "smp") {
     scenario.model_config = read_smp(top, dir, scenario.end);
+  } else if (scenario.model == "now") {
+    if (scenario.end == EndCondition::FirstFinish) end_field->error("the now model supports end: all-jobs only");
+    scenario.model_config = read_now(top, dir);
   } else {
-    model.fail("a model name: smp");
+    model.fail("a model name: smp or now");
   }
   top.finish();
   return scenario;
@@ -145,10 +150,13 @@ nlohmann::ordered_json resolved_json(const Scenario& scenario) {
   out["seed"] = scenario.seed;
   out["end"] = scenario.end == EndCondition::AllJobs ? "all-jobs" : "first-finish";
   std::visit([&](const auto& config) {
+    nlohmann::ordered_json section;
     if constexpr (std::is_same_v<std::decay_t<decltype(config)>, SmpConfig>) {
-      const auto section = smp_json(config);
-      for (const auto& [key, value] : section.items()) out[key] = value;
+      section = smp_json(config);
+    } else {
+      section = now_json(config);
     }
+    for (const auto& [key, value] : section.items()) out[key] = value;
   }, scenario.model_config);
   return out;
 }

@@ -57,13 +57,64 @@ struct SmpConfig {
   std::vector<SmpJobProfile> jobs;
 };
 
+// ---- NOW model (Brim & Miller 3.1; Arpaci-Dusseau's implicit coscheduling simulator) ----
+using Nanos = std::int64_t;  // simulated time in nanoseconds
+
+enum class NowPolicy { Gang, TimeSharing, Stride, StrideCredit };
+enum class SleepReturn { Always, Maxwait };
+enum class Pattern { None, News, Random };
+enum class IntervalBasis { Compute, Dedicated };
+enum class BarrierKind { Root, AllToAll };
+
+struct NowWait {
+  enum class Algorithm { Block, SpinFixed, Pairwise, BlockImmediately, Spin, LargeInitialSpin };
+  Algorithm algorithm = Algorithm::Pairwise;
+  Nanos spin = 0;                      // spin-fixed
+  std::optional<Nanos> read_spin;      // pairwise baseline for reads (default 2L + 4o + context switch)
+  std::optional<Nanos> barrier_spin;   // pairwise baseline at barriers (default 3 context switches)
+  std::optional<Nanos> window;         // conditional spin window (default: the barrier baseline)
+  std::optional<Nanos> initial_spin;   // large-initial-spin, in time
+  bool initial_spin_v_l_2o = false;    // large-initial-spin: "V+L+2o" (Brim & Miller 3.3)
+};
+
+struct NowJobProfile {
+  std::string name;
+  int processes = 0;
+  int copies = 1;
+  std::vector<int> placement;  // workstation of each process; default 0..processes-1
+  Pattern pattern = Pattern::News;
+  Nanos comm_interval = 10'000;
+  Nanos sync_interval = 150'000'000;
+  double imbalance = 1.0;
+  int barriers = 0;
+  IntervalBasis interval_basis = IntervalBasis::Compute;
+  BarrierKind barrier_kind = BarrierKind::Root;
+  NowWait wait;
+  int tickets = 100;
+};
+
+struct NowConfig {
+  int workstations = 0;
+  std::string platform_file;  // resolved path, empty when built from the keys below
+  Nanos latency = 10'000;
+  Nanos overhead = 2'000;
+  double bandwidth_bytes_per_second = 125e6;  // 1 Gbps
+  NowPolicy policy = NowPolicy::Stride;
+  Nanos quantum = 10'000'000;
+  Nanos context_switch = 100'000;
+  SleepReturn sleep_return = SleepReturn::Always;
+  int initial_level = 29;
+  std::optional<Nanos> credit_cap;  // default: one quantum
+  std::vector<NowJobProfile> jobs;
+};
+
 struct Scenario {
   std::string file;  // the scenario file as named by the user
   std::string name;
   std::string model;
   std::uint64_t seed = 1;
   EndCondition end = EndCondition::AllJobs;
-  std::variant<SmpConfig> model_config;
+  std::variant<SmpConfig, NowConfig> model_config;
 };
 
 }  // namespace cosched::config

@@ -3,15 +3,12 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <filesystem>
 
 #include "config/input_error.hpp"
 #include "util/normal.hpp"
 
 namespace cosched::config {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr int kMaxCount = 1'000'000;  // a sanity bound on counts, far above any SMP the thesis studies
 
@@ -42,22 +39,6 @@ Cycles whole_cycles(const Field& f, Cycles quantum, std::string_view expected, d
   auto text = f.scalar(expected);
   if (text.back() != '%' && value != std::floor(value)) f.fail(expected);
   return static_cast<Cycles>(std::llround(value));
-}
-
-fs::path resolve_platform(const Field& f, const std::string& scenario_dir) {
-  auto text = f.string();
-  fs::path given(text);
-  std::error_code ec;
-  std::vector<fs::path> candidates{given};
-  if (given.is_relative() && !scenario_dir.empty()) {
-    candidates.insert(candidates.begin(), fs::path(scenario_dir) / given);
-    // Scenarios live in scenarios/ or scenarios/<group>/: also look from the project root beside them.
-    for (fs::path dir = scenario_dir; !dir.empty() && dir.has_relative_path(); dir = dir.parent_path())
-      candidates.push_back(dir.parent_path() / given);
-  }
-  for (const auto& candidate : candidates)
-    if (fs::is_regular_file(candidate, ec)) return candidate;
-  f.fail("a SimGrid XML platform file that exists (relative to the scenario file or the current directory)");
 }
 
 SmpWait read_wait(const Field& f, const SmpConfig& smp) {
@@ -163,7 +144,7 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
     if (cpus && file) file->error("give either 'cpus' or 'file', not both");
     if (!cpus && !file) platform.field().error("missing required key 'cpus' (or 'file')");
     if (cpus) smp.cpus = count(*cpus);
-    if (file) smp.platform_file = resolve_platform(*file, scenario_dir).string();
+    if (file) smp.platform_file = resolve_platform_file(*file, scenario_dir);
     platform.finish();
   }
   {

@@ -60,19 +60,17 @@ std::string jobs_csv(const nlohmann::ordered_json& jobs) {
 
 void remove_stale_results(const std::string& dir) {
   std::error_code ec;
-  for (const char* name : {kSummaryFile, kJobsFile}) fs::remove(fs::path(dir) / name, ec);
+  for (const char* name : {kSummaryFile, kJobsFile, kWorkstationsFile}) fs::remove(fs::path(dir) / name, ec);
 }
 
-void write_results(const std::string& dir, const nlohmann::ordered_json& summary) {
+void write_results(const std::string& dir, const nlohmann::ordered_json& summary,
+                   const std::map<std::string, std::string>& extra_files) {
   fs::create_directories(dir);
-  const fs::path summary_path = fs::path(dir) / kSummaryFile;
-  const fs::path jobs_path = fs::path(dir) / kJobsFile;
-  const fs::path summary_tmp = summary_path.string() + ".partial";
-  const fs::path jobs_tmp = jobs_path.string() + ".partial";
-  write_file(jobs_tmp, jobs_csv(summary.at("jobs")));
-  write_file(summary_tmp, summary.dump(2) + "\n");
-  fs::rename(jobs_tmp, jobs_path);
-  fs::rename(summary_tmp, summary_path);  // last: summary.json present means the run completed
+  std::vector<std::pair<std::string, std::string>> files(extra_files.begin(), extra_files.end());
+  files.emplace_back(kJobsFile, jobs_csv(summary.at("jobs")));
+  files.emplace_back(kSummaryFile, summary.dump(2) + "\n");  // last: its presence means the run completed
+  for (const auto& [name, content] : files) write_file(fs::path(dir) / (name + ".partial"), content);
+  for (const auto& [name, content] : files) fs::rename(fs::path(dir) / (name + ".partial"), fs::path(dir) / name);
 }
 
 }  // namespace cosched::metrics

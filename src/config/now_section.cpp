@@ -1,0 +1,254 @@
+#include "config/now_section.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "config/units.hpp"
+
+namespace cosched::config {
+namespace {
+
+constexpr int kMaxWorkstations = 100'000;
+
+Nanos duration(const Field& f, bool allow_zero = false) {
+  const char* expected = allow_zero ? "a duration with a unit, such as 10us, 150ms or 2s (0 allowed)"
+                                    : "a positive duration with a unit, such as 10us, 150ms or 2s";
+  auto value = parse_duration_ns(f.scalar(expected));
+  if (!value || (!allow_zero && *value <= 0)) f.fail(expected);
+  return *value;
+}
+
+int bounded_count(const Field& f, int max) {
+  auto value = f.positive_integer();
+  if (value > max) f.fail(fmt::format("a positive integer up to {}", max));
+  return static_cast<int>(value);
+}
+
+template <typename Enum>
+Enum choice(const Field& f, std::initializer_list<std::pair<const char*, Enum>> options) {
+  std::string names;
+  for (const auto& [name, value] : options) names += (names.empty() ? "" : ", ") + std::string(name);
+  auto text = f.scalar("one of " + names);
+  for (const auto& [name, value] : options)
+    if (text == name) return value;
+  f.fail("one of " + names);
+}
+
+NowWait read_wait(const Field& f) {
+  MapReader map(f, "a mapping such as {algorithm: pairwise}");
+  using A = NowWait::Algorithm;
+  NowWait wait;
+  auto algorithm = map.required("algorithm");
+  wait.algorithm = choice<A>(algorithm, {{"block", A::Block},
+                                         {"spin-fixed", A::SpinFixed},
+                                         {"pairwise", A::Pairwise},
+                                         {"block-immediately", A::BlockImmediately},
+                                         {"spin", A::Spin},
+                                         {"large-initial-spin", A::LargeInitialSpin}});
+  auto spin = map.optional("spin");
+  auto initial = map.optional("initial_spin");
+  auto read_spin = map.optional("read_spin");
+  auto barrier_spin = map.optional("barrier_spin");
+  auto window = map.optional("window");
+  const bool two_phase = wait.algorithm == A::Pairwise || wait.algorithm == A::BlockImmediately ||
+                         wait.algorithm == A::LargeInitialSpin;
+  const std::string name = algorithm.scalar("");
+  if (wait.algorithm == A::SpinFixed) {
+    if (!spin) f.error("missing required key 'spin' for algorithm spin-fixed");
+    wait.spin = duration(*spin, true);
+  } else if (spin) {
+    spin->error(fmt::format("only spin-fixed takes 'spin' (algorithm is {})", name));
+  }
+  if (wait.algorithm == A::LargeInitialSpin) {
+    if (!initial) f.error("missing required key 'initial_spin' for algorithm large-initial-spin (e.g. 600us or V+L+2o)");
+    if (initial->scalar("a duration or V+L+2o") == "V+L+2o") {
+      wait.initial_spin_v_l_2o = true;
+    } else {
+      wait.initial_spin = duration(*initial);
+    }
+  } else if (initial) {
+    initial->error(fmt::format("only large-initial-spin takes 'initial_spin' (algorithm is {})", name));
+  }
+  for (auto [key, target] : {std::pair{&read_spin, &wait.read_spin}, std::pair{&barrier_spin, &wait.barrier_spin},
+                              std::pair{&window, &wait.window}}) {
+    if (!*key) continue;
+    if (!two_phase) (*key)->error(fmt::format("only the two-phase algorithms take this key (algorithm is {})", name));
+    *target = duration(**key);
+  }
+  map.finish();
+  return wait;
+}
+
+NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
+  MapReader map(f, "a job profile mapping with processes, barriers and wait");
+  NowJobProfile job;
+  job.name = fmt::format("job{}", index);
+  if (auto v = map.optional("name")) job.name = v->string();
+  auto processes = map.required("processes");
+  job.processes = bounded_count(processes, kMaxWorkstations);
+  if (auto v = map.optional("copies")) job.copies = bounded_count(*v, 1'000'000);
+  if (auto v = map.optional("placement")) {
+    std::set<int> seen;
+    for (const auto& item : v->items("a list of workstation indices, one per process")) {
+      auto ws = item.non_negative_integer();
+      if (workstations > 0 && ws >= workstations)
+        item.fail(fmt::format("a workstation index below {} (platform.workstations)", workstations));
+      if (!seen.insert(static_cast<int>(ws)).second) item.error("two processes of one job on the same workstation");
+      job.placement.push_back(static_cast<int>(ws));
+    }
+    if (static_cast<int>(job.placement.size()) != job.processes)
+      v->error(fmt::format("has {} entries, expected one per process ({})", job.placement.size(), job.processes));
+  } else {
+    if (workstations > 0 && job.processes > workstations)
+      processes.error(fmt::format("{} processes do not fit on {} workstations (one process per workstation)",
+                                  job.processes, workstations));
+    for (int p = 0; p < job.processes; ++p) job.placement.push_back(p);
+  }
+  if (auto v = map.optional("pattern"))
+    job.pattern = choice<Pattern>(*v, {{"news", Pattern::News}, {"none", Pattern::None}, {"random", Pattern::Random}});
+  if (auto v = map.optional("comm_interval")) job.comm_interval = duration(*v);
+  if (auto v = map.optional("sync_interval")) job.sync_interval = duration(*v);
+  if (auto v = map.optional("imbalance")) {
+    job.imbalance = v->number();
+    if (job.imbalance < 1) v->fail("a load-imbalance factor v >= 1");
+  }
+  job.barriers = bounded_count(map.required("barriers"), 10'000'000);
+  if (auto v = map.optional("interval_basis"))
+    job.interval_basis =
+        choice<IntervalBasis>(*v, {{"compute", IntervalBasis::Compute}, {"dedicated", IntervalBasis::Dedicated}});
+  if (auto v = map.optional("barrier")) {
+    MapReader barrier(*v, "a mapping such as {kind: root}");
+    if (auto kind = barrier.optional("kind"))
+      job.barrier_kind = choice<BarrierKind>(*kind, {{"root", BarrierKind::Root}, {"all-to-all", BarrierKind::AllToAll}});
+    barrier.finish();
+  }
+  job.wait = read_wait(map.required("wait"));
+  if (auto v = map.optional("tickets")) job.tickets = bounded_count(*v, 1'000'000);
+  map.finish();
+  return job;
+}
+
+}  // namespace
+
+NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
+  NowConfig now;
+  {
+    MapReader platform(top.required("platform"), "a mapping with 'workstations' or 'file'");
+    auto workstations = platform.optional("workstations");
+    auto file = platform.optional("file");
+    auto latency = platform.optional("latency");
+    auto bandwidth = platform.optional("bandwidth");
+    if (auto v = platform.optional("overhead")) now.overhead = duration(*v, true);
+    if (workstations && file) file->error("give either 'workstations' or 'file', not both");
+    if (!workstations && !file) platform.field().error("missing required key 'workstations' (or 'file')");
+    if (file) {
+      for (auto* key : {&latency, &bandwidth})
+        if (*key) (*key)->error("comes from the platform file when 'file' is given");
+      now.platform_file = resolve_platform_file(*file, scenario_dir);
+    } else {
+      now.workstations = bounded_count(*workstations, kMaxWorkstations);
+      if (latency) now.latency = duration(*latency, true);
+      if (bandwidth) {
+        auto value = parse_bandwidth_bytes_per_second(bandwidth->scalar("a bandwidth such as 1Gbps"));
+        if (!value) bandwidth->fail("a positive bandwidth with a unit, such as 1Gbps, 100Mbps or 125MBps");
+        now.bandwidth_bytes_per_second = *value;
+      }
+    }
+    platform.finish();
+  }
+  {
+    MapReader scheduler(top.required("scheduler"), "a mapping with 'policy'");
+    auto policy = scheduler.required("policy");
+    now.policy = choice<NowPolicy>(policy, {{"gang", NowPolicy::Gang},
+                                            {"ts", NowPolicy::TimeSharing},
+                                            {"stride", NowPolicy::Stride},
+                                            {"stride-credit", NowPolicy::StrideCredit}});
+    auto quantum = scheduler.optional("quantum");
+    if (quantum) {
+      if (now.policy == NowPolicy::TimeSharing)
+        quantum->error("ts takes its quanta from the Solaris dispatch table; remove scheduler.quantum");
+      now.quantum = duration(*quantum);
+    }
+    if (auto v = scheduler.optional("context_switch")) now.context_switch = duration(*v, true);
+    auto sleep_return = scheduler.optional("sleep_return");
+    auto initial_level = scheduler.optional("initial_level");
+    auto credit_cap = scheduler.optional("credit_cap");
+    if (now.policy != NowPolicy::TimeSharing) {
+      for (auto* key : {&sleep_return, &initial_level})
+        if (*key) (*key)->error("applies to policy ts only");
+    }
+    if (sleep_return)
+      now.sleep_return = choice<SleepReturn>(*sleep_return, {{"always", SleepReturn::Always}, {"maxwait", SleepReturn::Maxwait}});
+    if (initial_level) {
+      auto level = initial_level->non_negative_integer();
+      if (level > 59) initial_level->fail("a TS level from 0 to 59");
+      now.initial_level = static_cast<int>(level);
+    }
+    if (credit_cap) {
+      if (now.policy != NowPolicy::StrideCredit) credit_cap->error("applies to policy stride-credit only");
+      now.credit_cap = duration(*credit_cap, true);
+    }
+    scheduler.finish();
+  }
+  {
+    MapReader workload(top.required("workload"), "a mapping with 'jobs'");
+    auto jobs = workload.required("jobs");
+    auto items = jobs.items("a list of parallel job profiles");
+    if (items.empty()) jobs.error("at least one parallel job is needed");
+    for (std::size_t i = 0; i < items.size(); ++i) now.jobs.push_back(read_job(items[i], i, now.workstations));
+    workload.finish();
+  }
+  return now;
+}
+
+nlohmann::ordered_json now_json(const NowConfig& now) {
+  auto seconds = [](Nanos ns) { return static_cast<double>(ns) * 1e-9; };
+  nlohmann::ordered_json out;
+  auto& platform = out["platform"];
+  platform["workstations"] = now.workstations;
+  if (!now.platform_file.empty()) platform["file"] = now.platform_file;
+  platform["latency_s"] = seconds(now.latency);
+  platform["overhead_s"] = seconds(now.overhead);
+  platform["bandwidth_bytes_per_s"] = now.bandwidth_bytes_per_second;
+  const char* policies[] = {"gang", "ts", "stride", "stride-credit"};
+  auto& scheduler = out["scheduler"];
+  scheduler["policy"] = policies[static_cast<int>(now.policy)];
+  if (now.policy != NowPolicy::TimeSharing) scheduler["quantum_s"] = seconds(now.quantum);
+  scheduler["context_switch_s"] = seconds(now.context_switch);
+  if (now.policy == NowPolicy::TimeSharing) {
+    scheduler["sleep_return"] = now.sleep_return == SleepReturn::Always ? "always" : "maxwait";
+    scheduler["initial_level"] = now.initial_level;
+  }
+  if (now.policy == NowPolicy::StrideCredit) scheduler["credit_cap_s"] = seconds(now.credit_cap.value_or(now.quantum));
+  auto& jobs = out["workload"]["jobs"] = nlohmann::ordered_json::array();
+  const char* patterns[] = {"none", "news", "random"};
+  const char* waits[] = {"block", "spin-fixed", "pairwise", "block-immediately", "spin", "large-initial-spin"};
+  for (const auto& job : now.jobs) {
+    nlohmann::ordered_json j;
+    j["name"] = job.name;
+    j["processes"] = job.processes;
+    j["copies"] = job.copies;
+    j["placement"] = job.placement;
+    j["pattern"] = patterns[static_cast<int>(job.pattern)];
+    j["comm_interval_s"] = seconds(job.comm_interval);
+    j["sync_interval_s"] = seconds(job.sync_interval);
+    j["imbalance"] = job.imbalance;
+    j["barriers"] = job.barriers;
+    j["interval_basis"] = job.interval_basis == IntervalBasis::Compute ? "compute" : "dedicated";
+    j["barrier"]["kind"] = job.barrier_kind == BarrierKind::Root ? "root" : "all-to-all";
+    auto& wait = j["wait"];
+    wait["algorithm"] = waits[static_cast<int>(job.wait.algorithm)];
+    if (job.wait.algorithm == NowWait::Algorithm::SpinFixed) wait["spin_s"] = seconds(job.wait.spin);
+    if (job.wait.read_spin) wait["read_spin_s"] = seconds(*job.wait.read_spin);
+    if (job.wait.barrier_spin) wait["barrier_spin_s"] = seconds(*job.wait.barrier_spin);
+    if (job.wait.window) wait["window_s"] = seconds(*job.wait.window);
+    if (job.wait.initial_spin) wait["initial_spin_s"] = seconds(*job.wait.initial_spin);
+    if (job.wait.initial_spin_v_l_2o) wait["initial_spin"] = "V+L+2o";
+    j["tickets"] = job.tickets;
+    jobs.push_back(j);
+  }
+  return out;
+}
+
+}  // namespace cosched::config

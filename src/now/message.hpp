@@ -1,0 +1,32 @@
+#pragma once
+// Messages between the processes of a parallel job on the NOW: Split-C reads over Active Messages and
+// barrier messages (Brim & Miller 3.1-3.2). One small struct; the kind says what it is.
+
+#include <cstdint>
+
+namespace cosched::now {
+
+struct Message {
+  enum class Kind : std::uint8_t {
+    ReadRequest,     // a remote read: the receiver's handler replies
+    ReadReply,       // the data of a read
+    BarrierArrival,  // "I reached barrier `barrier`" (to the root, or to everybody in all-to-all)
+    BarrierNotice,   // the root's completion notice for barrier `barrier`
+  };
+  Kind kind = Kind::ReadRequest;
+  std::int32_t job = 0;      // job instance
+  std::int32_t from = 0;     // sender's rank in the job
+  std::int32_t to = 0;       // receiver's rank in the job
+  std::int32_t barrier = 0;  // barrier index, for barrier messages
+};
+
+// A message leaving a workstation now, for the process `message.to` on `workstation`.
+struct Envelope {
+  int workstation = 0;
+  Message message;
+};
+
+// Every message is this many bytes on the wire (Brim & Miller 3.2: one-byte barrier messages).
+inline constexpr std::uint64_t kMessageBytes = 1;
+
+}  // namespace cosched::now

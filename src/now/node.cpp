@@ -1,0 +1,412 @@
+#include "now/node.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "util/normal.hpp"
+
+namespace cosched::now {
+
+using config::BarrierKind;
+using sched::LeaveReason;
+
+Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler, const std::vector<JobLayout>* jobs,
+           JobTracker* tracker)
+    : params_(params),
+      scheduler_(std::move(scheduler)),
+      jobs_(jobs),
+      tracker_(tracker),
+      always_spin_(scheduler_->processes_always_spin()),
+      local_of_(jobs->size()) {}
+
+void Node::add_process(int job, int rank) {
+  const JobLayout& layout = (*jobs_)[job];
+  auto& ranks = local_of_[job];
+  if (ranks.empty()) ranks.assign(layout.processes, -1);
+  ranks[rank] = static_cast<int>(processes_.size());
+  Process p(job, rank, workload::ProcessProgram(layout.program, rank, util::mix_seed(params_.seed, job + 1, rank)));
+  p.arrivals.assign(layout.barriers, 0);
+  p.notices.assign(layout.barriers, 0);
+  processes_.push_back(std::move(p));
+}
+
+void Node::start() {
+  now_ = 0;
+  for (std::size_t id = 0; id < processes_.size(); ++id) {
+    auto& p = processes_[id];
+    scheduler_->admit(static_cast<int>(id), p.job, layout(p).tickets, 0);
+    start_phase(p);
+  }
+  unfinished_ = static_cast<int>(processes_.size());
+  if (!processes_.empty()) dispatch();
+}
+
+std::optional<Nanos> Node::next_timer() const {
+  std::optional<Nanos> next;
+  if (cpu_timer_ >= 0) next = cpu_timer_;
+  if (auto tick = scheduler_->next_tick(); tick && (!next || *tick < *next)) next = tick;
+  return next;
+}
+
+void Node::advance(Nanos now) {
+  for (;;) {
+    const auto tick = scheduler_->next_tick();
+    const bool cpu_due = cpu_timer_ >= 0 && cpu_timer_ <= now;
+    // A scheduler tick and a CPU timer at the same instant: the tick first.
+    if (tick && *tick <= now && (!cpu_due || *tick <= cpu_timer_)) {
+      now_ = *tick;
+      ++events_;
+      scheduler_->tick(now_);
+      reschedule_check();
+      continue;
+    }
+    if (!cpu_due) break;
+    now_ = cpu_timer_;
+    cpu_timer_ = -1;
+    ++events_;
+    on_cpu_timer();
+  }
+  now_ = now;
+}
+
+void Node::set_category(Process& p, Category category) {
+  const Nanos elapsed = now_ - p.since;
+  switch (p.category) {
+    case Category::Compute: p.time.compute += elapsed; break;
+    case Category::Communicate: p.time.communicate += elapsed; break;
+    case Category::Synchronize: p.time.synchronize += elapsed; break;
+    case Category::Idle: p.time.idle += elapsed; break;
+    case Category::Switching: p.time.switching += elapsed; break;
+  }
+  p.category = category;
+  p.since = now_;
+}
+
+void Node::start_phase(Process& p) {
+  p.phase = p.program.next_phase();
+  p.step = 0;
+  p.compute_left = p.phase.reads > 0 ? p.phase.chunk : p.phase.residual;
+  p.activity = Activity::Compute;
+}
+
+void Node::advance_step(Process& p) {
+  ++p.step;
+  p.compute_left = p.step < p.phase.reads ? p.phase.chunk : p.phase.residual;
+  p.activity = Activity::Compute;
+}
+
+void Node::begin_wait(Process& p, Activity activity) {
+  p.activity = activity;
+  p.reply_received = false;
+  p.spinning = false;
+  p.wait_spun = false;
+  p.wait_blocked = false;
+}
+
+// The computation before the current step is done: read, or arrive at the barrier.
+void Node::program_next(Process& p) {
+  const JobLayout& job = layout(p);
+  if (p.step < p.phase.reads) {
+    const int partner = p.program.read_partner(p.step);
+    if (partner == p.rank) {  // a torus too small to have that neighbour: the data is local
+      advance_step(p);
+      return;
+    }
+    begin_wait(p, Activity::AwaitRead);
+    p.to_send.push_back({job.workstation_of[partner], {Message::Kind::ReadRequest, p.job, p.rank, partner, 0}});
+    return;
+  }
+  begin_wait(p, Activity::AwaitBarrier);
+  const Message arrival{Message::Kind::BarrierArrival, p.job, p.rank, 0, p.barrier};
+  if (job.barrier_kind == BarrierKind::Root) {
+    if (p.rank != 0) {
+      Message m = arrival;
+      m.to = 0;
+      p.to_send.push_back({job.workstation_of[0], m});
+    }
+  } else {
+    for (int r = 0; r < job.processes; ++r) {
+      if (r == p.rank) continue;
+      Message m = arrival;
+      m.to = r;
+      p.to_send.push_back({job.workstation_of[r], m});
+    }
+  }
+}
+
+bool Node::wait_satisfied(const Process& p) const {
+  if (p.activity == Activity::AwaitRead) return p.reply_received;
+  const JobLayout& job = layout(p);
+  const bool counts_arrivals = job.barrier_kind == BarrierKind::AllToAll || p.rank == 0;
+  return counts_arrivals ? p.arrivals[p.barrier] == job.processes - 1 : p.notices[p.barrier] != 0;
+}
+
+void Node::complete_wait(Process& p) {
+  const bool barrier = p.activity == Activity::AwaitBarrier;
+  if (p.wait_spun) {
+    (barrier ? p.waits.barrier_spins : p.waits.read_spins) += 1;
+    if (!p.wait_blocked) (barrier ? p.waits.barrier_spins_successful : p.waits.read_spins_successful) += 1;
+  }
+  p.spinning = false;
+  if (!barrier) {
+    advance_step(p);
+    return;
+  }
+  const JobLayout& job = layout(p);
+  if (job.barrier_kind == BarrierKind::Root && p.rank == 0) {
+    // Flat, sequential completion notices from the root (Brim & Miller 3.2).
+    for (int r = 1; r < job.processes; ++r)
+      p.to_send.push_back({job.workstation_of[r], {Message::Kind::BarrierNotice, p.job, 0, r, p.barrier}});
+  }
+  tracker_->barrier_passed();
+  if (++p.barrier == job.barriers) {
+    p.activity = Activity::Done;
+  } else {
+    start_phase(p);
+  }
+}
+
+void Node::finish_handle(Process& p, const Message& m) {
+  switch (m.kind) {
+    case Message::Kind::ReadRequest:
+      // The Active Message handler sends the reply at once: it is the next thing this process sends.
+      p.to_send.push_front({layout(p).workstation_of[m.from], {Message::Kind::ReadReply, m.job, p.rank, m.from, 0}});
+      break;
+    case Message::Kind::ReadReply: p.reply_received = true; break;
+    case Message::Kind::BarrierArrival: ++p.arrivals[m.barrier]; break;
+    case Message::Kind::BarrierNotice: p.notices[m.barrier] = 1; break;
+  }
+}
+
+void Node::start_op(Op op, Nanos end) {
+  op_ = op;
+  op_start_ = now_;
+  op_end_ = end;
+  // Handling and sending a message are not interrupted, not even by the end of the quantum.
+  cpu_timer_ = (op == Op::Compute || op == Op::Spin) ? std::min(end, quantum_end_) : end;
+}
+
+void Node::interrupt_op() {
+  auto& p = running();
+  if (op_ == Op::Compute) p.compute_left -= now_ - op_start_;
+  if (op_ == Op::Spin) spinning_ += now_ - op_start_;
+  op_ = Op::None;
+  cpu_timer_ = -1;
+}
+
+void Node::on_cpu_timer() {
+  if (cpu_state_ == CpuState::Switching) {
+    cpu_state_ = CpuState::Running;
+    slice_start_ = now_;
+    quantum_end_ = now_ + scheduler_->time_slice(cpu_process_, now_);
+    op_ = Op::None;
+    // A process woken during the switch may outrank the one switched in.
+    if (scheduler_->should_preempt(cpu_process_, now_, 0)) {
+      leave_cpu(LeaveReason::Preempted);
+      return;
+    }
+    run_cpu();
+    return;
+  }
+  auto& p = running();
+  switch (op_) {
+    case Op::Handle:
+      op_ = Op::None;
+      ++messages_handled_;
+      finish_handle(p, handling_);
+      break;
+    case Op::Send:
+      op_ = Op::None;
+      outbox_.push_back(p.to_send.front());
+      p.to_send.pop_front();
+      ++messages_sent_;
+      break;
+    case Op::Compute:
+    case Op::Spin: interrupt_op(); break;
+    case Op::None: break;
+  }
+  run_cpu();
+}
+
+// The running process's next step at now_, with no operation in progress.
+void Node::run_cpu() {
+  for (;;) {
+    auto& p = running();
+    if (leave_pending_ || now_ >= quantum_end_) {
+      leave_cpu(leave_pending_ ? pending_reason_ : LeaveReason::QuantumExpired);
+      return;
+    }
+    if (!p.inbox.empty()) {
+      handling_ = p.inbox.front();
+      p.inbox.pop_front();
+      set_category(p, Category::Compute);
+      start_op(Op::Handle, now_ + params_.overhead);
+      return;
+    }
+    if (!p.to_send.empty()) {
+      set_category(p, Category::Compute);
+      start_op(Op::Send, now_ + params_.overhead);
+      return;
+    }
+    switch (p.activity) {
+      case Activity::Compute:
+        if (p.compute_left > 0) {
+          set_category(p, Category::Compute);
+          start_op(Op::Compute, now_ + p.compute_left);
+          return;
+        }
+        program_next(p);
+        continue;
+      case Activity::AwaitRead:
+      case Activity::AwaitBarrier: {
+        if (wait_satisfied(p)) {
+          complete_wait(p);
+          continue;
+        }
+        const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
+        const auto& algorithm = *layout(p).wait;
+        Nanos next = -1;  // the length of a new spin phase, if one starts now
+        if (!p.spinning) {
+          next = always_spin_ ? wait::kSpinForever : algorithm.first_spin(kind);
+        } else if (now_ >= p.spin_phase_end) {
+          next = algorithm.next_spin(kind, p.spin_phase_length, p.messages_in_phase);
+        }
+        if (next == 0) {
+          p.spinning = false;
+          p.wait_blocked = true;
+          ++p.waits.blocks;
+          leave_cpu(LeaveReason::Blocked);
+          return;
+        }
+        if (next > 0) {
+          p.spinning = true;
+          p.wait_spun = true;
+          p.spin_phase_length = next;
+          p.spin_phase_end = now_ + next;
+          p.messages_in_phase = 0;
+        }
+        set_category(p, kind == wait::WaitKind::Read ? Category::Communicate : Category::Synchronize);
+        start_op(Op::Spin, p.spin_phase_end);
+        return;
+      }
+      case Activity::Done:
+        p.state = ProcState::Finished;
+        --unfinished_;
+        tracker_->process_finished(p.job, now_);
+        leave_cpu(LeaveReason::Finished);
+        return;
+    }
+  }
+}
+
+void Node::deliver(Nanos now, const Message& message) {
+  now_ = now;
+  ++events_;
+  ++messages_received_;
+  const int id = local_of_[message.job].empty() ? -1 : local_of_[message.job][message.to];
+  if (id < 0) throw std::logic_error("NOW node: a message for a process that is not on this workstation");
+  auto& p = processes_[id];
+  if (p.state == ProcState::Finished) throw std::logic_error("NOW node: a message for a finished process");
+  p.inbox.push_back(message);
+  if (p.spinning) ++p.messages_in_phase;
+  switch (p.state) {
+    case ProcState::Running:
+      // Handled at once if it is running; after its switch-in or its current handler otherwise.
+      if (cpu_state_ == CpuState::Running && op_ != Op::Handle && op_ != Op::Send) {
+        interrupt_op();
+        run_cpu();
+      }
+      break;
+    case ProcState::Blocked:
+      p.state = ProcState::Ready;
+      scheduler_->wake(id, now_);
+      reschedule_check();
+      break;
+    case ProcState::Ready:
+    case ProcState::Finished: break;
+  }
+}
+
+void Node::reschedule_check() {
+  if (cpu_state_ == CpuState::Idle) {
+    dispatch();
+    return;
+  }
+  if (cpu_state_ != CpuState::Running || leave_pending_) return;
+  if (!scheduler_->should_preempt(cpu_process_, now_, now_ - slice_start_)) return;
+  if (interruptible()) {
+    interrupt_op();
+    leave_cpu(LeaveReason::Preempted);
+  } else {
+    leave_pending_ = true;
+    pending_reason_ = LeaveReason::Preempted;
+  }
+}
+
+void Node::leave_cpu(LeaveReason reason) {
+  const int id = cpu_process_;
+  auto& p = processes_[id];
+  p.spinning = false;  // a wait starts afresh when the process runs again
+  set_category(p, Category::Idle);
+  scheduler_->leave_cpu(id, reason, now_, now_ - slice_start_);
+  if (reason == LeaveReason::Blocked) {
+    p.state = ProcState::Blocked;
+  } else if (reason != LeaveReason::Finished) {
+    p.state = ProcState::Ready;
+  }
+  leave_pending_ = false;
+  op_ = Op::None;
+  cpu_timer_ = -1;
+  cpu_process_ = -1;
+  last_process_ = id;
+  dispatch();
+}
+
+void Node::dispatch() {
+  const auto next = scheduler_->pick_next(now_);
+  if (!next) {
+    if (cpu_state_ != CpuState::Idle) busy_ += now_ - busy_since_;
+    cpu_state_ = CpuState::Idle;
+    cpu_process_ = -1;
+    last_process_ = -1;
+    cpu_timer_ = -1;
+    return;
+  }
+  if (cpu_state_ == CpuState::Idle) busy_since_ = now_;
+  auto& p = processes_[*next];
+  p.state = ProcState::Running;
+  cpu_process_ = *next;
+  op_ = Op::None;
+  if (*next == last_process_) {
+    // The same process goes on (its quantum expired and nobody else is ready): no context switch.
+    cpu_state_ = CpuState::Running;
+    slice_start_ = now_;
+    quantum_end_ = now_ + scheduler_->time_slice(*next, now_);
+    run_cpu();
+    return;
+  }
+  cpu_state_ = CpuState::Switching;
+  set_category(p, Category::Switching);
+  cpu_timer_ = now_ + params_.context_switch;
+}
+
+std::vector<Node::ProcessReport> Node::reports() const {
+  std::vector<ProcessReport> out;
+  for (const auto& p : processes_) {
+    ProcessReport report{p.job, p.rank, p.time, p.waits};
+    // Close the open interval at the job's completion: a finished process is idle until then.
+    const Nanos end = tracker_->completion(p.job).value_or(now_);
+    const Nanos elapsed = end - p.since;
+    switch (p.category) {
+      case Category::Compute: report.time.compute += elapsed; break;
+      case Category::Communicate: report.time.communicate += elapsed; break;
+      case Category::Synchronize: report.time.synchronize += elapsed; break;
+      case Category::Idle: report.time.idle += elapsed; break;
+      case Category::Switching: report.time.switching += elapsed; break;
+    }
+    out.push_back(report);
+  }
+  return out;
+}
+
+}  // namespace cosched::now

@@ -1,0 +1,184 @@
+#pragma once
+// One workstation of the NOW model: its CPU, its local scheduler and the processes placed on it.
+// Pure C++ (no SimGrid): the workstation's actor (now/simulation.cpp) hands it the messages that arrive
+// and wakes it at its timers; it answers with the messages to send. docs/models/now.md states the rules.
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/scenario.hpp"
+#include "now/job_tracker.hpp"
+#include "now/message.hpp"
+#include "sched/local_scheduler.hpp"
+#include "wait/now_wait.hpp"
+#include "workload/now_program.hpp"
+
+namespace cosched::now {
+
+// A job instance as every workstation sees it (read-only during the run).
+struct JobLayout {
+  std::string name;
+  int copy = 0;
+  int processes = 0;
+  int barriers = 0;
+  int tickets = 100;
+  std::vector<int> workstation_of;  // by rank
+  config::BarrierKind barrier_kind = config::BarrierKind::Root;
+  std::shared_ptr<const wait::NowWaitAlgorithm> wait;
+  workload::ProgramSpec program;
+};
+
+// Where a process's time went (Brim & Miller figure 4's job states).
+struct TimeBreakdown {
+  Nanos compute = 0;      // application work and message overheads
+  Nanos communicate = 0;  // spin-waiting for read replies
+  Nanos synchronize = 0;  // spin-waiting at barriers
+  Nanos idle = 0;         // off the CPU: ready, blocked, or finished while others run
+  Nanos switching = 0;    // being switched in
+  Nanos total() const { return compute + communicate + synchronize + idle + switching; }
+};
+
+struct WaitCounts {
+  std::int64_t barrier_spins = 0;             // barrier waits that spun
+  std::int64_t barrier_spins_successful = 0;  // ... and ended without blocking
+  std::int64_t read_spins = 0;
+  std::int64_t read_spins_successful = 0;
+  std::int64_t blocks = 0;
+};
+
+struct NodeParams {
+  int workstation = 0;
+  Nanos overhead = 0;        // o: CPU time to send, and to handle, one message
+  Nanos context_switch = 0;  // W
+  std::uint64_t seed = 1;
+};
+
+class Node {
+ public:
+  Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler, const std::vector<JobLayout>* jobs,
+       JobTracker* tracker);
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  void add_process(int job, int rank);
+  // Admits every process at time 0 and dispatches the first.
+  void start();
+  // Processes every timer due at or before `now` (timers before messages of the same instant).
+  void advance(Nanos now);
+  // A message arrived at `now` (call advance(now) first).
+  void deliver(Nanos now, const Message& message);
+  std::optional<Nanos> next_timer() const;
+  // Messages to put on the network now; empties the outbox.
+  std::vector<Envelope>& outbox() { return outbox_; }
+  bool finished() const { return unfinished_ == 0; }
+
+  // Results.
+  struct ProcessReport {
+    int job;
+    int rank;
+    TimeBreakdown time;
+    WaitCounts waits;
+  };
+  // Per-process breakdowns, closed at each job's completion time.
+  std::vector<ProcessReport> reports() const;
+  Nanos cpu_busy() const { return busy_; }
+  Nanos cpu_spinning() const { return spinning_; }
+  std::int64_t messages_sent() const { return messages_sent_; }
+  std::int64_t messages_received() const { return messages_received_; }
+  std::uint64_t events() const { return events_; }
+  int workstation() const { return params_.workstation; }
+
+ private:
+  enum class ProcState { Ready, Running, Blocked, Finished };
+  enum class Activity { Compute, AwaitRead, AwaitBarrier, Done };
+  enum class Category { Compute, Communicate, Synchronize, Idle, Switching };
+  enum class CpuState { Idle, Switching, Running };
+  enum class Op { None, Handle, Send, Compute, Spin };
+
+  struct Process {
+    Process(int job_index, int rank_in_job, workload::ProcessProgram process_program)
+        : job(job_index), rank(rank_in_job), program(std::move(process_program)) {}
+    int job = 0;
+    int rank = 0;
+    ProcState state = ProcState::Ready;
+    workload::ProcessProgram program;
+    workload::Phase phase;
+    int barrier = 0;       // the phase / barrier it works toward
+    int step = 0;          // 0..reads-1: chunk then read; reads: residual then barrier
+    Nanos compute_left = 0;
+    Activity activity = Activity::Compute;
+    bool reply_received = false;
+    std::vector<int> arrivals;     // barrier arrivals received, by barrier
+    std::vector<char> notices;     // completion notices received, by barrier
+    std::deque<Message> inbox;     // arrived, not yet handled
+    std::deque<Envelope> to_send;  // messages it must still send (o each)
+    bool spinning = false;
+    Nanos spin_phase_end = 0;
+    Nanos spin_phase_length = 0;
+    int messages_in_phase = 0;
+    bool wait_spun = false;     // the current wait entered a spin phase
+    bool wait_blocked = false;  // the current wait blocked at least once
+    Category category = Category::Idle;
+    Nanos since = 0;
+    TimeBreakdown time;
+    WaitCounts waits;
+  };
+
+  Process& running() { return processes_[cpu_process_]; }
+  const JobLayout& layout(const Process& p) const { return (*jobs_)[p.job]; }
+  void set_category(Process& p, Category category);
+  void on_cpu_timer();
+  void run_cpu();
+  void start_phase(Process& p);
+  void program_next(Process& p);
+  bool wait_satisfied(const Process& p) const;
+  void complete_wait(Process& p);
+  void finish_handle(Process& p, const Message& m);
+  void start_op(Op op, Nanos end);
+  void leave_cpu(sched::LeaveReason reason);
+  void dispatch();
+  void reschedule_check();
+  void begin_wait(Process& p, Activity activity);
+  void advance_step(Process& p);
+  void interrupt_op();
+  bool interruptible() const { return op_ == Op::Compute || op_ == Op::Spin || op_ == Op::None; }
+
+  NodeParams params_;
+  std::unique_ptr<sched::LocalScheduler> scheduler_;
+  const std::vector<JobLayout>* jobs_;
+  JobTracker* tracker_;
+  bool always_spin_;
+  std::vector<Process> processes_;
+  std::vector<std::vector<int>> local_of_;  // job -> rank -> local process id (-1 elsewhere)
+  std::vector<Envelope> outbox_;
+  int unfinished_ = 0;
+  Nanos now_ = 0;
+
+  // The CPU.
+  CpuState cpu_state_ = CpuState::Idle;
+  int cpu_process_ = -1;
+  int last_process_ = -1;  // the process that ran just before, when no gap followed
+  Nanos cpu_timer_ = -1;   // -1: none
+  Nanos slice_start_ = 0;
+  Nanos quantum_end_ = 0;
+  bool leave_pending_ = false;
+  sched::LeaveReason pending_reason_ = sched::LeaveReason::Preempted;
+  Message handling_;
+  Op op_ = Op::None;
+  Nanos op_start_ = 0;
+  Nanos op_end_ = 0;
+  Nanos busy_since_ = 0;
+  Nanos busy_ = 0;
+  Nanos spinning_ = 0;
+
+  std::int64_t messages_sent_ = 0;
+  std::int64_t messages_received_ = 0;
+  std::int64_t messages_handled_ = 0;
+  std::uint64_t events_ = 0;
+};
+
+}  // namespace cosched::now

@@ -1,0 +1,207 @@
+#include "now/simulation.hpp"
+
+#include <fmt/format.h>
+#include <simgrid/s4u.hpp>
+
+#include <algorithm>
+#include <chrono>
+
+#include "config/input_error.hpp"
+#include "metrics/ssr.hpp"
+#include "now/delivery.hpp"
+#include "now/node.hpp"
+#include "platform/now_platform.hpp"
+#include "sched/local_scheduler_registry.hpp"
+#include "workload/now_program.hpp"
+
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(cosched_now, cosched, "The NOW model's workstation actors");
+
+namespace cosched::now {
+
+namespace sg4 = simgrid::s4u;
+
+namespace {
+
+double seconds(Nanos ns) { return static_cast<double>(ns) * 1e-9; }
+
+sched::LocalSchedulerConfig scheduler_config(const config::NowConfig& now) {
+  sched::LocalSchedulerConfig c;
+  switch (now.policy) {
+    case config::NowPolicy::Gang: c.policy = sched::LocalPolicy::Gang; break;
+    case config::NowPolicy::TimeSharing: c.policy = sched::LocalPolicy::TimeSharing; break;
+    case config::NowPolicy::Stride: c.policy = sched::LocalPolicy::Stride; break;
+    case config::NowPolicy::StrideCredit: c.policy = sched::LocalPolicy::StrideCredit; break;
+  }
+  c.quantum = now.quantum;
+  c.initial_level = now.initial_level;
+  c.sleep_return = now.sleep_return == config::SleepReturn::Always ? sched::SleepReturn::Always
+                                                                   : sched::SleepReturn::Maxwait;
+  c.credit_cap = now.credit_cap;
+  return c;
+}
+
+std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, int workstations) {
+  std::vector<JobLayout> jobs;
+  for (const auto& profile : now.jobs) {
+    for (int p : profile.placement) {
+      if (p >= workstations)
+        throw config::InputError(fmt::format("workload.jobs: job '{}' places a process on workstation {}, but the "
+                                             "platform has {} workstations",
+                                             profile.name, p, workstations));
+    }
+    wait::WaitPlatform wp{latency, now.overhead, now.context_switch,
+                          static_cast<Nanos>(std::llround(workload::imbalance_spread(profile.imbalance) *
+                                                          static_cast<double>(profile.sync_interval)))};
+    std::shared_ptr<const wait::NowWaitAlgorithm> algorithm = wait::make_now_wait(profile.wait, wp);
+    workload::ProgramSpec program{profile.comm_interval, profile.sync_interval, profile.imbalance, profile.pattern,
+                                  profile.interval_basis, 2 * latency + 4 * now.overhead, profile.processes};
+    for (int copy = 0; copy < profile.copies; ++copy) {
+      jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets,
+                               profile.placement, profile.barrier_kind, algorithm, program});
+    }
+  }
+  return jobs;
+}
+
+}  // namespace
+
+RunOutput run(const config::Scenario& scenario, const metrics::ProgressSink& progress) {
+  const auto& now_config = std::get<config::NowConfig>(scenario.model_config);
+  int argc = 1;
+  char name[] = "cosched";
+  char* argv[] = {name, nullptr};
+  sg4::Engine engine(&argc, argv);
+  platform::configure_network_model();
+  auto platform = platform::build_now_platform(engine, now_config);
+  const int workstations = static_cast<int>(platform.workstations.size());
+
+  const std::vector<JobLayout> jobs = job_layouts(now_config, platform.latency, workstations);
+  std::vector<int> sizes;
+  std::int64_t total_barriers = 0;
+  for (const auto& job : jobs) {
+    sizes.push_back(job.processes);
+    total_barriers += static_cast<std::int64_t>(job.processes) * job.barriers;
+  }
+  JobTracker tracker(sizes);
+  std::shared_ptr<sched::GangMatrix> gang;
+  if (now_config.policy == config::NowPolicy::Gang) {
+    std::vector<sched::JobId> ids(jobs.size());
+    for (std::size_t j = 0; j < jobs.size(); ++j) ids[j] = static_cast<sched::JobId>(j);
+    gang = std::make_shared<sched::GangMatrix>(now_config.quantum, ids);
+    tracker.on_job_done([gang](int job, Nanos time) { gang->job_finished(job, time); });
+  }
+  const auto sched_config = scheduler_config(now_config);
+
+  std::vector<std::unique_ptr<Node>> nodes;
+  for (int w = 0; w < workstations; ++w) {
+    NodeParams params{w, now_config.overhead, now_config.context_switch, scenario.seed};
+    nodes.push_back(std::make_unique<Node>(params, sched::make_local_scheduler(sched_config, gang), &jobs, &tracker));
+  }
+  for (std::size_t j = 0; j < jobs.size(); ++j)
+    for (int rank = 0; rank < jobs[j].processes; ++rank)
+      nodes[jobs[j].workstation_of[rank]]->add_process(static_cast<int>(j), rank);
+
+  auto delivery = make_mailbox_delivery(workstations);
+  auto wall_start = std::chrono::steady_clock::now();
+  for (int w = 0; w < workstations; ++w) {
+    Node* node = nodes[w].get();
+    sg4::Actor::create(fmt::format("ws-{}", w), platform.workstations[w], [node, w, &delivery, &tracker,
+                                                                           &progress, total_barriers] {
+      node->start();
+      std::uint64_t wakeups = 0;
+      while (!node->finished()) {
+        for (const auto& envelope : node->outbox()) delivery->send(w, envelope);
+        node->outbox().clear();
+        auto message = delivery->receive(w, node->next_timer());
+        const Nanos at = simulated_now();
+        node->advance(at);
+        if (message) node->deliver(at, *message);
+        if (progress && w == 0 && (++wakeups & 0xfff) == 0) {
+          progress({fmt::format("{:.3f} s", sg4::Engine::get_clock()),
+                    static_cast<double>(tracker.barriers_passed()) / static_cast<double>(total_barriers)});
+        }
+      }
+      for (const auto& envelope : node->outbox()) delivery->send(w, envelope);
+      node->outbox().clear();
+      delivery->close(w);
+    });
+  }
+  engine.run();
+  (void)wall_start;
+  if (!tracker.all_done()) throw std::logic_error("NOW model: the simulation ended with unfinished jobs");
+
+  // Results.
+  RunOutput out;
+  auto& s = out.summary;
+  s["scenario"] = scenario.name;
+  s["model"] = scenario.model;
+  s["seed"] = scenario.seed;
+  Nanos makespan = 0;
+  for (std::size_t j = 0; j < jobs.size(); ++j) makespan = std::max(makespan, *tracker.completion(j));
+  s["makespan"] = seconds(makespan);
+
+  struct JobSums {
+    TimeBreakdown time;
+    WaitCounts waits;
+  };
+  std::vector<JobSums> sums(jobs.size());
+  std::int64_t messages = 0;
+  std::uint64_t events = 0;
+  std::string workstation_csv = "workstation,host,busy_s,utilisation,spinning_s,messages_sent,messages_received\n";
+  for (const auto& node : nodes) {
+    for (const auto& report : node->reports()) {
+      auto& sum = sums[report.job];
+      sum.time.compute += report.time.compute;
+      sum.time.communicate += report.time.communicate;
+      sum.time.synchronize += report.time.synchronize;
+      sum.time.idle += report.time.idle;
+      sum.time.switching += report.time.switching;
+      sum.waits.barrier_spins += report.waits.barrier_spins;
+      sum.waits.barrier_spins_successful += report.waits.barrier_spins_successful;
+      sum.waits.read_spins += report.waits.read_spins;
+      sum.waits.read_spins_successful += report.waits.read_spins_successful;
+      sum.waits.blocks += report.waits.blocks;
+    }
+    messages += node->messages_sent();
+    events += node->events();
+    workstation_csv += fmt::format("{},{},{:.9f},{:.6f},{:.9f},{},{}\n", node->workstation(),
+                                   platform.workstations[node->workstation()]->get_name(), seconds(node->cpu_busy()),
+                                   makespan > 0 ? static_cast<double>(node->cpu_busy()) / makespan : 0.0,
+                                   seconds(node->cpu_spinning()), node->messages_sent(), node->messages_received());
+  }
+  std::int64_t successful = 0, total = 0;
+  auto job_array = nlohmann::ordered_json::array();
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    const auto& sum = sums[j];
+    const double n = jobs[j].processes;
+    nlohmann::ordered_json job;
+    job["name"] = jobs[j].name;
+    job["copy"] = jobs[j].copy;
+    job["completion_time"] = seconds(*tracker.completion(j));
+    auto rate = metrics::ssr(sum.waits.barrier_spins_successful, sum.waits.barrier_spins);
+    job["ssr"] = rate ? nlohmann::ordered_json(*rate) : nullptr;
+    job["spins"] = {{"successful", sum.waits.barrier_spins_successful}, {"total", sum.waits.barrier_spins}};
+    job["time"] = {{"compute", seconds(sum.time.compute) / n},
+                   {"communicate", seconds(sum.time.communicate) / n},
+                   {"synchronize", seconds(sum.time.synchronize) / n},
+                   {"idle", seconds(sum.time.idle) / n},
+                   {"switch", seconds(sum.time.switching) / n}};
+    job["read_spins"] = {{"successful", sum.waits.read_spins_successful}, {"total", sum.waits.read_spins}};
+    job["blocks"] = sum.waits.blocks;
+    successful += sum.waits.barrier_spins_successful;
+    total += sum.waits.barrier_spins;
+    job_array.push_back(job);
+  }
+  auto rate = metrics::ssr(successful, total);
+  s["ssr"] = rate ? nlohmann::ordered_json(*rate) : nullptr;
+  s["spins"] = {{"successful", successful}, {"total", total}};
+  s["jobs"] = job_array;
+  s["messages"] = messages;
+  s["events"] = events;
+  s["time_unit"] = "s";
+  s["platform"] = {{"workstations", workstations}, {"latency_s", seconds(platform.latency)}};
+  out.extra_files["workstations.csv"] = workstation_csv;
+  return out;
+}
+
+}  // namespace cosched::now

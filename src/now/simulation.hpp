@@ -1,0 +1,23 @@
+#pragma once
+// Runs the NOW model of a scenario on SimGrid: one actor per workstation owns its CPU, its clock and
+// its messages; the decisions are the node's, the scheduler's and the waiting algorithm's.
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+
+#include "config/scenario.hpp"
+#include "metrics/progress.hpp"
+
+namespace cosched::now {
+
+struct RunOutput {
+  nlohmann::ordered_json summary;
+  std::map<std::string, std::string> extra_files;  // file name -> content (workstations.csv)
+};
+
+// The SimGrid engine is a process-wide singleton: call once per process.
+RunOutput run(const config::Scenario& scenario, const metrics::ProgressSink& progress);
+
+}  // namespace cosched::now

@@ -1,0 +1,26 @@
+#pragma once
+// The SimGrid platform of the NOW model: one host per workstation on a switched network.
+
+#include <simgrid/s4u.hpp>
+
+#include <vector>
+
+#include "config/scenario.hpp"
+
+namespace cosched::platform {
+
+struct NowPlatform {
+  std::vector<simgrid::s4u::Host*> workstations;  // workstation i is workstations[i]
+  config::Nanos latency = 0;  // one-way latency between workstations 0 and 1 (as SimGrid routes it)
+};
+
+// Configures SimGrid's network model so that messages see exactly the platform's latency (CM02 without
+// latency or bandwidth correction factors; SimGrid's default model multiplies latencies by about 13).
+void configure_network_model();
+
+// Builds N workstations on a star network (each host's private link has half the latency L and the
+// bandwidth B, so a message crosses 2 links: latency L) or loads platform.file, whose hosts, ordered by
+// name, are the workstations. Throws InputError for a file SimGrid cannot load or with too few hosts.
+NowPlatform build_now_platform(simgrid::s4u::Engine& engine, const config::NowConfig& now);
+
+}  // namespace cosched::platform

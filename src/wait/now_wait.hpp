@@ -1,0 +1,40 @@
+#pragma once
+// Waiting algorithms of the NOW model (Brim & Miller 3.1 and 3.3; Arpaci-Dusseau's conditional
+// two-phase waiting). A wait for a read reply or a barrier is a sequence of spin phases, then blocking.
+// The algorithm decides each phase's length; the workstation's node does the spinning and counts the
+// messages that arrive during a phase. docs/models/now.md states the rules and their sources.
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+
+#include "config/scenario.hpp"
+
+namespace cosched::wait {
+
+using Nanos = std::int64_t;
+inline constexpr Nanos kSpinForever = std::numeric_limits<Nanos>::max() / 4;
+
+enum class WaitKind { Read, Barrier };
+
+class NowWaitAlgorithm {
+ public:
+  virtual ~NowWaitAlgorithm() = default;
+  // Length of the first spin phase of a wait; 0 blocks at once.
+  virtual Nanos first_spin(WaitKind kind) const = 0;
+  // At the end of a spin phase of `length` during which `messages` arrived: the next phase's length, or 0
+  // to block.
+  virtual Nanos next_spin(WaitKind kind, Nanos length, int messages) const = 0;
+};
+
+// What the defaults of the two-phase algorithms derive from.
+struct WaitPlatform {
+  Nanos latency = 0;
+  Nanos overhead = 0;
+  Nanos context_switch = 0;
+  Nanos load_imbalance = 0;  // V: the largest difference between two processes' phase computation
+};
+
+std::unique_ptr<NowWaitAlgorithm> make_now_wait(const config::NowWait& wait, const WaitPlatform& platform);
+
+}  // namespace cosched::wait
