@@ -1,1 +1,904 @@
+// End-to-end tests of the cosched command line: each test runs the real binary through /bin/sh in a
+// fresh temporary directory and checks its exit status, stdout, stderr and the result files it writes.
+//
+// Exit codes under test (src/cli/main.cpp): 0 success, 2 bad input (scenario or arguments), 1 internal.
+// Bad input must be reported on exactly one stderr line, "cosched: error: <where>: <key path>: ...".
+
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+const fs::path kBinary = COSCHED_BIN;
+const fs::path kRoot = COSCHED_SOURCE_DIR;
+const fs::path kData = kRoot / "tests" / "data";
+const fs::path kQuickstart = kRoot / "scenarios" / "quickstart.yaml";
+const fs::path kCh4 = kRoot / "scenarios" / "tsafrir" / "ch4-homogeneous.yaml";
+
+// A generous bound so that a hanging run fails its test instead of stalling the whole suite.
+constexpr int kTimeoutSeconds = 30;
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+std::string shell_quote(const std::string& text) {
+  std::string out = "'";
+  for (char ch : text) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+struct Result {
+  int status = -1;  // exit code; 128 + signal when the process was killed
+  std::string out;
+  std::string err;
+  std::string command;
+
+  // For assertion messages: everything needed to see what happened.
+  std::string describe() const {
+    return fmt::format("\n  command: {}\n  exit status: {}\n  stdout: <<{}>>\n  stderr: <<{}>>", command,
+                       status, out, err);
+  }
+};
+
+// A fresh temporary directory per test: work/ is the current directory of the runs, the captured
+// output lives beside it so that it never mixes with what cosched writes.
+class Sandbox {
+ public:
+  Sandbox() {
+    static std::atomic<int> counter{0};
+    std::random_device random;
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = info ? std::string(info->test_suite_name()) + "-" + info->name() : "test";
+    for (char& ch : name)
+      if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '-';
+    root_ = fs::temp_directory_path() /
+            fmt::format("cosched-cli-{}-{}-{}-{:08x}", name, ::getpid(), counter++, random());
+    fs::create_directories(root_ / "work");
+  }
+  ~Sandbox() {
+    std::error_code ec;
+    if (!std::getenv("COSCHED_KEEP_TEST_DIRS")) fs::remove_all(root_, ec);
+  }
+  Sandbox(const Sandbox&) = delete;
+  Sandbox& operator=(const Sandbox&) = delete;
+
+  // The directory the runs start in.
+  fs::path work() const { return root_ / "work"; }
+
+  Result run(const std::vector<std::string>& args, int timeout_seconds = kTimeoutSeconds) {
+    const int n = runs_++;
+    const fs::path out = root_ / fmt::format("stdout-{}.txt", n);
+    const fs::path err = root_ / fmt::format("stderr-{}.txt", n);
+    std::string command = shell_quote(kBinary.string());
+    for (const auto& arg : args) {
+      command += ' ';
+      command += shell_quote(arg);
+    }
+    const std::string line =
+        fmt::format("cd {} && timeout -k 5 {} {} >{} 2>{}", shell_quote(work().string()), timeout_seconds,
+                    command, shell_quote(out.string()), shell_quote(err.string()));
+    Result result;
+    result.command = command;
+    const int raw = std::system(line.c_str());  // runs /bin/sh -c line
+    if (raw == -1) {
+      result.status = -1;
+    } else if (WIFEXITED(raw)) {
+      result.status = WEXITSTATUS(raw);
+    } else if (WIFSIGNALED(raw)) {
+      result.status = 128 + WTERMSIG(raw);
+    }
+    result.out = read_text(out);
+    result.err = read_text(err);
+    return result;
+  }
+
+ private:
+  fs::path root_;
+  int runs_ = 0;
+};
+
+// Words that only appear when the program died instead of reporting an error.
+void expect_no_crash(const Result& r) {
+  for (const char* word :
+       {"terminate called", "Segmentation", "Aborted", "what():", "backtrace", "core dumped"}) {
+    EXPECT_FALSE(contains(r.out, word)) << "expected no '" << word << "' on stdout" << r.describe();
+    EXPECT_FALSE(contains(r.err, word)) << "expected no '" << word << "' on stderr" << r.describe();
+  }
+  EXPECT_TRUE(r.status >= 0 && r.status < 124)
+      << "expected a normal exit, not a signal or a timeout" << r.describe();
+}
+
+// Bad input: exit 2, nothing on stdout, exactly one line on stderr starting "cosched: error: ".
+// Returns that line (empty when the shape is wrong).
+std::string expect_input_error(const Result& r) {
+  expect_no_crash(r);
+  EXPECT_EQ(r.status, 2) << "expected exit code 2 (bad input)" << r.describe();
+  EXPECT_EQ(r.out, "") << "expected nothing on stdout for bad input" << r.describe();
+  const auto lines = split_lines(r.err);
+  EXPECT_EQ(lines.size(), 1u) << "expected exactly one line on stderr" << r.describe();
+  EXPECT_TRUE(r.err.empty() || r.err.back() == '\n')
+      << "expected the error line to end with a newline" << r.describe();
+  if (lines.empty()) return "";
+  EXPECT_EQ(lines[0].rfind("cosched: error: ", 0), 0u)
+      << "expected stderr to start with 'cosched: error: '" << r.describe();
+  return lines[0];
+}
+
+void expect_success(const Result& r) {
+  expect_no_crash(r);
+  EXPECT_EQ(r.status, 0) << "expected exit code 0" << r.describe();
+  EXPECT_EQ(r.err, "") << "expected nothing on stderr for a successful run" << r.describe();
+}
+
+json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) {
+    ADD_FAILURE() << "expected " << path << " to exist";
+    return json();
+  }
+  try {
+    return json::parse(in);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "expected " << path << " to be valid JSON: " << e.what();
+    return json();
+  }
+}
+
+json without(json summary, std::initializer_list<json::json_pointer> pointers) {
+  for (const auto& pointer : pointers) {
+    if (!summary.contains(pointer)) continue;
+    summary.at(pointer.parent_pointer()).erase(pointer.back());
+  }
+  return summary;
+}
+
+// Runs `cosched run ARGS --out out --quiet` and returns the summary (null on failure).
+json run_summary(Sandbox& box, std::vector<std::string> args, const std::string& out = "out") {
+  args.insert(args.begin(), "run");
+  args.insert(args.end(), {"--out", out, "--quiet"});
+  auto r = box.run(args);
+  expect_success(r);
+  if (r.status != 0) return json();
+  return read_json(box.work() / out / "summary.json");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 1. Bad scenario files: exit 2, one located line, no results.
+
+struct BadCase {
+  const char* file;   // under tests/data/bad/
+  const char* where;  // "LINE:COLUMN" of the offending key or value
+  const char* key;  // the key path in display form, or "" when there is none (syntax errors, missing top key)
+  const char* fragment;  // a part of the message that says what is wrong, or ""
+};
+
+const BadCase kBadCases[] = {
+    {"yaml-syntax.yaml", "5:9", "", "YAML syntax error"},
+    {"threads-string.yaml", "10:16", "workload.jobs[0].threads", "expected a positive integer, got \"many\""},
+    {"platform-list.yaml", "3:3", "platform", "got a list"},
+    {"compute-mapping.yaml", "13:16", "workload.jobs[0].compute", "got a mapping"},
+    {"jobs-mapping.yaml", "10:5", "workload.jobs", "expected a list"},
+    {"unknown-top-key.yaml", "8:1", "colour", "unknown key"},
+    {"unknown-platform-key.yaml", "4:3", "platform.speed", "unknown key"},
+    {"unknown-scheduler-key.yaml", "8:3", "scheduler.timeslice", "unknown key"},
+    {"unknown-job-key.yaml", "14:7", "workload.jobs[0].priority", "unknown key"},
+    {"unknown-wait-key.yaml", "14:32", "workload.jobs[0].wait.timeout", "unknown key"},
+    {"missing-model.yaml", "1:1", "", "missing required key 'model'"},
+    {"missing-platform.yaml", "1:1", "", "missing required key 'platform'"},
+    {"missing-quantum.yaml", "5:3", "scheduler", "missing required key 'quantum'"},
+    {"missing-threads.yaml", "10:7", "workload.jobs[0]", "missing required key 'threads'"},
+    {"missing-wait.yaml", "10:7", "workload.jobs[0]", "missing required key 'wait'"},
+    {"unknown-model.yaml", "1:8", "model", "got \"mainframe\""},
+    {"bad-end.yaml", "8:6", "end", "got \"never\""},
+    {"seed-negative.yaml", "2:7", "seed", "got \"-1\""},
+    {"policy-unknown.yaml", "5:11", "scheduler.policy", "got \"fifo\""},
+    {"sigma-zero.yaml", "15:14", "workload.jobs[0].sigma", "got \"0\""},
+    {"sigma-negative.yaml", "15:14", "workload.jobs[0].sigma", "got \"-2.5\""},
+    {"sigma-density-0.yaml", "15:14", "workload.jobs[0].sigma", "DENSITY in the open interval (0, 100)"},
+    {"sigma-density-100.yaml", "15:14", "workload.jobs[0].sigma", "DENSITY in the open interval (0, 100)"},
+    {"sigma-density-150.yaml", "15:14", "workload.jobs[0].sigma", "DENSITY in the open interval (0, 100)"},
+    {"sigma-interval-100-percent.yaml", "15:14", "workload.jobs[0].sigma", "INTERVAL% in the open interval"},
+    {"sigma-lower-bound.yaml", "15:14", "workload.jobs[0].sigma", "lower bound"},
+    {"sigma-malformed.yaml", "15:14", "workload.jobs[0].sigma",
+     "DENSITY/INTERVAL such as 90/15%, got \"90-15\""},
+    {"threads-zero.yaml", "11:16", "workload.jobs[0].threads", "expected a positive integer, got \"0\""},
+    {"threads-negative.yaml", "11:16", "workload.jobs[0].threads", "expected a positive integer, got \"-4\""},
+    {"barriers-zero.yaml", "12:17", "workload.jobs[0].barriers", "expected a positive integer, got \"0\""},
+    {"barriers-negative.yaml", "12:17", "workload.jobs[0].barriers",
+     "expected a positive integer, got \"-5\""},
+    {"copies-zero.yaml", "15:15", "workload.jobs[0].copies", "expected a positive integer, got \"0\""},
+    {"copies-negative.yaml", "15:15", "workload.jobs[0].copies", "expected a positive integer, got \"-1\""},
+    {"cpus-zero.yaml", "3:9", "platform.cpus", "expected a positive integer, got \"0\""},
+    {"cpus-negative.yaml", "3:9", "platform.cpus", "expected a positive integer, got \"-32\""},
+    {"quantum-zero.yaml", "5:12", "scheduler.quantum", "expected a positive integer, got \"0\""},
+    {"quantum-negative.yaml", "5:12", "scheduler.quantum", "expected a positive integer, got \"-100\""},
+    {"nosync-negative.yaml", "9:11", "workload.nosync", "got \"-45\""},
+    {"spin-over-100-percent.yaml", "14:43", "workload.jobs[0].wait.spin", "no larger than 100%"},
+    {"unknown-wait-algorithm.yaml", "14:25", "workload.jobs[0].wait.algorithm", "got \"sleep\""},
+    {"fixed-spin-without-spin.yaml", "14:13", "workload.jobs[0].wait", "missing required key 'spin'"},
+    {"block-with-spin.yaml", "14:38", "workload.jobs[0].wait.spin", "takes no 'spin'"},
+    {"jobs-empty.yaml", "10:9", "workload.jobs", "at least one synchronizing job"},
+    {"jobs-missing.yaml", "9:3", "workload", "at least one synchronizing job"},
+    {"shuffle-not-boolean.yaml", "8:12", "scheduler.shuffle", "expected true or false, got \"maybe\""},
+    {"platform-cpus-and-file.yaml", "4:9", "platform.file", "not both"},
+    {"platform-file-missing.yaml", "3:9", "platform.file", "no-such-platform.xml"},
+    // Numbers too large for 64-bit cycle counts: must be rejected, not wrapped around or truncated.
+    {"spin-overflow.yaml", "15:43", "workload.jobs[0].wait.spin", ""},
+    {"cs-in-overflow.yaml", "7:10", "scheduler.cs_in", ""},
+    {"compute-overflow.yaml", "15:16", "workload.jobs[0].compute", ""},
+};
+
+// Names the case by its file in test output and ctest names (instead of the struct's bytes).
+void PrintTo(const BadCase& c, std::ostream* os) {
+  *os << c.file;
+}
+
+class BadScenario : public ::testing::TestWithParam<BadCase> {};
+
+void check_bad_scenario(const BadCase& c, const std::string& command) {
+  Sandbox box;
+  const std::string file = (kData / "bad" / c.file).string();
+  const auto r = command == "run" ? box.run({"run", file, "--out", "out"}) : box.run({"validate", file});
+  const std::string line = expect_input_error(r);
+  const std::string located = fmt::format("{}:{}: ", file, c.where);
+  EXPECT_TRUE(contains(line, located))
+      << "expected the message to locate the problem as '" << located << "'" << r.describe();
+  if (*c.key) {
+    const std::string key = fmt::format(": {}: ", c.key);
+    EXPECT_TRUE(contains(line, key)) << "expected the message to name the key path '" << c.key << "'"
+                                     << r.describe();
+  }
+  if (*c.fragment) {
+    EXPECT_TRUE(contains(line, c.fragment))
+        << "expected the message to say '" << c.fragment << "'" << r.describe();
+  }
+  EXPECT_FALSE(fs::exists(box.work() / "out" / "summary.json"))
+      << "expected no out/summary.json after bad input";
+  EXPECT_FALSE(fs::exists(box.work() / "results")) << "expected no results/ directory after bad input";
+}
+
+TEST_P(BadScenario, RunFailsWithOneLocatedLine) {
+  check_bad_scenario(GetParam(), "run");
+}
+
+TEST_P(BadScenario, ValidateFailsWithOneLocatedLine) {
+  check_bad_scenario(GetParam(), "validate");
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, BadScenario, ::testing::ValuesIn(kBadCases),
+                         [](const ::testing::TestParamInfo<BadCase>& info) {
+                           std::string name = fs::path(info.param.file).stem().string();
+                           for (char& ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return name;
+                         });
+
+TEST(BadScenarioCorpus, EveryFileIsListedAndThereAreEnough) {
+  std::set<std::string> listed;
+  for (const auto& c : kBadCases) listed.insert(c.file);
+  std::set<std::string> present;
+  for (const auto& entry : fs::directory_iterator(kData / "bad"))
+    present.insert(entry.path().filename().string());
+  EXPECT_EQ(listed, present) << "expected tests/data/bad/ to hold exactly the files of the kBadCases table";
+  EXPECT_GE(present.size(), 24u) << "expected a corpus of at least 24 bad scenarios";
+}
+
+// Non-file problems: each names the path it was given.
+
+TEST(BadScenarioFile, MissingFile) {
+  Sandbox box;
+  const auto r = box.run({"run", "no-such-scenario.yaml", "--out", "out"});
+  const auto line = expect_input_error(r);
+  EXPECT_TRUE(contains(line, "no-such-scenario.yaml: "))
+      << "expected the message to name the path" << r.describe();
+  EXPECT_TRUE(contains(line, "no such file"))
+      << "expected the message to say the file does not exist" << r.describe();
+  EXPECT_FALSE(fs::exists(box.work() / "out")) << "expected no out directory after bad input";
+}
+
+TEST(BadScenarioFile, EmptyFile) {
+  Sandbox box;
+  const std::string file = (kData / "special" / "empty.yaml").string();
+  const auto r = box.run({"run", file, "--out", "out"});
+  const auto line = expect_input_error(r);
+  EXPECT_TRUE(contains(line, file + ": ")) << "expected the message to name the path" << r.describe();
+  EXPECT_TRUE(contains(line, "empty")) << "expected the message to say the scenario is empty" << r.describe();
+  EXPECT_FALSE(fs::exists(box.work() / "out")) << "expected no out directory after bad input";
+}
+
+TEST(BadScenarioFile, CommentOnlyFileIsEmpty) {
+  Sandbox box;
+  const std::string file = (kData / "special" / "comment-only.yaml").string();
+  const auto r = box.run({"validate", file});
+  const auto line = expect_input_error(r);
+  EXPECT_TRUE(contains(line, file + ": ")) << "expected the message to name the path" << r.describe();
+  EXPECT_TRUE(contains(line, "empty")) << "expected the message to say the scenario is empty" << r.describe();
+}
+
+TEST(BadScenarioFile, DirectoryGivenAsScenario) {
+  Sandbox box;
+  const std::string dir = (kData / "special").string();
+  const auto r = box.run({"run", dir, "--out", "out"});
+  const auto line = expect_input_error(r);
+  EXPECT_TRUE(contains(line, dir + ": ")) << "expected the message to name the path" << r.describe();
+  EXPECT_TRUE(contains(line, "directory")) << "expected the message to say it is a directory" << r.describe();
+  EXPECT_FALSE(fs::exists(box.work() / "out")) << "expected no out directory after bad input";
+}
+
+TEST(BadScenarioFile, TopLevelList) {
+  Sandbox box;
+  const std::string file = (kData / "special" / "list.yaml").string();
+  const auto r = box.run({"run", file, "--out", "out"});
+  const auto line = expect_input_error(r);
+  EXPECT_TRUE(contains(line, file + ":2:1: "))
+      << "expected the message to locate the list at 2:1" << r.describe();
+  EXPECT_TRUE(contains(line, "mapping")) << "expected the message to ask for a mapping" << r.describe();
+  EXPECT_FALSE(fs::exists(box.work() / "out")) << "expected no out directory after bad input";
+}
+
+TEST(BadScenarioFile, RelativePathIsReportedAsGiven) {
+  Sandbox box;
+  fs::copy_file(kData / "bad" / "threads-zero.yaml", box.work() / "mine.yaml");
+  const auto r = box.run({"run", "mine.yaml", "--out", "out"});
+  const auto line = expect_input_error(r);
+  EXPECT_EQ(line.rfind("cosched: error: mine.yaml:11:16: workload.jobs[0].threads: ", 0), 0u)
+      << "expected the path exactly as given on the command line, then LINE:COLUMN and the key"
+      << r.describe();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 7. Bad input is detected before the out directory is touched.
+
+TEST(OutDirectory, BadRunCreatesNothing) {
+  Sandbox box;
+  const auto r = box.run({"run", (kData / "bad" / "sigma-zero.yaml").string(), "--out", "fresh"});
+  expect_input_error(r);
+  EXPECT_FALSE(fs::exists(box.work() / "fresh" / "summary.json"))
+      << "expected no summary.json after a bad run";
+  EXPECT_FALSE(fs::exists(box.work() / "fresh"))
+      << "expected the out directory not to be created by a bad run";
+}
+
+TEST(OutDirectory, BadRunLeavesEarlierResultsAlone) {
+  Sandbox box;
+  const auto good = run_summary(box, {kQuickstart.string()});
+  ASSERT_FALSE(good.is_null()) << "expected the first, good run to succeed";
+  const auto before = read_text(box.work() / "out" / "summary.json");
+  const auto r = box.run({"run", (kData / "bad" / "sigma-zero.yaml").string(), "--out", "out"});
+  expect_input_error(r);
+  EXPECT_EQ(read_text(box.work() / "out" / "summary.json"), before)
+      << "expected a bad run, rejected before touching the out directory, to leave summary.json as it was";
+}
+
+TEST(OutDirectory, GoodRunReplacesStaleResults) {
+  Sandbox box;
+  fs::create_directories(box.work() / "out");
+  write_text(box.work() / "out" / "summary.json", "stale");
+  write_text(box.work() / "out" / "jobs.csv", "stale");
+  const auto summary = run_summary(box, {kQuickstart.string()});
+  ASSERT_FALSE(summary.is_null())
+      << "expected the run to succeed and write a JSON summary over the stale one";
+  EXPECT_EQ(summary.value("scenario", ""), "quickstart") << "expected the fresh summary";
+  EXPECT_TRUE(contains(read_text(box.work() / "out" / "jobs.csv"), "name,copy"))
+      << "expected jobs.csv to be rewritten";
+}
+
+TEST(OutDirectory, DefaultIsResultsSlashName) {
+  Sandbox box;
+  const auto r = box.run({"run", kQuickstart.string(), "--quiet"});
+  expect_success(r);
+  EXPECT_TRUE(fs::exists(box.work() / "results" / "quickstart" / "summary.json"))
+      << "expected results/quickstart/summary.json without --out" << r.describe();
+  EXPECT_TRUE(fs::exists(box.work() / "results" / "quickstart" / "jobs.csv"))
+      << "expected results/quickstart/jobs.csv without --out" << r.describe();
+}
+
+TEST(OutDirectory, OutIsARegularFileIsBadInput) {
+  Sandbox box;
+  write_text(box.work() / "taken", "not a directory");
+  const auto r = box.run({"run", kQuickstart.string(), "--out", "taken", "--quiet"});
+  // An unusable --out is an argument error (exit 2), reported on one line naming the path.
+  const auto line = expect_input_error(r);
+  EXPECT_TRUE(contains(line, "taken")) << "expected the message to name the --out path" << r.describe();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 2. --set overrides.
+
+TEST(SetOverride, NosyncChangesTheResult) {
+  Sandbox box;
+  const auto base = run_summary(box, {kQuickstart.string()}, "base");
+  const auto changed = run_summary(box, {kQuickstart.string(), "--set", "workload.nosync=43"}, "changed");
+  ASSERT_FALSE(base.is_null() || changed.is_null()) << "expected both runs to succeed";
+  EXPECT_EQ(base["resolved"]["workload"]["nosync"], 45) << "expected the scenario's own nosync: 45";
+  EXPECT_EQ(changed["resolved"]["workload"]["nosync"], 43) << "expected --set to make resolved nosync 43";
+  EXPECT_NE(without(base, {"/wall_seconds"_json_pointer, "/resolved"_json_pointer}),
+            without(changed, {"/wall_seconds"_json_pointer, "/resolved"_json_pointer}))
+      << "expected 43 instead of 45 non-synchronizing threads to change the results";
+}
+
+TEST(SetOverride, SymbolicSpinResolvesToCycles) {
+  Sandbox box;
+  const auto summary = run_summary(box, {kQuickstart.string(), "--set", "workload.jobs.0.wait.spin=2CS+"});
+  ASSERT_FALSE(summary.is_null()) << "expected --set workload.jobs.0.wait.spin=2CS+ to be accepted";
+  const auto& wait = summary["resolved"]["workload"]["jobs"][0]["wait"];
+  EXPECT_EQ(wait["spin"], 13) << "expected 2CS+ = 2*(cs_in 3 + cs_out 3) + 1 = 13 cycles; wait is "
+                              << wait.dump();
+  EXPECT_EQ(wait["spin_given"], "2CS+") << "expected the spin as written to be kept; wait is " << wait.dump();
+}
+
+TEST(SetOverride, SeveralOverridesAndCopies) {
+  Sandbox box;
+  const auto summary = run_summary(
+      box, {kQuickstart.string(), "--set", "workload.jobs.0.copies=2", "--set", "scheduler.shuffle=true"});
+  ASSERT_FALSE(summary.is_null()) << "expected two --set options to be accepted";
+  EXPECT_EQ(summary["resolved"]["workload"]["jobs"][0]["copies"], 2) << "expected copies 2";
+  EXPECT_EQ(summary["resolved"]["scheduler"]["shuffle"], true) << "expected shuffle true";
+  EXPECT_EQ(summary["jobs"].size(), 2u) << "expected two job instances";
+}
+
+// Every rejected override: exit 2, one line naming the --set option.
+void expect_bad_override(const std::string& set, const std::string& fragment) {
+  Sandbox box;
+  const auto r = box.run({"run", kQuickstart.string(), "--set", set, "--out", "out"});
+  const auto line = expect_input_error(r);
+  EXPECT_TRUE(contains(line, "--set")) << "expected the message to name the --set option" << r.describe();
+  EXPECT_TRUE(contains(line, "--set " + set))
+      << "expected the message to quote the override '--set " << set << "'" << r.describe();
+  if (!fragment.empty()) {
+    EXPECT_TRUE(contains(line, fragment))
+        << "expected the message to say '" << fragment << "'" << r.describe();
+  }
+  EXPECT_FALSE(fs::exists(box.work() / "out" / "summary.json")) << "expected no summary.json after bad input";
+  // The override is not in the file: no position inside the scenario may be claimed.
+  EXPECT_FALSE(contains(line, kQuickstart.string() + ":"))
+      << "expected no scenario-file location for an override" << r.describe();
+}
+
+TEST(SetOverride, UnknownKey) {
+  expect_bad_override("workload.bogus=1", "unknown key");
+}
+
+TEST(SetOverride, UnknownTopLevelKey) {
+  expect_bad_override("bogus=1", "unknown key");
+}
+
+TEST(SetOverride, IndexOutOfRange) {
+  expect_bad_override("workload.jobs.5.threads=3", "no item 5");
+}
+
+TEST(SetOverride, IndexNotANumber) {
+  expect_bad_override("workload.jobs.x.threads=3", "item index");
+}
+
+TEST(SetOverride, BadValue) {
+  expect_bad_override("workload.nosync=abc", "workload.nosync");
+}
+
+TEST(SetOverride, BadValueInAJob) {
+  expect_bad_override("workload.jobs.0.threads=0", "workload.jobs[0].threads");
+}
+
+TEST(SetOverride, BadMappingValue) {
+  expect_bad_override("workload.jobs.0.wait={algorithm: block, spin: 3}", "takes no 'spin'");
+}
+
+TEST(SetOverride, PlatformFileCannotJoinCpus) {
+  expect_bad_override("platform.file=" + (kRoot / "platforms" / "smp-32.xml").string(), "not both");
+}
+
+TEST(SetOverride, Malformed) {
+  expect_bad_override("nosuchequals", "PATH=VALUE");
+}
+
+TEST(SetOverride, EmptyPath) {
+  expect_bad_override("=3", "PATH=VALUE");
+}
+
+TEST(SetOverride, EmptySegment) {
+  expect_bad_override("workload..nosync=3", "empty key");
+}
+
+TEST(SetOverride, ValueNotYaml) {
+  expect_bad_override("workload.nosync=[", "not valid YAML");
+}
+
+TEST(SetOverride, IntoAScalar) {
+  expect_bad_override("workload.nosync.x=3", "single value");
+}
+
+TEST(SetOverride, ValidateAcceptsAndRejects) {
+  Sandbox box;
+  const auto good = box.run({"validate", kQuickstart.string(), "--set", "workload.nosync=0"});
+  expect_success(good);
+  const auto bad = box.run({"validate", kQuickstart.string(), "--set", "workload.bogus=1"});
+  const auto line = expect_input_error(bad);
+  EXPECT_TRUE(contains(line, "--set workload.bogus=1"))
+      << "expected the message to name the override" << bad.describe();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 3. The command line itself.
+
+TEST(CommandLine, Version) {
+  Sandbox box;
+  const auto r = box.run({"--version"});
+  expect_success(r);
+  EXPECT_EQ(r.out.rfind("cosched ", 0), 0u) << "expected 'cosched <version>' on stdout" << r.describe();
+  EXPECT_EQ(split_lines(r.out).size(), 1u) << "expected one line" << r.describe();
+  EXPECT_TRUE(r.out.find_first_of("0123456789") != std::string::npos)
+      << "expected a version number" << r.describe();
+}
+
+TEST(CommandLine, Help) {
+  Sandbox box;
+  const auto r = box.run({"--help"});
+  expect_success(r);
+  for (const char* word : {"run", "validate", "--version", "--help"})
+    EXPECT_TRUE(contains(r.out, word)) << "expected --help to mention '" << word << "'" << r.describe();
+}
+
+TEST(CommandLine, RunHelpListsEveryOption) {
+  Sandbox box;
+  const auto r = box.run({"run", "--help"});
+  expect_success(r);
+  for (const char* option : {"--out", "--seed", "--set", "--quiet", "--help", "scenario"})
+    EXPECT_TRUE(contains(r.out, option)) << "expected run --help to list '" << option << "'" << r.describe();
+}
+
+TEST(CommandLine, ValidateHelp) {
+  Sandbox box;
+  const auto r = box.run({"validate", "--help"});
+  expect_success(r);
+  for (const char* option : {"--set", "scenario"})
+    EXPECT_TRUE(contains(r.out, option))
+        << "expected validate --help to list '" << option << "'" << r.describe();
+}
+
+TEST(CommandLine, UnknownOption) {
+  Sandbox box;
+  const auto r = box.run({"run", kQuickstart.string(), "--bogus", "--out", "out"});
+  const auto line = expect_input_error(r);
+  EXPECT_TRUE(contains(line, "--bogus")) << "expected the message to name the unknown option" << r.describe();
+  EXPECT_FALSE(fs::exists(box.work() / "out")) << "expected nothing written";
+}
+
+TEST(CommandLine, UnknownSubcommand) {
+  Sandbox box;
+  expect_input_error(box.run({"simulate", kQuickstart.string()}));
+}
+
+TEST(CommandLine, NoSubcommand) {
+  Sandbox box;
+  const auto line = expect_input_error(box.run({}));
+  EXPECT_TRUE(contains(line, "subcommand")) << "expected the message to ask for a subcommand: " << line;
+}
+
+TEST(CommandLine, RunWithoutScenario) {
+  Sandbox box;
+  const auto line = expect_input_error(box.run({"run"}));
+  EXPECT_TRUE(contains(line, "scenario")) << "expected the message to ask for the scenario: " << line;
+}
+
+TEST(CommandLine, SeedNotANumber) {
+  Sandbox box;
+  const auto line =
+      expect_input_error(box.run({"run", kQuickstart.string(), "--seed", "abc", "--out", "out"}));
+  EXPECT_TRUE(contains(line, "--seed")) << "expected the message to name --seed: " << line;
+  EXPECT_FALSE(fs::exists(box.work() / "out")) << "expected nothing written";
+}
+
+TEST(CommandLine, NegativeSeedIsRejected) {
+  // The scenario key 'seed' rejects -1 (bad/seed-negative.yaml); --seed must not wrap it to 2^64 - 1.
+  Sandbox box;
+  const auto r = box.run({"run", kQuickstart.string(), "--seed", "-1", "--out", "out"});
+  const auto line = expect_input_error(r);
+  EXPECT_TRUE(contains(line, "--seed")) << "expected the message to name --seed" << r.describe();
+  EXPECT_FALSE(fs::exists(box.work() / "out" / "summary.json")) << "expected nothing written";
+}
+
+TEST(CommandLine, ValidateValidScenario) {
+  Sandbox box;
+  for (const auto& file : {kQuickstart, kCh4, kRoot / "scenarios" / "tsafrir" / "ch3-no-randomization.yaml",
+                           kData / "platform" / "smp-file.yaml"}) {
+    const auto r = box.run({"validate", file.string()});
+    expect_success(r);
+    EXPECT_TRUE(contains(r.out, "valid")) << "expected validate to say the scenario is valid" << r.describe();
+  }
+  EXPECT_TRUE(fs::is_empty(box.work())) << "expected validate to write no files";
+}
+
+TEST(CommandLine, ValidateInvalidScenario) {
+  Sandbox box;
+  const auto r = box.run({"validate", (kData / "bad" / "unknown-top-key.yaml").string()});
+  const auto line = expect_input_error(r);
+  EXPECT_TRUE(contains(line, "unknown-top-key.yaml:8:1: colour: "))
+      << "expected a located message" << r.describe();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 4. Result files and the printed summary.
+
+TEST(Results, SummaryJsonHasEveryKey) {
+  Sandbox box;
+  const auto r = box.run({"run", kQuickstart.string(), "--out", "out"});
+  expect_success(r);
+  const auto summary = read_json(box.work() / "out" / "summary.json");
+  ASSERT_TRUE(summary.is_object()) << "expected summary.json to hold an object";
+  for (const char* key :
+       {"scenario", "model", "seed", "makespan", "ssr", "jobs", "events", "wall_seconds", "resolved"})
+    EXPECT_TRUE(summary.contains(key))
+        << "expected summary.json key '" << key << "'; got " << summary.dump(2);
+  EXPECT_EQ(summary.value("scenario", ""), "quickstart") << "expected the scenario's name";
+  EXPECT_EQ(summary.value("model", ""), "smp") << "expected model smp";
+  EXPECT_EQ(summary.value("seed", -1), 1) << "expected the scenario's seed 1";
+  EXPECT_TRUE(summary["makespan"].is_number() && summary["makespan"].get<double>() > 0)
+      << "expected a positive makespan";
+  EXPECT_TRUE(summary["events"].is_number_integer() && summary["events"].get<long long>() > 0)
+      << "expected a positive event count";
+  EXPECT_TRUE(summary["wall_seconds"].is_number() && summary["wall_seconds"].get<double>() >= 0)
+      << "expected a non-negative wall time";
+  ASSERT_TRUE(summary["jobs"].is_array()) << "expected jobs to be a list";
+  ASSERT_EQ(summary["jobs"].size(), 1u) << "expected one job instance";
+  for (const auto& job : summary["jobs"]) {
+    for (const char* key : {"name", "copy", "completion_time", "ssr", "spins"})
+      EXPECT_TRUE(job.contains(key)) << "expected job key '" << key << "'; got " << job.dump();
+    EXPECT_TRUE(job["spins"].contains("successful") && job["spins"].contains("total"))
+        << "expected spins.successful and spins.total; got " << job.dump();
+  }
+  EXPECT_EQ(summary["jobs"][0].value("name", ""), "fine") << "expected the job's name";
+  EXPECT_EQ(summary["resolved"]["workload"]["jobs"][0]["threads"], 11) << "expected the resolved scenario";
+}
+
+TEST(Results, SsrIsSuccessfulOverTotal) {
+  Sandbox box;
+  for (const auto& file : {kQuickstart, kCh4}) {
+    const auto summary = run_summary(box, {file.string()}, "out-" + file.stem().string());
+    ASSERT_TRUE(summary.is_object()) << "expected a summary for " << file;
+    long long successful = 0;
+    long long total = 0;
+    for (const auto& job : summary["jobs"]) {
+      const auto s = job["spins"]["successful"].get<long long>();
+      const auto t = job["spins"]["total"].get<long long>();
+      ASSERT_GT(t, 0) << "expected spins in every job of " << file;
+      EXPECT_LE(s, t) << "expected successful <= total";
+      EXPECT_NEAR(job["ssr"].get<double>(), 100.0 * s / t, 1e-9) << "expected job ssr = 100*successful/total";
+      successful += s;
+      total += t;
+    }
+    EXPECT_NEAR(summary["ssr"].get<double>(), 100.0 * successful / total, 1e-9)
+        << "expected the summary's ssr to be 100*successful/total summed over jobs for " << file;
+  }
+}
+
+std::vector<std::vector<std::string>> read_csv(const fs::path& path) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& line : split_lines(read_text(path))) {
+    std::vector<std::string> cells;
+    std::istringstream in(line);
+    for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+TEST(Results, JobsCsvHasOneRowPerInstance) {
+  Sandbox box;
+  const auto summary = run_summary(box, {kQuickstart.string(), "--set", "workload.jobs.0.copies=3"});
+  ASSERT_TRUE(summary.is_object()) << "expected the run to succeed";
+  const auto rows = read_csv(box.work() / "out" / "jobs.csv");
+  ASSERT_EQ(rows.size(), 4u) << "expected a header and 3 rows (copies 0, 1, 2) in jobs.csv:\n"
+                             << read_text(box.work() / "out" / "jobs.csv");
+  const auto& header = rows[0];
+  const std::vector<std::string> expected{"name",       "copy", "completion_time", "ssr", "spins_successful",
+                                          "spins_total"};
+  ASSERT_GE(header.size(), expected.size()) << "expected at least " << expected.size() << " columns";
+  EXPECT_EQ(std::vector<std::string>(header.begin(), header.begin() + expected.size()), expected)
+      << "expected the header to start name,copy,completion_time,ssr,spins_successful,spins_total";
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), header.size()) << "expected every row to have as many cells as the header";
+    EXPECT_EQ(rows[i][0], "fine") << "expected job name 'fine' in row " << i;
+    EXPECT_EQ(rows[i][1], std::to_string(i - 1)) << "expected copy " << i - 1 << " in row " << i;
+    const auto& job = summary["jobs"][i - 1];
+    EXPECT_EQ(rows[i][4], job["spins"]["successful"].dump()) << "expected the row to match summary.json";
+    EXPECT_EQ(rows[i][5], job["spins"]["total"].dump()) << "expected the row to match summary.json";
+  }
+  EXPECT_EQ(summary["jobs"].size(), 3u) << "expected three job instances in summary.json";
+}
+
+TEST(Results, NoPartialFilesLeft) {
+  Sandbox box;
+  ASSERT_TRUE(run_summary(box, {kQuickstart.string()}).is_object()) << "expected the run to succeed";
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(box.work() / "out")) {
+    names.insert(entry.path().filename().string());
+    EXPECT_NE(entry.path().extension(), ".partial") << "expected no .partial file left: " << entry.path();
+  }
+  EXPECT_TRUE(names.count("summary.json") && names.count("jobs.csv"))
+      << "expected summary.json and jobs.csv in the out directory";
+}
+
+TEST(Results, PrintedSummaryShowsTheSsr) {
+  Sandbox box;
+  const auto r = box.run({"run", kQuickstart.string(), "--out", "out"});
+  expect_success(r);
+  const auto summary = read_json(box.work() / "out" / "summary.json");
+  ASSERT_TRUE(summary.is_object()) << "expected summary.json";
+  EXPECT_TRUE(contains(r.out, "quickstart")) << "expected the scenario name on stdout" << r.describe();
+  EXPECT_TRUE(contains(r.out, "SSR")) << "expected 'SSR' on stdout" << r.describe();
+  const auto ssr = fmt::format("{:.2f}%", summary["ssr"].get<double>());
+  EXPECT_TRUE(contains(r.out, ssr)) << "expected the SSR " << ssr << " on stdout" << r.describe();
+  EXPECT_TRUE(contains(r.out, "makespan")) << "expected the makespan on stdout" << r.describe();
+  EXPECT_TRUE(contains(r.out, "out")) << "expected the results directory on stdout" << r.describe();
+}
+
+TEST(Results, QuietPrintsNothing) {
+  Sandbox box;
+  const auto r = box.run({"run", kQuickstart.string(), "--out", "out", "--quiet"});
+  expect_success(r);
+  EXPECT_EQ(r.out, "") << "expected an empty stdout with --quiet" << r.describe();
+  EXPECT_TRUE(fs::exists(box.work() / "out" / "summary.json")) << "expected --quiet to still write results";
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 5. Determinism and seeds.
+
+TEST(Determinism, SameSeedSameResults) {
+  Sandbox box;
+  const auto first = run_summary(box, {kCh4.string(), "--seed", "12345"}, "first");
+  const auto second = run_summary(box, {kCh4.string(), "--seed", "12345"}, "second");
+  ASSERT_TRUE(first.is_object() && second.is_object()) << "expected both runs to succeed";
+  EXPECT_EQ(without(first, {"/wall_seconds"_json_pointer}), without(second, {"/wall_seconds"_json_pointer}))
+      << "expected identical summaries (except wall_seconds) for the same scenario and seed";
+}
+
+TEST(Determinism, DifferentSeedsDifferentResults) {
+  Sandbox box;
+  const auto a = run_summary(box, {kCh4.string(), "--seed", "1"}, "a");
+  const auto b = run_summary(box, {kCh4.string(), "--seed", "2"}, "b");
+  ASSERT_TRUE(a.is_object() && b.is_object()) << "expected both runs to succeed";
+  const std::initializer_list<json::json_pointer> seedless{"/wall_seconds"_json_pointer, "/seed"_json_pointer,
+                                                           "/resolved/seed"_json_pointer};
+  EXPECT_NE(without(a, seedless), without(b, seedless))
+      << "expected seeds 1 and 2 to give different results for a shuffled, randomized scenario";
+  EXPECT_NE(a["jobs"], b["jobs"]) << "expected different per-job results for seeds 1 and 2";
+}
+
+TEST(Determinism, SeedOptionOverridesTheScenario) {
+  Sandbox box;
+  const auto given = run_summary(box, {kCh4.string(), "--seed", "777"}, "given");
+  ASSERT_TRUE(given.is_object()) << "expected the run to succeed";
+  EXPECT_EQ(given["seed"], 777) << "expected --seed 777 in summary.json 'seed'";
+  EXPECT_EQ(given["resolved"]["seed"], 777) << "expected --seed 777 in summary.json 'resolved.seed'";
+
+  // quickstart.yaml says seed: 1; --seed 1 must then change nothing, another seed shows in the summary.
+  const auto own = run_summary(box, {kQuickstart.string()}, "own");
+  const auto same = run_summary(box, {kQuickstart.string(), "--seed", "1"}, "same");
+  const auto other = run_summary(box, {kQuickstart.string(), "--seed", "99"}, "other");
+  ASSERT_TRUE(own.is_object() && same.is_object() && other.is_object()) << "expected the runs to succeed";
+  EXPECT_EQ(without(own, {"/wall_seconds"_json_pointer}), without(same, {"/wall_seconds"_json_pointer}))
+      << "expected --seed equal to the scenario's seed to give identical results";
+  EXPECT_EQ(other["seed"], 99) << "expected --seed 99 to override the scenario's seed: 1";
+}
+
+TEST(Determinism, SeedInTheScenarioIsUsed) {
+  Sandbox box;
+  const auto from_file = run_summary(box, {kCh4.string(), "--set", "seed=5"}, "file");
+  const auto from_option = run_summary(box, {kCh4.string(), "--seed", "5"}, "option");
+  ASSERT_TRUE(from_file.is_object() && from_option.is_object()) << "expected both runs to succeed";
+  EXPECT_EQ(from_file["seed"], 5) << "expected the scenario key seed: 5 in summary.json";
+  EXPECT_EQ(without(from_file, {"/wall_seconds"_json_pointer}),
+            without(from_option, {"/wall_seconds"_json_pointer}))
+      << "expected 'seed: 5' in the scenario and '--seed 5' to give the same results";
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 6. A SimGrid platform file instead of cpus.
+
+TEST(PlatformFile, SameResultsAsCpus) {
+  Sandbox box;
+  const auto file = run_summary(box, {(kData / "platform" / "smp-file.yaml").string()}, "file");
+  const auto cpus = run_summary(box, {(kData / "platform" / "smp-cpus.yaml").string()}, "cpus");
+  ASSERT_TRUE(file.is_object() && cpus.is_object()) << "expected both runs to succeed";
+  EXPECT_EQ(file["resolved"]["platform"]["cpus"], 32) << "expected 32 CPUs read from platforms/smp-32.xml";
+  ASSERT_TRUE(file["resolved"]["platform"].contains("file")) << "expected the resolved platform file";
+  EXPECT_TRUE(fs::equivalent(file["resolved"]["platform"]["file"].get<std::string>(),
+                             kRoot / "platforms" / "smp-32.xml"))
+      << "expected platform.file to resolve relative to the scenario file";
+  const std::initializer_list<json::json_pointer> ignored{"/wall_seconds"_json_pointer,
+                                                          "/resolved/platform"_json_pointer};
+  EXPECT_EQ(without(file, ignored), without(cpus, ignored))
+      << "expected a 32-core platform file and cpus: 32 to give identical summaries";
+}
+
+TEST(PlatformFile, RunFromAnotherDirectory) {
+  // The path in the scenario is relative to the scenario file, not to the current directory.
+  Sandbox box;
+  fs::create_directories(box.work() / "deep" / "er");
+  const auto r =
+      box.run({"run", (kData / "platform" / "smp-file.yaml").string(), "--out", "deep/er/out", "--quiet"});
+  expect_success(r);
+  EXPECT_TRUE(fs::exists(box.work() / "deep" / "er" / "out" / "summary.json"))
+      << "expected results" << r.describe();
+}
+
+void expect_bad_platform(const std::string& scenario, const std::string& xml, const std::string& fragment) {
+  Sandbox box;
+  const std::string file = (kData / "platform" / scenario).string();
+  for (const std::string command : {"run", "validate"}) {
+    const auto r = command == "run" ? box.run({"run", file, "--out", "out"}) : box.run({"validate", file});
+    const auto line = expect_input_error(r);
+    EXPECT_TRUE(contains(line, xml)) << "expected the message to name the platform file " << xml
+                                     << r.describe();
+    EXPECT_TRUE(contains(line, "platform.file")) << "expected the message to name the key" << r.describe();
+    EXPECT_TRUE(contains(line, fragment))
+        << "expected the message to say '" << fragment << "'" << r.describe();
+    EXPECT_FALSE(fs::exists(box.work() / "out" / "summary.json")) << "expected no summary.json";
+  }
+}
+
+TEST(PlatformFile, TwoHostsAreNotAnSmp) {
+  expect_bad_platform("two-hosts.yaml", "two-hosts.xml", "one host");
+}
+
+TEST(PlatformFile, BrokenXml) {
+  expect_bad_platform("broken-xml.yaml", "broken.xml", "cannot load");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Extreme but representable values: the run may succeed or reject them, never crash.
+
+TEST(Robustness, LargestQuantumDoesNotCrash) {
+  Sandbox box;
+  const auto r =
+      box.run({"run", (kData / "extreme" / "quantum-int64-max.yaml").string(), "--out", "out", "--quiet"});
+  expect_no_crash(r);
+  EXPECT_TRUE(r.status == 0 || r.status == 2) << "expected success or a bad-input error (2)" << r.describe();
+  if (r.status == 2) {
+    expect_input_error(r);
+    EXPECT_TRUE(contains(r.err, "scheduler.quantum"))
+        << "expected a rejection to name the key" << r.describe();
+  } else {
+    EXPECT_TRUE(fs::exists(box.work() / "out" / "summary.json"))
+        << "expected results on success" << r.describe();
+  }
+}
+
+}  // namespace
