@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <simgrid/s4u.hpp>
 
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -31,14 +32,21 @@ constexpr int kExitBadInput = 2;
 struct RunOptions {
   std::string scenario;
   std::string out_dir;
-  std::optional<unsigned long long> seed;
+  std::optional<std::string> seed;
   std::vector<std::string> sets;
   bool quiet = false;
 };
 
 config::Scenario load(const RunOptions& options) {
   auto scenario = config::load_scenario(options.scenario, options.sets);
-  if (options.seed) scenario.seed = *options.seed;
+  if (options.seed) {
+    const auto& text = *options.seed;
+    std::uint64_t seed = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+      throw config::InputError(fmt::format("--seed {}: expected a non-negative integer seed", text));
+    scenario.seed = seed;
+  }
   return scenario;
 }
 
@@ -63,6 +71,8 @@ int validate(const RunOptions& options) {
 int run(const RunOptions& options) {
   auto scenario = load(options);
   const std::string out_dir = options.out_dir.empty() ? "results/" + scenario.name + "/" : options.out_dir;
+  if (std::error_code ec; std::filesystem::exists(out_dir, ec) && !std::filesystem::is_directory(out_dir, ec))
+    throw config::InputError(fmt::format("--out {}: expected a directory, but it is a file", out_dir));
   metrics::remove_stale_results(out_dir);
   cli::ProgressLine progress(!options.quiet);
   const auto start = std::chrono::steady_clock::now();
@@ -97,7 +107,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("cosched ") + COSCHED_VERSION);
   app.require_subcommand(1);
   RunOptions options;
-  unsigned long long seed = 0;
+  std::string seed;
 
   auto* run_cmd = app.add_subcommand("run", "Run one simulation, print a summary and write result files");
   run_cmd->add_option("scenario", options.scenario, "Scenario file (YAML)")->required();

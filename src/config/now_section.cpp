@@ -16,6 +16,8 @@ Nanos duration(const Field& f, bool allow_zero = false) {
                                     : "a positive duration with a unit, such as 10us, 150ms or 2s";
   auto value = parse_duration_ns(f.scalar(expected));
   if (!value || (!allow_zero && *value <= 0)) f.fail(expected);
+  // A bound (about 11.6 days) that keeps every sum of times far from overflowing 64-bit nanoseconds.
+  if (*value > 1'000'000'000'000'000) f.fail(std::string(expected) + " of at most 1000000s");
   return *value;
 }
 

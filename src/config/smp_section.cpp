@@ -11,6 +11,9 @@ namespace cosched::config {
 namespace {
 
 constexpr int kMaxCount = 1'000'000;  // a sanity bound on counts, far above any SMP the thesis studies
+// A bound on durations in cycles (about 11.6 days at 1 GHz) that keeps every sum of cycles far from
+// overflowing 64 bits.
+constexpr double kMaxCycles = 1e15;
 
 int count(const Field& f) {
   auto value = f.positive_integer();
@@ -31,6 +34,7 @@ double cycles_or_percent(const Field& f, Cycles quantum, std::string_view expect
   }
   auto value = parse_number(text);
   if (!value || *value < 0) f.fail(expected);
+  if (*value > kMaxCycles) f.fail(fmt::format("{} (at most {:g} cycles)", expected, kMaxCycles));
   return *value;
 }
 
@@ -84,7 +88,7 @@ Sigma read_sigma(const Field& f, double mu) {
   auto slash = text.find('/');
   if (slash == std::string::npos) {
     auto value = parse_number(text);
-    if (!value || *value <= 0) f.fail(expected);  // thesis 2.2.1: "must be positive"
+    if (!value || *value <= 0 || *value > kMaxCycles) f.fail(expected);  // thesis 2.2.1: "must be positive"
     sigma.cycles = *value;
     return sigma;
   }
@@ -96,7 +100,7 @@ Sigma read_sigma(const Field& f, double mu) {
   auto interval = parse_number(interval_text);
   if (!density || !interval) f.fail("DENSITY/INTERVAL such as 90/15%");
   if (*density <= 0 || *density >= 100) f.fail("a DENSITY in the open interval (0, 100), as in 90/15%");
-  if (*interval <= 0) f.fail("a positive INTERVAL, as in 90/15%");
+  if (*interval <= 0 || *interval > kMaxCycles) f.fail("a positive INTERVAL, as in 90/15%");
   if (percent && *interval >= 100) f.fail("an INTERVAL% in the open interval (0, 100), as in 90/15%");
   double interval_cycles = percent ? *interval / 100.0 * mu : *interval;
   if (mu - interval_cycles <= 0)
@@ -152,7 +156,10 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
     if (auto policy = scheduler.optional("policy")) {
       if (policy->scalar("rr") != "rr") policy->fail("rr");
     }
-    smp.quantum = scheduler.required("quantum").positive_integer();
+    auto quantum = scheduler.required("quantum");
+    smp.quantum = quantum.positive_integer();
+    if (static_cast<double>(smp.quantum) > kMaxCycles)
+      quantum.fail(fmt::format("a positive integer up to {:g} cycles", kMaxCycles));
     smp.cs_in = whole_cycles(scheduler.required("cs_in"), smp.quantum,
                              "a context-switch-in cost in cycles or % of the quantum", 100);
     smp.cs_out = whole_cycles(scheduler.required("cs_out"), smp.quantum,

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "now/message.hpp"
@@ -18,11 +19,17 @@ class MessageDelivery {
   virtual ~MessageDelivery() = default;
   // Called by workstation `from`'s actor at the simulated instant the message leaves.
   virtual void send(int from, const Envelope& envelope) = 0;
-  // Called by workstation `at`'s actor: waits until a message for it arrives or the simulated time reaches
-  // `deadline` (forever if none); returns the message, or nothing at the deadline.
-  virtual std::optional<Message> receive(int at, std::optional<Nanos> deadline) = 0;
+  // Called by workstation `at`'s actor: waits until messages for it arrive or the simulated time reaches
+  // `deadline` (forever if none). Returns the messages that arrived in that nanosecond, in a canonical
+  // order (sending workstation, then the order it sent them) that does not depend on the order SimGrid
+  // ran the senders in; nothing at the deadline.
+  virtual std::vector<Message> receive(int at, std::optional<Nanos> deadline) = 0;
   // The workstation's actor is done.
   virtual void close(int at) = 0;
+  // No message can arrive at workstation `at` before this time: the earliest arrival of the messages in
+  // flight to it, and now + the smallest latency for those not sent yet. Lets the actor process the
+  // node's internal events up to there without asking SimGrid.
+  virtual Nanos horizon(int at) const = 0;
 };
 
 // Simulated time now, in whole nanoseconds.
@@ -30,6 +37,7 @@ Nanos simulated_now();
 
 // Messages as detached SimGrid communications of kMessageBytes to per-workstation mailboxes with the
 // workstation's actor as permanent receiver (so a transfer starts when the message is sent).
-std::unique_ptr<MessageDelivery> make_mailbox_delivery(int workstations);
+// `min_latency`: the smallest one-way latency between two workstations of the platform.
+std::unique_ptr<MessageDelivery> make_mailbox_delivery(int workstations, Nanos min_latency);
 
 }  // namespace cosched::now

@@ -49,24 +49,31 @@ std::optional<Nanos> Node::next_timer() const {
 }
 
 void Node::advance(Nanos now) {
+  process_timers(now, false);
+  now_ = now;
+}
+
+void Node::advance_quietly(Nanos limit) { process_timers(limit, true); }
+
+bool Node::process_timers(Nanos limit, bool quietly) {
   for (;;) {
     const auto tick = scheduler_->next_tick();
-    const bool cpu_due = cpu_timer_ >= 0 && cpu_timer_ <= now;
+    const bool cpu_due = cpu_timer_ >= 0 && cpu_timer_ <= limit;
     // A scheduler tick and a CPU timer at the same instant: the tick first.
-    if (tick && *tick <= now && (!cpu_due || *tick <= cpu_timer_)) {
+    if (tick && *tick <= limit && (!cpu_due || *tick <= cpu_timer_)) {
       now_ = *tick;
       ++events_;
       scheduler_->tick(now_);
       reschedule_check();
       continue;
     }
-    if (!cpu_due) break;
+    if (!cpu_due) return true;
+    if (quietly && cpu_state_ == CpuState::Running && op_ == Op::Send) return false;  // the end of a send
     now_ = cpu_timer_;
     cpu_timer_ = -1;
     ++events_;
     on_cpu_timer();
   }
-  now_ = now;
 }
 
 void Node::set_category(Process& p, Category category) {

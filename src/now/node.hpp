@@ -69,6 +69,10 @@ class Node {
   void start();
   // Processes every timer due at or before `now` (timers before messages of the same instant).
   void advance(Nanos now);
+  // Processes the timers due at or before `limit` as long as none puts a message on the network; stops
+  // before the first that would. For running ahead of SimGrid's clock up to a time no message can
+  // arrive before.
+  void advance_quietly(Nanos limit);
   // A message arrived at `now` (call advance(now) first).
   void deliver(Nanos now, const Message& message);
   std::optional<Nanos> next_timer() const;
@@ -145,6 +149,7 @@ class Node {
   void begin_wait(Process& p, Activity activity);
   void advance_step(Process& p);
   void interrupt_op();
+  bool process_timers(Nanos limit, bool quietly);
   bool interruptible() const { return op_ == Op::Compute || op_ == Op::Spin || op_ == Op::None; }
 
   NodeParams params_;

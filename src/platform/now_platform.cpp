@@ -38,6 +38,7 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
     }
     zone->seal();
     out.latency = now.latency;
+    out.min_latency = now.latency;
     return out;
   }
   try {
@@ -52,10 +53,17 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
   if (out.workstations.size() < 2)
     throw config::InputError(fmt::format("{}: platform.file: expected at least 2 hosts (the workstations), found {}",
                                          now.platform_file, out.workstations.size()));
-  std::vector<sg4::Link*> links;
-  double latency = 0;
-  out.workstations[0]->route_to(out.workstations[1], links, &latency);
-  out.latency = static_cast<config::Nanos>(std::llround(latency * 1e9));
+  auto route_latency = [](sg4::Host* from, sg4::Host* to) {
+    std::vector<sg4::Link*> links;
+    double latency = 0;
+    from->route_to(to, links, &latency);
+    return static_cast<config::Nanos>(std::floor(latency * 1e9));
+  };
+  out.latency = route_latency(out.workstations[0], out.workstations[1]);
+  out.min_latency = out.latency;
+  for (auto* from : out.workstations)
+    for (auto* to : out.workstations)
+      if (from != to) out.min_latency = std::min(out.min_latency, route_latency(from, to));
   return out;
 }
 

@@ -11,7 +11,8 @@ namespace cosched::platform {
 
 struct NowPlatform {
   std::vector<simgrid::s4u::Host*> workstations;  // workstation i is workstations[i]
-  config::Nanos latency = 0;  // one-way latency between workstations 0 and 1 (as SimGrid routes it)
+  config::Nanos latency = 0;      // one-way latency between workstations 0 and 1 (as SimGrid routes it)
+  config::Nanos min_latency = 0;  // the smallest one-way latency between two workstations
 };
 
 // Configures SimGrid's network model so that messages see exactly the platform's latency (CM02 without
