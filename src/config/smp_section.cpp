@@ -30,7 +30,9 @@ double cycles_or_percent(const Field& f, Cycles quantum, std::string_view expect
     if (!percent || *percent < 0) f.fail(expected);
     if (*percent > max_percent)
       f.fail(fmt::format("{} (a percentage of the quantum no larger than {}%)", expected, max_percent));
-    return *percent / 100.0 * static_cast<double>(quantum);
+    const double cycles = *percent / 100.0 * static_cast<double>(quantum);
+    if (cycles > kMaxCycles) f.fail(fmt::format("{} (at most {:g} cycles)", expected, kMaxCycles));
+    return cycles;
   }
   auto value = parse_number(text);
   if (!value || *value < 0) f.fail(expected);

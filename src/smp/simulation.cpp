@@ -4,6 +4,7 @@
 #include <simgrid/s4u.hpp>
 
 #include <algorithm>
+#include <xbt/log.h>
 
 #include "platform/smp_platform.hpp"
 #include "smp/setup.hpp"
@@ -20,6 +21,8 @@ nlohmann::ordered_json run(const config::Scenario& scenario, const metrics::Prog
   char name[] = "cosched";
   char* argv[] = {name, nullptr};
   sg4::Engine engine(&argc, argv);
+  // The last slice may be shorter than SimGrid's timing precision: not worth a warning to the user.
+  xbt_log_control_set("s4u_actor.thresh:warning");
   auto host = platform::build_smp_platform(engine, smp);
   Machine machine = build_machine(scenario, host.cpus);
 

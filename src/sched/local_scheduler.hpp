@@ -1,0 +1,50 @@
+#pragma once
+// The decision logic of a workstation's local scheduler in the NOW model (Brim & Miller 3.1: TS, stride,
+// stride with system credit, explicit gang scheduling). A scheduler never advances time, never sends
+// messages and never touches SimGrid: the workstation's node (src/now/node.hpp) tells it what happened
+// and asks what to do. Times are integer nanoseconds of simulated time.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace cosched::sched {
+
+using SimTime = std::int64_t;  // nanoseconds
+using ProcessId = int;         // index of a process on this workstation
+using JobId = int;             // index of a job instance in the scenario
+
+enum class LeaveReason {
+  Blocked,         // gave the CPU up voluntarily (a wait turned into blocking)
+  QuantumExpired,  // its time slice ran out
+  Preempted,       // a process judged more urgent by should_preempt took the CPU
+  Finished,        // it exited
+};
+
+class LocalScheduler {
+ public:
+  virtual ~LocalScheduler() = default;
+
+  // Declares a process of `job` on this workstation; it becomes runnable at `now`.
+  virtual void admit(ProcessId process, JobId job, int tickets, SimTime now) = 0;
+  // A blocked process was woken by a message and is runnable again.
+  virtual void wake(ProcessId process, SimTime now) = 0;
+  // The running process leaves the CPU after running `ran` since it was dispatched (or since its last
+  // quantum started). Blocked and Finished processes leave the ready set; the others stay in it.
+  virtual void leave_cpu(ProcessId process, LeaveReason reason, SimTime now, SimTime ran) = 0;
+  // Chooses the process to run next and removes it from the ready set; nothing when none should run.
+  virtual std::optional<ProcessId> pick_next(SimTime now) = 0;
+  // The time slice of a process just picked: how long it may run before its quantum expires.
+  virtual SimTime time_slice(ProcessId process, SimTime now) const = 0;
+  // Asked after wake() and tick(): should a ready process take the CPU from `running` now?
+  virtual bool should_preempt(ProcessId running, SimTime now, SimTime ran) const = 0;
+  // The next time the scheduler wants tick() called (TS once-per-second update, gang slot boundary).
+  virtual std::optional<SimTime> next_tick() const = 0;
+  virtual void tick(SimTime now) = 0;
+  virtual bool has_ready() const = 0;
+  // Under explicit coscheduling processes own their slot and never block (Brim & Miller 3.1).
+  virtual bool processes_always_spin() const { return false; }
+};
+
+}  // namespace cosched::sched
