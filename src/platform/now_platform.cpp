@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <string>
 #include <xbt/log.h>
 
 #include "config/input_error.hpp"
@@ -11,6 +13,30 @@
 namespace cosched::platform {
 
 namespace sg4 = simgrid::s4u;
+
+// Names compared with their runs of digits as numbers: ws-2 before ws-10.
+bool natural_less(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+      std::size_t i_end = i, j_end = j;
+      while (i_end < a.size() && std::isdigit(static_cast<unsigned char>(a[i_end]))) ++i_end;
+      while (j_end < b.size() && std::isdigit(static_cast<unsigned char>(b[j_end]))) ++j_end;
+      auto da = a.substr(i, i_end - i), db = b.substr(j, j_end - j);
+      da.erase(0, std::min(da.find_first_not_of('0'), da.size()));
+      db.erase(0, std::min(db.find_first_not_of('0'), db.size()));
+      if (da.size() != db.size()) return da.size() < db.size();
+      if (da != db) return da < db;
+      i = i_end;
+      j = j_end;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
 
 void configure_network_model() {
   xbt_log_control_set("xbt_cfg.thresh:warning");  // configuring is not news to the user
@@ -30,10 +56,12 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
     const double half_latency = static_cast<double>(now.latency) * 0.5e-9;
     for (int w = 0; w < now.workstations; ++w) {
       auto* host = zone->create_host(fmt::format("ws-{:05d}", w), 1e9);
-      auto* link = zone->create_link(fmt::format("link-{:05d}", w), now.bandwidth_bytes_per_second)
+      // Full duplex, as a workstation's network interface: sending and receiving do not share bandwidth.
+      auto* link = zone->create_split_duplex_link(fmt::format("link-{:05d}", w), now.bandwidth_bytes_per_second)
                        ->set_latency(half_latency)
                        ->seal();
-      zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {sg4::LinkInRoute(link)}, true);
+      zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
+                      {sg4::LinkInRoute(link, sg4::LinkInRoute::Direction::UP)}, true);
       out.workstations.push_back(host);
     }
     zone->seal();
@@ -49,7 +77,7 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
   }
   out.workstations = engine.get_all_hosts();
   std::sort(out.workstations.begin(), out.workstations.end(),
-            [](const sg4::Host* a, const sg4::Host* b) { return a->get_name() < b->get_name(); });
+            [](const sg4::Host* a, const sg4::Host* b) { return natural_less(a->get_name(), b->get_name()); });
   if (out.workstations.size() < 2)
     throw config::InputError(fmt::format("{}: platform.file: expected at least 2 hosts (the workstations), found {}",
                                          now.platform_file, out.workstations.size()));
