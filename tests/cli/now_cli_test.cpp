@@ -1,0 +1,588 @@
+// End-to-end tests of the NOW model (model: now) through the command line: implicit coscheduling
+// against gang scheduling, the result files, determinism, platform files, the bad-input corpus of
+// tests/data/bad-now/, and one run of every waiting algorithm and local scheduler.
+//
+// Every run is small: scenarios/now-quickstart.yaml (8 workstations, 3 jobs of 8 processes, 5 barriers
+// every 10ms) simulates in well under a second.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sandbox.hpp"
+
+namespace {
+
+using namespace cosched::cli_test;
+
+const fs::path kNowQuickstart = kRoot / "scenarios" / "now-quickstart.yaml";
+const fs::path kBadNow = kData / "bad-now";
+const fs::path kNowPlatform = kData / "now-platform";
+
+// now-quickstart.yaml: 5 barriers every 10ms of dedicated time, so a job needs at least 50ms.
+constexpr double kQuickstartDedicatedSeconds = 5 * 0.010;
+
+// Runs the NOW quick start with extra options (--set, --seed) and returns its summary (null on failure).
+json run_quickstart(Sandbox& box, const std::string& out, std::vector<std::string> options = {}) {
+  options.insert(options.begin(), kNowQuickstart.string());
+  return run_summary(box, options, out);
+}
+
+// The makespan of a summary, or NaN (with a failure) when there is none.
+double makespan_of(const json& summary, const std::string& what) {
+  if (!summary.is_object() || !summary.contains("makespan") || !summary["makespan"].is_number()) {
+    ADD_FAILURE() << "expected a numeric makespan in the summary of " << what << "; got " << summary.dump();
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return summary["makespan"].get<double>();
+}
+
+// A measured ratio: recorded in the test's XML properties and printed, so that it shows in every run.
+void report_ratio(const std::string& name, double ratio) {
+  ::testing::Test::RecordProperty(name, fmt::format("{:.4f}", ratio));
+  std::cout << "[ measured ] " << name << " = " << fmt::format("{:.4f}", ratio) << std::endl;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// a. Implicit coscheduling works (the acceptance test of the NOW model): on a small NOW, pairwise
+// (conditional two-phase) waiting under a local scheduler comes within 35% of gang scheduling, while
+// blocking at once is at least 1.5 times slower than pairwise.
+
+const std::vector<std::string> kGang{"--set", "scheduler.policy=gang"};  // keeps the quantum: 10ms
+const std::vector<std::string> kTs{"--set", "scheduler={policy: ts}"};   // ts refuses scheduler.quantum
+const std::vector<std::string> kBlock{"--set", "workload.jobs.0.wait={algorithm: block}"};
+
+std::vector<std::string> join(std::initializer_list<std::vector<std::string>> parts) {
+  std::vector<std::string> out;
+  for (const auto& part : parts) out.insert(out.end(), part.begin(), part.end());
+  return out;
+}
+
+void check_implicit_coscheduling(int copies) {
+  Sandbox box;
+  const std::vector<std::string> jobs{"--set", fmt::format("workload.jobs.0.copies={}", copies)};
+  const double gang = makespan_of(run_quickstart(box, "gang", join({jobs, kGang})), "gang");
+  const double pairwise_stride = makespan_of(run_quickstart(box, "pairwise-stride", jobs), "pairwise/stride");
+  const double block_stride =
+      makespan_of(run_quickstart(box, "block-stride", join({jobs, kBlock})), "block/stride");
+  const double pairwise_ts =
+      makespan_of(run_quickstart(box, "pairwise-ts", join({jobs, kTs})), "pairwise/ts");
+  const double block_ts = makespan_of(run_quickstart(box, "block-ts", join({jobs, kTs, kBlock})), "block/ts");
+
+  const std::string prefix = fmt::format("{}jobs_", copies);
+  report_ratio(prefix + "pairwise_stride_over_gang", pairwise_stride / gang);
+  report_ratio(prefix + "pairwise_ts_over_gang", pairwise_ts / gang);
+  report_ratio(prefix + "block_over_pairwise_stride", block_stride / pairwise_stride);
+  report_ratio(prefix + "block_over_pairwise_ts", block_ts / pairwise_ts);
+
+  const auto seconds = [](double s) { return fmt::format("{:.6f} s", s); };
+  EXPECT_LE(pairwise_stride / gang, 1.35)
+      << "expected pairwise under stride to finish within 35% of gang with " << copies << " jobs: makespan "
+      << seconds(pairwise_stride) << " vs gang " << seconds(gang) << ", ratio " << pairwise_stride / gang;
+  EXPECT_LE(pairwise_ts / gang, 1.35)
+      << "expected pairwise under ts to finish within 35% of gang with " << copies << " jobs: makespan "
+      << seconds(pairwise_ts) << " vs gang " << seconds(gang) << ", ratio " << pairwise_ts / gang;
+  EXPECT_GE(block_stride / pairwise_stride, 1.5)
+      << "expected block to be at least 1.5 times slower than pairwise under stride with " << copies
+      << " jobs: makespan " << seconds(block_stride) << " vs " << seconds(pairwise_stride) << ", ratio "
+      << block_stride / pairwise_stride;
+  EXPECT_GE(block_ts / pairwise_ts, 1.5)
+      << "expected block to be at least 1.5 times slower than pairwise under ts with " << copies
+      << " jobs: makespan " << seconds(block_ts) << " vs " << seconds(pairwise_ts) << ", ratio "
+      << block_ts / pairwise_ts;
+}
+
+TEST(NowImplicitCoscheduling, ThreeJobsPairwiseNearGangAndBlockFarBehind) {
+  check_implicit_coscheduling(3);
+}
+
+TEST(NowImplicitCoscheduling, TwoJobsPairwiseNearGangAndBlockFarBehind) {
+  check_implicit_coscheduling(2);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// b. Result files of a NOW run: summary.json, jobs.csv, workstations.csv.
+
+const char* const kTimeParts[] = {"compute", "communicate", "synchronize", "idle", "switch"};
+
+// The checks every NOW summary must pass: times in seconds, a time breakdown per job that adds up to
+// its completion time, spin counts that make sense.
+void expect_now_summary_consistent(json summary, std::size_t jobs, const std::string& what) {
+  ASSERT_TRUE(summary.is_object()) << "expected a summary for " << what;
+  EXPECT_EQ(summary.value("model", ""), "now") << "expected model now for " << what;
+  EXPECT_EQ(summary.value("time_unit", ""), "s") << "expected times in seconds for " << what;
+  EXPECT_TRUE(summary["messages"].is_number_integer() && summary["messages"].get<long long>() > 0)
+      << "expected a positive message count for " << what << "; got " << summary["messages"].dump();
+  ASSERT_TRUE(summary["jobs"].is_array()) << "expected a list of jobs for " << what;
+  ASSERT_EQ(summary["jobs"].size(), jobs) << "expected " << jobs << " job instances for " << what;
+  const double makespan = makespan_of(summary, what);
+  double latest = 0;
+  for (auto& job : summary["jobs"]) {
+    ASSERT_TRUE(job["completion_time"].is_number()) << "expected a completion time in " << job.dump();
+    const double completion = job["completion_time"].get<double>();
+    latest = std::max(latest, completion);
+    EXPECT_GT(completion, 0) << "expected a positive completion time for " << what << " in " << job.dump();
+    ASSERT_TRUE(job["time"].is_object()) << "expected a time object per job in " << job.dump();
+    EXPECT_EQ(job["time"].size(), 5u)
+        << "expected time to hold exactly compute, communicate, synchronize, idle, switch: " << job.dump();
+    double sum = 0;
+    for (const char* part : kTimeParts) {
+      ASSERT_TRUE(job["time"].contains(part) && job["time"][part].is_number())
+          << "expected time." << part << " in seconds in " << job.dump();
+      const double value = job["time"][part].get<double>();
+      EXPECT_GE(value, 0) << "expected a non-negative time." << part << " in " << job.dump();
+      sum += value;
+    }
+    EXPECT_NEAR(sum, completion, 1e-9 + 1e-9 * completion)
+        << "expected compute + communicate + synchronize + idle + switch = completion_time for " << what
+        << " in " << job.dump();
+    for (const char* counts : {"spins", "read_spins"}) {
+      ASSERT_TRUE(job[counts].is_object()) << "expected " << counts << " in " << job.dump();
+      const auto successful = job[counts].value("successful", -1LL);
+      const auto total = job[counts].value("total", -1LL);
+      EXPECT_TRUE(successful >= 0 && successful <= total)
+          << "expected 0 <= " << counts << ".successful <= " << counts << ".total in " << job.dump();
+    }
+  }
+  EXPECT_DOUBLE_EQ(makespan, latest) << "expected the makespan to be the latest completion time for " << what;
+}
+
+TEST(NowResults, SummaryHasTheNowFields) {
+  Sandbox box;
+  auto summary = run_quickstart(box, "out");
+  ASSERT_TRUE(summary.is_object()) << "expected the quick start to succeed";
+  for (const char* key : {"scenario", "model", "seed", "makespan", "ssr", "spins", "jobs", "messages",
+                          "events", "time_unit", "platform", "wall_seconds", "resolved"})
+    EXPECT_TRUE(summary.contains(key))
+        << "expected summary.json key '" << key << "'; got " << summary.dump(2);
+  EXPECT_EQ(summary.value("scenario", ""), "now-quickstart") << "expected the scenario's name";
+  EXPECT_EQ(summary["platform"]["workstations"], 8) << "expected 8 workstations in the platform object";
+  expect_now_summary_consistent(summary, 3, "the quick start");
+  for (auto& job : summary["jobs"]) {
+    EXPECT_EQ(job.value("name", ""), "news") << "expected the job's name in " << job.dump();
+    for (const char* key : {"copy", "completion_time", "ssr", "spins", "time", "read_spins"})
+      EXPECT_TRUE(job.contains(key)) << "expected job key '" << key << "' in " << job.dump();
+    // Three jobs share the NOW: none can finish before its own 5 barriers x 10ms of dedicated time.
+    EXPECT_GT(job["completion_time"].get<double>(), kQuickstartDedicatedSeconds)
+        << "expected every job to take more than barriers x sync_interval = 50ms; got " << job.dump();
+  }
+}
+
+TEST(NowResults, OneJobAloneTakesAtLeastItsDedicatedTime) {
+  Sandbox box;
+  auto summary = run_quickstart(box, "out", {"--set", "workload.jobs.0.copies=1"});
+  expect_now_summary_consistent(summary, 1, "one job alone");
+  ASSERT_TRUE(summary.is_object() && summary["jobs"].size() == 1) << "expected one job";
+  const double completion = summary["jobs"][0]["completion_time"].get<double>();
+  EXPECT_GT(completion, kQuickstartDedicatedSeconds)
+      << "expected one job alone to take more than barriers x sync_interval = 50ms; got " << completion;
+  // Alone on the NOW the job is never descheduled: it should take its dedicated time plus messaging.
+  EXPECT_LT(completion, 2 * kQuickstartDedicatedSeconds)
+      << "expected one job alone to take less than twice its dedicated time; got " << completion;
+}
+
+TEST(NowResults, TimeBreakdownAddsUpUnderEveryScheduler) {
+  Sandbox box;
+  const std::vector<std::pair<std::string, std::vector<std::string>>> runs{
+      {"gang", kGang},
+      {"ts", kTs},
+      {"block", kBlock},
+      {"credit", {"--set", "scheduler.policy=stride-credit"}}};
+  for (const auto& [name, options] : runs)
+    expect_now_summary_consistent(run_quickstart(box, name, options), 3, name);
+}
+
+TEST(NowResults, WorkstationsCsvHasOneRowPerWorkstation) {
+  Sandbox box;
+  auto summary = run_quickstart(box, "out");
+  ASSERT_TRUE(summary.is_object()) << "expected the run to succeed";
+  const auto path = box.work() / "out" / "workstations.csv";
+  ASSERT_TRUE(fs::exists(path)) << "expected out/workstations.csv";
+  const auto rows = read_csv(path);
+  ASSERT_EQ(rows.size(), 9u) << "expected a header and one row per workstation (8):\n" << read_text(path);
+  const std::vector<std::string> header{"workstation", "host", "busy_s", "utilisation"};
+  ASSERT_GE(rows[0].size(), header.size()) << "expected at least " << header.size() << " columns";
+  EXPECT_EQ(std::vector<std::string>(rows[0].begin(), rows[0].begin() + header.size()), header)
+      << "expected the header to start workstation,host,busy_s,utilisation:\n"
+      << read_text(path);
+  const double makespan = summary["makespan"].get<double>();
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), rows[0].size()) << "expected as many cells as the header in row " << i;
+    EXPECT_EQ(rows[i][0], std::to_string(i - 1)) << "expected workstation " << i - 1 << " in row " << i;
+    const double busy = std::stod(rows[i][2]);
+    const double utilisation = std::stod(rows[i][3]);
+    EXPECT_TRUE(utilisation >= 0 && utilisation <= 1)
+        << "expected a utilisation within [0, 1] in row " << i << "; got " << rows[i][3];
+    EXPECT_TRUE(busy >= 0 && busy <= makespan + 1e-9)
+        << "expected busy_s within [0, makespan " << makespan << "] in row " << i << "; got " << rows[i][2];
+  }
+}
+
+TEST(NowResults, JobsCsvHasTheTimeColumns) {
+  Sandbox box;
+  auto summary = run_quickstart(box, "out");
+  ASSERT_TRUE(summary.is_object()) << "expected the run to succeed";
+  const auto path = box.work() / "out" / "jobs.csv";
+  const auto rows = read_csv(path);
+  ASSERT_EQ(rows.size(), 4u) << "expected a header and 3 rows in jobs.csv:\n" << read_text(path);
+  const auto& header = rows[0];
+  const std::vector<std::string> times{"time_compute", "time_communicate", "time_synchronize", "time_idle",
+                                       "time_switch"};
+  auto first = std::find(header.begin(), header.end(), times[0]);
+  ASSERT_TRUE(first != header.end()) << "expected a time_compute column:\n" << read_text(path);
+  ASSERT_GE(static_cast<std::size_t>(header.end() - first), times.size())
+      << "expected the five time columns after time_compute";
+  EXPECT_EQ(std::vector<std::string>(first, first + times.size()), times)
+      << "expected the columns time_compute,time_communicate,time_synchronize,time_idle,time_switch:\n"
+      << read_text(path);
+  const auto column = static_cast<std::size_t>(first - header.begin());
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), header.size()) << "expected as many cells as the header in row " << i;
+    for (std::size_t t = 0; t < times.size(); ++t) {
+      EXPECT_DOUBLE_EQ(std::stod(rows[i][column + t]),
+                       summary["jobs"][i - 1]["time"][kTimeParts[t]].get<double>())
+          << "expected " << times[t] << " of row " << i << " to match summary.json";
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// c. Determinism and seeds.
+
+TEST(NowDeterminism, SameSeedSameSummary) {
+  Sandbox box;
+  const auto imbalanced = std::vector<std::string>{"--set", "workload.jobs.0.imbalance=1.5", "--seed", "7"};
+  auto first = run_quickstart(box, "first", imbalanced);
+  auto second = run_quickstart(box, "second", imbalanced);
+  ASSERT_TRUE(first.is_object() && second.is_object()) << "expected both runs to succeed";
+  EXPECT_EQ(without(first, {"/wall_seconds"_json_pointer}), without(second, {"/wall_seconds"_json_pointer}))
+      << "expected identical summaries (except wall_seconds) for the same scenario and seed";
+  EXPECT_EQ(read_text(box.work() / "first" / "workstations.csv"),
+            read_text(box.work() / "second" / "workstations.csv"))
+      << "expected identical workstations.csv for the same scenario and seed";
+}
+
+TEST(NowDeterminism, ImbalancedRunsDependOnTheSeed) {
+  Sandbox box;
+  auto a = run_quickstart(box, "a", {"--set", "workload.jobs.0.imbalance=1.5", "--seed", "1"});
+  auto b = run_quickstart(box, "b", {"--set", "workload.jobs.0.imbalance=1.5", "--seed", "2"});
+  ASSERT_TRUE(a.is_object() && b.is_object()) << "expected both runs to succeed";
+  EXPECT_NE(makespan_of(a, "seed 1"), makespan_of(b, "seed 2"))
+      << "expected seeds 1 and 2 to give different makespans with load imbalance 1.5";
+}
+
+TEST(NowDeterminism, SeedOptionShowsInTheSummary) {
+  Sandbox box;
+  auto summary = run_quickstart(box, "out", {"--seed", "777"});
+  ASSERT_TRUE(summary.is_object()) << "expected the run to succeed";
+  EXPECT_EQ(summary["seed"], 777) << "expected --seed 777 in summary.json 'seed'";
+  EXPECT_EQ(summary["resolved"]["seed"], 777) << "expected --seed 777 in summary.json 'resolved.seed'";
+}
+
+// ---------------------------------------------------------------------------------------------------
+// d. A SimGrid platform file instead of workstations, latency and bandwidth.
+
+// workstations.csv without its host column: the platform file names its hosts ws-0.., cosched ws-00000..
+std::vector<std::vector<std::string>> without_hosts(std::vector<std::vector<std::string>> rows) {
+  for (auto& row : rows)
+    if (row.size() > 1) row.erase(row.begin() + 1);
+  return rows;
+}
+
+TEST(NowPlatformFile, SameResultsAsWorkstationsLatencyBandwidth) {
+  Sandbox box;
+  auto file = run_summary(box, {(kNowPlatform / "now-file.yaml").string()}, "file");
+  auto built = run_summary(box, {(kNowPlatform / "now-workstations.yaml").string()}, "built");
+  ASSERT_TRUE(file.is_object() && built.is_object()) << "expected both runs to succeed";
+  EXPECT_EQ(file["resolved"]["platform"]["workstations"], 32)
+      << "expected 32 workstations read from platforms/now-32.xml";
+  ASSERT_TRUE(file["resolved"]["platform"].contains("file")) << "expected the resolved platform file";
+  EXPECT_TRUE(fs::equivalent(file["resolved"]["platform"]["file"].get<std::string>(),
+                             kRoot / "platforms" / "now-32.xml"))
+      << "expected platform.file to resolve relative to the scenario file";
+  const std::initializer_list<json::json_pointer> ignored{
+      "/wall_seconds"_json_pointer, "/resolved/platform"_json_pointer, "/platform"_json_pointer};
+  EXPECT_EQ(without(file, ignored), without(built, ignored))
+      << "expected platforms/now-32.xml and 'workstations: 32, latency: 10us, bandwidth: 1Gbps' to give "
+         "identical summaries";
+  EXPECT_EQ(read_text(box.work() / "file" / "jobs.csv"), read_text(box.work() / "built" / "jobs.csv"))
+      << "expected identical jobs.csv";
+  EXPECT_EQ(without_hosts(read_csv(box.work() / "file" / "workstations.csv")),
+            without_hosts(read_csv(box.work() / "built" / "workstations.csv")))
+      << "expected identical workstations.csv but for the host names";
+}
+
+TEST(NowPlatformFile, ValidateLoadsIt) {
+  Sandbox box;
+  const auto r = box.run({"validate", (kNowPlatform / "now-file.yaml").string()});
+  expect_success(r);
+  EXPECT_TRUE(contains(r.out, "valid now scenario")) << "expected validate to accept it" << r.describe();
+}
+
+// More processes than the platform file has hosts, or a placement beyond them, is bad input known only
+// once the platform is loaded. validate loads the platform, so it must refuse what run refuses, and the
+// message must name the scenario file and the key, as every other validation error does.
+void expect_rejected_by_platform(const std::string& scenario, const std::string& key) {
+  Sandbox box;
+  const std::string file = (kNowPlatform / scenario).string();
+  const auto run = box.run({"run", file, "--out", "out"});
+  const auto validate = box.run({"validate", file});
+  for (const auto* r : {&run, &validate}) {
+    const auto line = expect_input_error(*r);
+    EXPECT_TRUE(contains(line, file + ":"))
+        << "expected the message to name the scenario file" << r->describe();
+    EXPECT_TRUE(contains(line, ": " + key + ": "))
+        << "expected the message to name the key " << key << r->describe();
+  }
+}
+
+TEST(NowPlatformFile, MoreProcessesThanHostsIsRejectedByValidateAndRun) {
+  expect_rejected_by_platform("processes-over-hosts.yaml", "workload.jobs[0].processes");
+}
+
+TEST(NowPlatformFile, PlacementBeyondTheHostsIsRejectedByValidateAndRun) {
+  expect_rejected_by_platform("placement-over-hosts.yaml", "workload.jobs[0].placement[1]");
+}
+
+TEST(NowPlatformFile, BadRunLeavesEarlierResultsAlone) {
+  // Documented (scenario-format.md, section 8): a scenario that fails validation leaves earlier results.
+  Sandbox box;
+  ASSERT_TRUE(run_summary(box, {(kNowPlatform / "now-file.yaml").string()}).is_object())
+      << "expected the first, good run to succeed";
+  const auto before = read_text(box.work() / "out" / "summary.json");
+  const auto r = box.run({"run", (kNowPlatform / "processes-over-hosts.yaml").string(), "--out", "out"});
+  expect_input_error(r);
+  ASSERT_TRUE(fs::exists(box.work() / "out" / "summary.json"))
+      << "expected a run rejected for bad input (33 processes on 32 hosts) not to delete the earlier "
+         "out/summary.json";
+  EXPECT_EQ(read_text(box.work() / "out" / "summary.json"), before)
+      << "expected a run rejected for bad input (33 processes on 32 hosts) to leave summary.json as it was";
+}
+
+// ---------------------------------------------------------------------------------------------------
+// e. Bad NOW scenarios: exit 2, one located line, no results; with run and with validate.
+
+struct BadNowCase {
+  const char* file;      // under tests/data/bad-now/
+  const char* where;     // "LINE:COLUMN" of the offending key or value
+  const char* key;       // the key path in display form
+  const char* fragment;  // a part of the message that says what is wrong
+};
+
+const BadNowCase kBadNowCases[] = {
+    {"policy-unknown.yaml", "10:11", "scheduler.policy", "got \"rr\""},
+    {"ts-with-quantum.yaml", "11:12", "scheduler.quantum", "dispatch table"},
+    {"latency-without-unit.yaml", "6:12", "platform.latency", "got \"10\""},
+    {"latency-unit-after-space.yaml", "6:12", "platform.latency", "got \"10 us\""},
+    {"latency-unknown-unit.yaml", "6:12", "platform.latency", "got \"10parsecs\""},
+    {"bandwidth-bad-unit.yaml", "8:14", "platform.bandwidth", "got \"1GHz\""},
+    {"imbalance-below-one.yaml", "21:18", "workload.jobs[0].imbalance", "got \"0.5\""},
+    {"placement-wrong-length.yaml", "18:18", "workload.jobs[0].placement", "one per process"},
+    {"placement-duplicate.yaml", "18:31", "workload.jobs[0].placement[4]", "same workstation"},
+    {"placement-out-of-range.yaml", "18:40", "workload.jobs[0].placement[7]", "got \"8\""},
+    {"processes-over-workstations.yaml", "16:18", "workload.jobs[0].processes",
+     "do not fit on 8 workstations"},
+    {"spin-fixed-without-spin.yaml", "24:13", "workload.jobs[0].wait", "missing required key 'spin'"},
+    {"initial-spin-on-pairwise.yaml", "24:49", "workload.jobs[0].wait.initial_spin",
+     "only large-initial-spin takes 'initial_spin'"},
+    {"large-initial-spin-without-initial-spin.yaml", "24:13", "workload.jobs[0].wait",
+     "missing required key 'initial_spin'"},
+    {"end-first-finish.yaml", "3:6", "end", "all-jobs only"},
+    {"workstations-and-file.yaml", "6:9", "platform.file", "not both"},
+    {"latency-with-file.yaml", "6:12", "platform.latency", "comes from the platform file"},
+    {"bandwidth-with-file.yaml", "7:14", "platform.bandwidth", "comes from the platform file"},
+    {"context-switch-negative.yaml", "12:19", "scheduler.context_switch", "got \"-100us\""},
+    {"pattern-unknown.yaml", "18:16", "workload.jobs[0].pattern", "got \"ring\""},
+    {"barrier-kind-unknown.yaml", "23:23", "workload.jobs[0].barrier.kind", "got \"butterfly\""},
+    {"sleep-return-on-stride.yaml", "13:17", "scheduler.sleep_return", "policy ts only"},
+    {"credit-cap-on-ts.yaml", "11:15", "scheduler.credit_cap", "policy stride-credit only"},
+    {"unknown-job-key.yaml", "23:7", "workload.jobs[0].priority", "unknown key"},
+    {"jobs-empty.yaml", "14:9", "workload.jobs", "at least one parallel job"},
+};
+
+// Names the case by its file in test output and ctest names.
+void PrintTo(const BadNowCase& c, std::ostream* os) {
+  *os << c.file;
+}
+
+class NowBadScenario : public ::testing::TestWithParam<BadNowCase> {};
+
+void check_bad_now_scenario(const BadNowCase& c, const std::string& command) {
+  Sandbox box;
+  const std::string file = (kBadNow / c.file).string();
+  const auto r = command == "run" ? box.run({"run", file, "--out", "out"}) : box.run({"validate", file});
+  const std::string line = expect_input_error(r);
+  const std::string located = fmt::format("{}:{}: {}: ", file, c.where, c.key);
+  EXPECT_TRUE(contains(line, located)) << "expected the message to locate the problem as '" << located
+                                       << "' (file:LINE:COL: key path)" << r.describe();
+  EXPECT_TRUE(contains(line, c.fragment))
+      << "expected the message to say '" << c.fragment << "'" << r.describe();
+  EXPECT_FALSE(fs::exists(box.work() / "out")) << "expected no out directory after bad input";
+  EXPECT_FALSE(fs::exists(box.work() / "results")) << "expected no results/ directory after bad input";
+}
+
+TEST_P(NowBadScenario, RunFailsWithOneLocatedLine) {
+  check_bad_now_scenario(GetParam(), "run");
+}
+
+TEST_P(NowBadScenario, ValidateFailsWithOneLocatedLine) {
+  check_bad_now_scenario(GetParam(), "validate");
+}
+
+INSTANTIATE_TEST_SUITE_P(NowCorpus, NowBadScenario, ::testing::ValuesIn(kBadNowCases),
+                         [](const ::testing::TestParamInfo<BadNowCase>& info) {
+                           std::string name = fs::path(info.param.file).stem().string();
+                           for (char& ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return name;
+                         });
+
+TEST(NowBadScenarioCorpus, EveryFileIsListedAndThereAreEnough) {
+  std::set<std::string> listed;
+  for (const auto& c : kBadNowCases) listed.insert(c.file);
+  std::set<std::string> present;
+  for (const auto& entry : fs::directory_iterator(kBadNow)) present.insert(entry.path().filename().string());
+  EXPECT_EQ(listed, present) << "expected tests/data/bad-now/ to hold exactly the files of kBadNowCases";
+  EXPECT_GE(present.size(), 16u) << "expected a corpus of at least 16 bad NOW scenarios";
+}
+
+// ---------------------------------------------------------------------------------------------------
+// f. Every waiting algorithm runs to completion on the quick start under stride.
+
+struct WaitCase {
+  const char* name;  // for the test name
+  const char* wait;  // the flow mapping given to workload.jobs.0.wait
+};
+
+const WaitCase kWaitCases[] = {
+    {"block", "{algorithm: block}"},
+    {"spin_fixed_300us", "{algorithm: spin-fixed, spin: 300us}"},
+    {"pairwise", "{algorithm: pairwise}"},
+    {"block_immediately", "{algorithm: block-immediately}"},
+    {"spin", "{algorithm: spin}"},
+    {"large_initial_spin_600us", "{algorithm: large-initial-spin, initial_spin: 600us}"},
+    {"large_initial_spin_V_L_2o", "{algorithm: large-initial-spin, initial_spin: V+L+2o}"},
+};
+
+void PrintTo(const WaitCase& c, std::ostream* os) {
+  *os << c.wait;
+}
+
+class NowWaitingAlgorithm : public ::testing::TestWithParam<WaitCase> {};
+
+TEST_P(NowWaitingAlgorithm, RunsToCompletionUnderStride) {
+  const auto& c = GetParam();
+  Sandbox box;
+  auto summary = run_quickstart(box, "out", {"--set", std::string("workload.jobs.0.wait=") + c.wait});
+  expect_now_summary_consistent(summary, 3, c.wait);
+  ASSERT_TRUE(summary.is_object()) << "expected the run to succeed";
+  const std::string algorithm = summary["resolved"]["workload"]["jobs"][0]["wait"].value("algorithm", "");
+  EXPECT_TRUE(contains(c.wait, "algorithm: " + algorithm + ",") ||
+              contains(c.wait, "algorithm: " + algorithm + "}"))
+      << "expected the resolved wait algorithm to be the one given, " << c.wait << "; got " << algorithm;
+  for (auto& job : summary["jobs"]) {
+    EXPECT_GT(job["completion_time"].get<double>(), kQuickstartDedicatedSeconds)
+        << "expected every job to take more than its 50ms of dedicated time; got " << job.dump();
+    if (algorithm == "block") {
+      EXPECT_EQ(job["spins"]["total"], 0) << "expected block never to spin at a barrier: " << job.dump();
+      EXPECT_EQ(job["read_spins"]["total"], 0) << "expected block never to spin on a read: " << job.dump();
+      EXPECT_TRUE(job["ssr"].is_null()) << "expected no SSR without spins: " << job.dump();
+    }
+    if (algorithm == "spin") {
+      EXPECT_EQ(job["blocks"], 0) << "expected spin never to block: " << job.dump();
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(NowQuickstart, NowWaitingAlgorithm, ::testing::ValuesIn(kWaitCases),
+                         [](const ::testing::TestParamInfo<WaitCase>& info) { return info.param.name; });
+
+TEST(NowWaitingAlgorithms, SpinIsSlowerThanPairwise) {
+  Sandbox box;
+  const double pairwise = makespan_of(run_quickstart(box, "pairwise"), "pairwise");
+  const double spin =
+      makespan_of(run_quickstart(box, "spin", {"--set", "workload.jobs.0.wait={algorithm: spin}"}), "spin");
+  report_ratio("spin_over_pairwise_stride", spin / pairwise);
+  EXPECT_GT(spin, pairwise) << "expected always-spin to be slower than pairwise under stride: makespan "
+                            << spin << " s vs " << pairwise << " s";
+}
+
+// ---------------------------------------------------------------------------------------------------
+// g. Every local scheduler runs, and so do the all-to-all barrier and the random pattern.
+
+struct SchedulerCase {
+  const char* name;
+  std::vector<std::string> options;
+  const char* policy;  // expected in resolved.scheduler.policy
+  json resolved;       // other settings expected in resolved.scheduler
+};
+
+void PrintTo(const SchedulerCase& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class NowScheduler : public ::testing::TestWithParam<SchedulerCase> {};
+
+TEST_P(NowScheduler, RunsToCompletion) {
+  const auto& c = GetParam();
+  Sandbox box;
+  auto summary = run_quickstart(box, "out", c.options);
+  expect_now_summary_consistent(summary, 3, c.name);
+  ASSERT_TRUE(summary.is_object()) << "expected the run to succeed";
+  auto& scheduler = summary["resolved"]["scheduler"];
+  EXPECT_EQ(scheduler.value("policy", ""), c.policy)
+      << "expected resolved scheduler.policy " << c.policy << "; got " << scheduler.dump();
+  for (const auto& [key, value] : c.resolved.items())
+    EXPECT_EQ(scheduler.value(key, json()), value)
+        << "expected resolved scheduler." << key << " = " << value.dump() << "; got " << scheduler.dump();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    NowQuickstart, NowScheduler,
+    ::testing::Values(
+        SchedulerCase{"gang", {"--set", "scheduler.policy=gang"}, "gang", json::object()},
+        SchedulerCase{"ts", {"--set", "scheduler={policy: ts}"}, "ts", json::object()},
+        SchedulerCase{"ts_sleep_return_maxwait",
+                      {"--set", "scheduler={policy: ts, sleep_return: maxwait}"},
+                      "ts",
+                      {{"sleep_return", "maxwait"}}},
+        SchedulerCase{"stride", {}, "stride", json::object()},
+        SchedulerCase{
+            "stride_credit", {"--set", "scheduler.policy=stride-credit"}, "stride-credit", json::object()},
+        SchedulerCase{"stride_credit_cap_5ms",
+                      {"--set", "scheduler.policy=stride-credit", "--set", "scheduler.credit_cap=5ms"},
+                      "stride-credit",
+                      {{"credit_cap_s", 0.005}}}),
+    [](const ::testing::TestParamInfo<SchedulerCase>& info) { return std::string(info.param.name); });
+
+// A job setting that must take effect: the run completes, records the setting and differs from the
+// quick start's own (root barrier, NEWS pattern).
+void expect_setting_changes_the_run(const std::string& set, const std::string& pointer,
+                                    const std::string& value) {
+  Sandbox box;
+  auto base = run_quickstart(box, "base");
+  auto changed = run_quickstart(box, "changed", {"--set", set});
+  expect_now_summary_consistent(changed, 3, set);
+  ASSERT_TRUE(base.is_object() && changed.is_object()) << "expected both runs to succeed";
+  EXPECT_EQ(changed["resolved"][json::json_pointer(pointer)], value)
+      << "expected resolved " << pointer << " = " << value << " after --set " << set;
+  EXPECT_NE(base["jobs"], changed["jobs"]) << "expected --set " << set << " to change the per-job results";
+}
+
+TEST(NowWorkload, AllToAllBarrierRuns) {
+  expect_setting_changes_the_run("workload.jobs.0.barrier={kind: all-to-all}",
+                                 "/workload/jobs/0/barrier/kind", "all-to-all");
+}
+
+TEST(NowWorkload, RandomPatternRuns) {
+  expect_setting_changes_the_run("workload.jobs.0.pattern=random", "/workload/jobs/0/pattern", "random");
+}
+
+}  // namespace
