@@ -18,7 +18,6 @@
 #include "config/loader.hpp"
 #include "metrics/result_files.hpp"
 #include "now/simulation.hpp"
-#include "platform/now_platform.hpp"
 #include "platform/smp_platform.hpp"
 #include "smp/simulation.hpp"
 
@@ -60,10 +59,8 @@ int validate(const RunOptions& options) {
     simgrid::s4u::Engine engine(&argc, argv);
     platform::build_smp_platform(engine, *smp);
   }
-  if (const auto* now = std::get_if<config::NowConfig>(&scenario.model_config); now && !now->platform_file.empty()) {
-    simgrid::s4u::Engine engine(&argc, argv);
-    platform::build_now_platform(engine, *now);
-  }
+  if (const auto* now = std::get_if<config::NowConfig>(&scenario.model_config); now && !now->platform_file.empty())
+    now::check_platform(scenario);
   fmt::print("{}: valid {} scenario '{}'\n", options.scenario, scenario.model, scenario.name);
   return 0;
 }
@@ -73,17 +70,19 @@ int run(const RunOptions& options) {
   const std::string out_dir = options.out_dir.empty() ? "results/" + scenario.name + "/" : options.out_dir;
   if (std::error_code ec; std::filesystem::exists(out_dir, ec) && !std::filesystem::is_directory(out_dir, ec))
     throw config::InputError(fmt::format("--out {}: expected a directory, but it is a file", out_dir));
-  metrics::remove_stale_results(out_dir);
   cli::ProgressLine progress(!options.quiet);
+  // Results of an earlier run go once the scenario has passed every check, so that they cannot be
+  // mistaken for this run's.
+  const metrics::RunHooks hooks{progress.sink(), [&out_dir] { metrics::remove_stale_results(out_dir); }};
   const auto start = std::chrono::steady_clock::now();
   nlohmann::ordered_json summary;
   std::map<std::string, std::string> extra_files;
   if (scenario.model == "now") {
-    auto output = now::run(scenario, progress.sink());
+    auto output = now::run(scenario, hooks);
     summary = std::move(output.summary);
     extra_files = std::move(output.extra_files);
   } else {
-    summary = smp::run(scenario, progress.sink());
+    summary = smp::run(scenario, hooks);
   }
   progress.clear();
   summary["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

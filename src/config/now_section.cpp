@@ -98,6 +98,7 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
         item.fail(fmt::format("a workstation index below {} (platform.workstations)", workstations));
       if (!seen.insert(static_cast<int>(ws)).second) item.error("two processes of one job on the same workstation");
       job.placement.push_back(static_cast<int>(ws));
+      job.placement_origin.push_back(item.location() + ": " + item.path());
     }
     if (static_cast<int>(job.placement.size()) != job.processes)
       v->error(fmt::format("has {} entries, expected one per process ({})", job.placement.size(), job.processes));
@@ -105,7 +106,10 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
     if (workstations > 0 && job.processes > workstations)
       processes.error(fmt::format("{} processes do not fit on {} workstations (one process per workstation)",
                                   job.processes, workstations));
-    for (int p = 0; p < job.processes; ++p) job.placement.push_back(p);
+    for (int p = 0; p < job.processes; ++p) {
+      job.placement.push_back(p);
+      job.placement_origin.push_back(processes.location() + ": " + processes.path());
+    }
   }
   if (auto v = map.optional("pattern"))
     job.pattern = choice<Pattern>(*v, {{"news", Pattern::News}, {"none", Pattern::None}, {"random", Pattern::Random}});

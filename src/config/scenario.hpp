@@ -82,6 +82,9 @@ struct NowJobProfile {
   int processes = 0;
   int copies = 1;
   std::vector<int> placement;  // workstation of each process; default 0..processes-1
+  // Where each process's workstation was decided ("file:line:col: key.path"), for errors found only once
+  // a platform file says how many workstations there are.
+  std::vector<std::string> placement_origin;
   Pattern pattern = Pattern::News;
   Nanos comm_interval = 10'000;
   Nanos sync_interval = 150'000'000;

@@ -48,6 +48,13 @@ std::optional<Nanos> Node::next_timer() const {
   return next;
 }
 
+std::optional<Nanos> Node::next_send_bound() const {
+  if (cpu_state_ == CpuState::Running && op_ == Op::Send) return op_end_;
+  auto next = next_timer();
+  if (!next) return std::nullopt;
+  return *next + params_.overhead;
+}
+
 void Node::advance(Nanos now) {
   process_timers(now, false);
   now_ = now;

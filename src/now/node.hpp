@@ -76,6 +76,10 @@ class Node {
   // A message arrived at `now` (call advance(now) first).
   void deliver(Nanos now, const Message& message);
   std::optional<Nanos> next_timer() const;
+  // A lower bound of when the node next puts a message on the network if no message arrives before:
+  // the end of the send in progress, or else the next timer plus the overhead of a send (a send can only
+  // start at an event). Until then the actor need only wake for arriving messages.
+  std::optional<Nanos> next_send_bound() const;
   // Messages to put on the network now; empties the outbox.
   std::vector<Envelope>& outbox() { return outbox_; }
   bool finished() const { return unfinished_ == 0; }

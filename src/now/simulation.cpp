@@ -44,11 +44,12 @@ sched::LocalSchedulerConfig scheduler_config(const config::NowConfig& now) {
 std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, int workstations) {
   std::vector<JobLayout> jobs;
   for (const auto& profile : now.jobs) {
-    for (int p : profile.placement) {
-      if (p >= workstations)
-        throw config::InputError(fmt::format("workload.jobs: job '{}' places a process on workstation {}, but the "
-                                             "platform has {} workstations",
-                                             profile.name, p, workstations));
+    for (std::size_t rank = 0; rank < profile.placement.size(); ++rank) {
+      if (profile.placement[rank] >= workstations)
+        throw config::InputError(fmt::format("{}: expected at most {} workstations (the hosts of {}), process {} "
+                                             "would be on workstation {}",
+                                             profile.placement_origin[rank], workstations, now.platform_file, rank,
+                                             profile.placement[rank]));
     }
     wait::WaitPlatform wp{latency, now.overhead, now.context_switch,
                           static_cast<Nanos>(std::llround(workload::imbalance_spread(profile.imbalance) *
@@ -66,7 +67,19 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
 
 }  // namespace
 
-RunOutput run(const config::Scenario& scenario, const metrics::ProgressSink& progress) {
+void check_platform(const config::Scenario& scenario) {
+  const auto& now_config = std::get<config::NowConfig>(scenario.model_config);
+  int argc = 1;
+  char name[] = "cosched";
+  char* argv[] = {name, nullptr};
+  sg4::Engine engine(&argc, argv);
+  platform::configure_network_model();
+  auto platform = platform::build_now_platform(engine, now_config);
+  job_layouts(now_config, platform.latency, static_cast<int>(platform.workstations.size()));
+}
+
+RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) {
+  const auto& progress = hooks.progress;
   const auto& now_config = std::get<config::NowConfig>(scenario.model_config);
   int argc = 1;
   char name[] = "cosched";
@@ -88,7 +101,8 @@ RunOutput run(const config::Scenario& scenario, const metrics::ProgressSink& pro
   if (now_config.policy == config::NowPolicy::Gang) {
     std::vector<sched::JobId> ids(jobs.size());
     for (std::size_t j = 0; j < jobs.size(); ++j) ids[j] = static_cast<sched::JobId>(j);
-    gang = std::make_shared<sched::GangMatrix>(now_config.quantum, ids);
+    // The coordinator learns of a completion and tells every workstation: two message latencies.
+    gang = std::make_shared<sched::GangMatrix>(now_config.quantum, ids, 2 * platform.min_latency);
     tracker.on_job_done([gang](int job, Nanos time) { gang->job_finished(job, time); });
   }
   const auto sched_config = scheduler_config(now_config);
@@ -102,12 +116,15 @@ RunOutput run(const config::Scenario& scenario, const metrics::ProgressSink& pro
     for (int rank = 0; rank < jobs[j].processes; ++rank)
       nodes[jobs[j].workstation_of[rank]]->add_process(static_cast<int>(j), rank);
 
+  if (hooks.started) hooks.started();
   auto delivery = make_mailbox_delivery(workstations, platform.min_latency);
-  auto wall_start = std::chrono::steady_clock::now();
+  // COSCHED_NOW_NO_LOOKAHEAD=1 wakes the actors at every event of their node instead of running ahead to
+  // the delivery horizon: slower, and giving identical results (a diagnostic, tested).
+  const bool lookahead = std::getenv("COSCHED_NOW_NO_LOOKAHEAD") == nullptr;
   for (int w = 0; w < workstations; ++w) {
     Node* node = nodes[w].get();
     sg4::Actor::create(fmt::format("ws-{}", w), platform.workstations[w], [node, w, &delivery, &tracker,
-                                                                           &progress, total_barriers] {
+                                                                           &progress, total_barriers, lookahead] {
       node->start();
       std::uint64_t wakeups = 0;
       while (!node->finished()) {
@@ -115,10 +132,12 @@ RunOutput run(const config::Scenario& scenario, const metrics::ProgressSink& pro
         node->outbox().clear();
         // Internal events before any message could arrive need no SimGrid wake-up; a message leaving
         // before then needs the clock, but no receive.
-        const Nanos horizon = std::getenv("NOLOOK") ? simulated_now() : delivery->horizon(w);
+        const Nanos horizon = lookahead ? delivery->horizon(w) : simulated_now();
         node->advance_quietly(horizon);
         if (node->finished()) break;
-        const auto next = node->next_timer();
+        // Only a message leaving needs this actor awake at a given time; the node's other events are
+        // processed when it next wakes, in time order, before any message that arrives.
+        const auto next = lookahead ? node->next_send_bound() : node->next_timer();
         if (next && *next <= horizon) {
           sg4::this_actor::sleep_until(static_cast<double>(*next) * 1e-9);
           node->advance(*next);
@@ -139,7 +158,6 @@ RunOutput run(const config::Scenario& scenario, const metrics::ProgressSink& pro
     });
   }
   engine.run();
-  (void)wall_start;
   if (!tracker.all_done()) throw std::logic_error("NOW model: the simulation ended with unfinished jobs");
 
   // Results.

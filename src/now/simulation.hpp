@@ -18,6 +18,10 @@ struct RunOutput {
 };
 
 // The SimGrid engine is a process-wide singleton: call once per process.
-RunOutput run(const config::Scenario& scenario, const metrics::ProgressSink& progress);
+RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks);
+
+// Loads the platform and checks what only it can tell (placements on a platform file's hosts), as run()
+// does before simulating; throws InputError. Creates the process's SimGrid engine.
+void check_platform(const config::Scenario& scenario);
 
 }  // namespace cosched::now

@@ -6,8 +6,8 @@
 
 namespace cosched::sched {
 
-GangMatrix::GangMatrix(SimTime quantum, std::vector<JobId> jobs)
-    : quantum_(quantum), jobs_(std::move(jobs)), finished_at_(jobs_.size()) {
+GangMatrix::GangMatrix(SimTime quantum, std::vector<JobId> jobs, SimTime notice_delay)
+    : quantum_(quantum), notice_delay_(notice_delay), jobs_(std::move(jobs)), finished_at_(jobs_.size()) {
   if (quantum <= 0) {
     throw std::invalid_argument(
         fmt::format("scheduler.quantum: expected a positive gang slot, got {} ns", quantum));
@@ -59,8 +59,9 @@ std::optional<JobId> GangMatrix::job_for_slot(std::int64_t slot) {
 void GangMatrix::job_finished(JobId job, SimTime time) {
   auto& finished = finished_at_[index_of(job)];
   // Slots already handed out keep their answer: a workstation that ran ahead of the reporting one (the
-  // NOW nodes advance quietly up to the next possible message arrival) has already acted on it.
-  if (!finished) finished = time;
+  // NOW nodes advance quietly up to the next possible message arrival) has already acted on it. With a
+  // notice delay of at least twice that lookahead no slot concerned has been handed out yet.
+  if (!finished) finished = time + notice_delay_;
 }
 
 Gang::Gang(std::shared_ptr<GangMatrix> matrix) : matrix_(std::move(matrix)) {

@@ -19,7 +19,9 @@ namespace cosched::sched {
 // slot 0 onwards and cached, so every workstation gets the same answer whatever order they ask in.
 class GangMatrix {
  public:
-  GangMatrix(SimTime quantum, std::vector<JobId> jobs);
+  // A completion reported at t frees the slots starting after t + notice_delay: the time for the notice to
+  // reach the coordinator and its new schedule to reach every workstation (the NOW model gives 2L).
+  GangMatrix(SimTime quantum, std::vector<JobId> jobs, SimTime notice_delay = 0);
 
   SimTime quantum() const { return quantum_; }
   std::int64_t slot_at(SimTime time) const { return time / quantum_; }
@@ -38,6 +40,7 @@ class GangMatrix {
   std::size_t index_of(JobId job) const;
 
   SimTime quantum_;
+  SimTime notice_delay_;
   std::vector<JobId> jobs_;
   std::vector<std::optional<SimTime>> finished_at_;  // by index in jobs_
   std::vector<int> owners_;                          // by slot: index in jobs_, -1 when all have finished

@@ -15,7 +15,8 @@ namespace cosched::smp {
 
 namespace sg4 = simgrid::s4u;
 
-nlohmann::ordered_json run(const config::Scenario& scenario, const metrics::ProgressSink& progress) {
+nlohmann::ordered_json run(const config::Scenario& scenario, const metrics::RunHooks& hooks) {
+  const auto& progress = hooks.progress;
   const auto& smp = std::get<config::SmpConfig>(scenario.model_config);
   int argc = 1;
   char name[] = "cosched";
@@ -25,6 +26,7 @@ nlohmann::ordered_json run(const config::Scenario& scenario, const metrics::Prog
   xbt_log_control_set("s4u_actor.thresh:warning");
   auto host = platform::build_smp_platform(engine, smp);
   Machine machine = build_machine(scenario, host.cpus);
+  if (hooks.started) hooks.started();
 
   // SimGrid's clock follows the machine's cycle clock at every quantum boundary and exactly at the end.
   // Within a slice the machine orders events itself by (cycle, CPU id), which is the order the thesis

@@ -9,6 +9,6 @@
 namespace cosched::smp {
 
 // The SimGrid engine is a process-wide singleton: call once per process.
-nlohmann::ordered_json run(const config::Scenario& scenario, const metrics::ProgressSink& progress);
+nlohmann::ordered_json run(const config::Scenario& scenario, const metrics::RunHooks& hooks);
 
 }  // namespace cosched::smp

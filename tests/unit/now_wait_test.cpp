@@ -1,0 +1,76 @@
+// The NOW waiting algorithms' decisions, and their defaults derived from the platform.
+
+#include <gtest/gtest.h>
+
+#include "wait/fixed_wait.hpp"
+#include "wait/now_wait.hpp"
+#include "wait/pairwise.hpp"
+
+namespace cosched::wait {
+namespace {
+
+constexpr Nanos kUs = 1'000;
+// Brim & Miller's defaults: L 10us, o 2us, W 100us; V for sync 150 ms and v = 1.5: 0.4 x 150 ms.
+const WaitPlatform kPlatform{10 * kUs, 2 * kUs, 100 * kUs, 60'000 * kUs};
+
+std::unique_ptr<NowWaitAlgorithm> make(config::NowWait::Algorithm algorithm) {
+  config::NowWait wait;
+  wait.algorithm = algorithm;
+  return make_now_wait(wait, kPlatform);
+}
+
+TEST(NowWait, BlockNeverSpinsAndSpinNeverStops) {
+  auto block = make(config::NowWait::Algorithm::Block);
+  EXPECT_EQ(block->first_spin(WaitKind::Read), 0);
+  EXPECT_EQ(block->first_spin(WaitKind::Barrier), 0);
+  auto spin = make(config::NowWait::Algorithm::Spin);
+  EXPECT_EQ(spin->first_spin(WaitKind::Barrier), kSpinForever);
+}
+
+TEST(NowWait, SpinFixedSpinsOnceThenBlocks) {
+  config::NowWait wait;
+  wait.algorithm = config::NowWait::Algorithm::SpinFixed;
+  wait.spin = 300 * kUs;
+  auto fixed = make_now_wait(wait, kPlatform);
+  EXPECT_EQ(fixed->first_spin(WaitKind::Read), 300 * kUs);
+  EXPECT_EQ(fixed->next_spin(WaitKind::Read, 300 * kUs, 50), 0) << "no conditional phase, however many messages";
+}
+
+TEST(NowWait, PairwiseBaselinesAreARoundTripPlusASwitchAndThreeSwitches) {
+  auto pairwise = make(config::NowWait::Algorithm::Pairwise);
+  EXPECT_EQ(pairwise->first_spin(WaitKind::Read), 128 * kUs) << "2L + 4o + W";
+  EXPECT_EQ(pairwise->first_spin(WaitKind::Barrier), 300 * kUs) << "3W (Brim & Miller 3.3)";
+}
+
+TEST(NowWait, PairwiseKeepsSpinningWhileMessagesArriveAtLeastOncePerReadBaseline) {
+  Pairwise pairwise({128 * kUs, 300 * kUs, 300 * kUs});
+  EXPECT_EQ(pairwise.threshold(300 * kUs), 2) << "a 300us window needs 2 messages: 'one to two'";
+  EXPECT_EQ(pairwise.threshold(128 * kUs), 1) << "the read baseline needs 1";
+  EXPECT_EQ(pairwise.threshold(50 * kUs), 1) << "never less than one";
+  EXPECT_EQ(pairwise.next_spin(WaitKind::Barrier, 300 * kUs, 2), 300 * kUs) << "2 messages: another window";
+  EXPECT_EQ(pairwise.next_spin(WaitKind::Barrier, 300 * kUs, 1), 0) << "1 message: block";
+  EXPECT_EQ(pairwise.next_spin(WaitKind::Read, 128 * kUs, 1), 300 * kUs) << "a message during the read spin";
+  EXPECT_EQ(pairwise.next_spin(WaitKind::Read, 128 * kUs, 0), 0);
+}
+
+TEST(NowWait, BlockImmediatelyIsPairwiseForReadsAndBlocksAtBarriers) {
+  auto algorithm = make(config::NowWait::Algorithm::BlockImmediately);
+  EXPECT_EQ(algorithm->first_spin(WaitKind::Read), 128 * kUs);
+  EXPECT_EQ(algorithm->first_spin(WaitKind::Barrier), 0);
+}
+
+TEST(NowWait, LargeInitialSpinReplacesTheBarrierBaseline) {
+  config::NowWait wait;
+  wait.algorithm = config::NowWait::Algorithm::LargeInitialSpin;
+  wait.initial_spin = 22'500 * kUs;
+  auto large = make_now_wait(wait, kPlatform);
+  EXPECT_EQ(large->first_spin(WaitKind::Barrier), 22'500 * kUs);
+  EXPECT_EQ(large->first_spin(WaitKind::Read), 128 * kUs) << "reads keep the pairwise baseline";
+  wait.initial_spin.reset();
+  wait.initial_spin_v_l_2o = true;
+  auto vl2o = make_now_wait(wait, kPlatform);
+  EXPECT_EQ(vl2o->first_spin(WaitKind::Barrier), 60'014 * kUs) << "V + L + 2o";
+}
+
+}  // namespace
+}  // namespace cosched::wait
