@@ -286,6 +286,24 @@ TEST(NowDeterminism, SeedOptionShowsInTheSummary) {
   EXPECT_EQ(summary["resolved"]["seed"], 777) << "expected --seed 777 in summary.json 'resolved.seed'";
 }
 
+// The actors run the node ahead to the delivery horizon and wake only for sends and arrivals
+// (docs/models/now.md, section 3); waking at every event instead must give the very same results.
+TEST(NowDeterminism, LookaheadGivesTheSameResultsAsWakingAtEveryEvent) {
+  for (const char* scheduler : {"{policy: stride}", "{policy: ts}", "{policy: gang}", "{policy: stride-credit}"}) {
+    Sandbox box;
+    const std::vector<std::string> options{"--set", std::string("scheduler=") + scheduler, "--set",
+                                           "workload.jobs.0.imbalance=1.5"};
+    auto ahead = run_quickstart(box, "ahead", options);
+    ::setenv("COSCHED_NOW_NO_LOOKAHEAD", "1", 1);
+    auto every = run_quickstart(box, "every", options);
+    ::unsetenv("COSCHED_NOW_NO_LOOKAHEAD");
+    ASSERT_TRUE(ahead.is_object() && every.is_object()) << "expected both runs to succeed";
+    EXPECT_EQ(without(ahead, {"/wall_seconds"_json_pointer, "/events"_json_pointer}),
+              without(every, {"/wall_seconds"_json_pointer, "/events"_json_pointer}))
+        << "expected identical results with and without lookahead under " << scheduler;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // d. A SimGrid platform file instead of workstations, latency and bandwidth.
 
