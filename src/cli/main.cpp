@@ -18,6 +18,7 @@
 #include "config/loader.hpp"
 #include "metrics/result_files.hpp"
 #include "now/simulation.hpp"
+#include "platform/engine.hpp"
 #include "platform/smp_platform.hpp"
 #include "smp/simulation.hpp"
 
@@ -52,12 +53,9 @@ config::Scenario load(const RunOptions& options) {
 int validate(const RunOptions& options) {
   auto scenario = load(options);
   // A platform file is checked by loading it, as a run would.
-  int argc = 1;
-  char name[] = "cosched";
-  char* argv[] = {name, nullptr};
   if (const auto* smp = std::get_if<config::SmpConfig>(&scenario.model_config); smp && !smp->platform_file.empty()) {
-    simgrid::s4u::Engine engine(&argc, argv);
-    platform::build_smp_platform(engine, *smp);
+    auto engine = platform::make_engine();
+    platform::build_smp_platform(*engine, *smp);
   }
   if (const auto* now = std::get_if<config::NowConfig>(&scenario.model_config); now && !now->platform_file.empty())
     now::check_platform(scenario);

@@ -83,15 +83,18 @@ bool Node::process_timers(Nanos limit, bool quietly) {
   }
 }
 
-void Node::set_category(Process& p, Category category) {
-  const Nanos elapsed = now_ - p.since;
-  switch (p.category) {
-    case Category::Compute: p.time.compute += elapsed; break;
-    case Category::Communicate: p.time.communicate += elapsed; break;
-    case Category::Synchronize: p.time.synchronize += elapsed; break;
-    case Category::Idle: p.time.idle += elapsed; break;
-    case Category::Switching: p.time.switching += elapsed; break;
+void Node::add_time(TimeBreakdown& time, Category category, Nanos elapsed) {
+  switch (category) {
+    case Category::Compute: time.compute += elapsed; break;
+    case Category::Communicate: time.communicate += elapsed; break;
+    case Category::Synchronize: time.synchronize += elapsed; break;
+    case Category::Idle: time.idle += elapsed; break;
+    case Category::Switching: time.switching += elapsed; break;
   }
+}
+
+void Node::set_category(Process& p, Category category) {
+  add_time(p.time, p.category, now_ - p.since);
   p.category = category;
   p.since = now_;
 }
@@ -410,14 +413,7 @@ std::vector<Node::ProcessReport> Node::reports() const {
     ProcessReport report{p.job, p.rank, p.time, p.waits};
     // Close the open interval at the job's completion: a finished process is idle until then.
     const Nanos end = tracker_->completion(p.job).value_or(now_);
-    const Nanos elapsed = end - p.since;
-    switch (p.category) {
-      case Category::Compute: report.time.compute += elapsed; break;
-      case Category::Communicate: report.time.communicate += elapsed; break;
-      case Category::Synchronize: report.time.synchronize += elapsed; break;
-      case Category::Idle: report.time.idle += elapsed; break;
-      case Category::Switching: report.time.switching += elapsed; break;
-    }
+    add_time(report.time, p.category, end - p.since);
     out.push_back(report);
   }
   return out;

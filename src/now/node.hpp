@@ -138,6 +138,7 @@ class Node {
 
   Process& running() { return processes_[cpu_process_]; }
   const JobLayout& layout(const Process& p) const { return (*jobs_)[p.job]; }
+  static void add_time(TimeBreakdown& time, Category category, Nanos elapsed);
   void set_category(Process& p, Category category);
   void on_cpu_timer();
   void run_cpu();

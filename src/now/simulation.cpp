@@ -11,6 +11,7 @@
 #include "metrics/ssr.hpp"
 #include "now/delivery.hpp"
 #include "now/node.hpp"
+#include "platform/engine.hpp"
 #include "platform/now_platform.hpp"
 #include "sched/local_scheduler_registry.hpp"
 #include "workload/now_program.hpp"
@@ -65,31 +66,37 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
   return jobs;
 }
 
+// The engine, the platform and the jobs as every workstation will see them; throws InputError for what
+// only the platform can tell.
+struct Prepared {
+  std::unique_ptr<sg4::Engine> engine;
+  platform::NowPlatform platform;
+  std::vector<JobLayout> jobs;
+};
+
+Prepared prepare(const config::NowConfig& now_config) {
+  Prepared out;
+  out.engine = platform::make_engine();
+  platform::configure_network_model();
+  out.platform = platform::build_now_platform(*out.engine, now_config);
+  out.jobs = job_layouts(now_config, out.platform.latency, static_cast<int>(out.platform.workstations.size()));
+  return out;
+}
+
 }  // namespace
 
 void check_platform(const config::Scenario& scenario) {
-  const auto& now_config = std::get<config::NowConfig>(scenario.model_config);
-  int argc = 1;
-  char name[] = "cosched";
-  char* argv[] = {name, nullptr};
-  sg4::Engine engine(&argc, argv);
-  platform::configure_network_model();
-  auto platform = platform::build_now_platform(engine, now_config);
-  job_layouts(now_config, platform.latency, static_cast<int>(platform.workstations.size()));
+  prepare(std::get<config::NowConfig>(scenario.model_config));
 }
 
 RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) {
   const auto& progress = hooks.progress;
   const auto& now_config = std::get<config::NowConfig>(scenario.model_config);
-  int argc = 1;
-  char name[] = "cosched";
-  char* argv[] = {name, nullptr};
-  sg4::Engine engine(&argc, argv);
-  platform::configure_network_model();
-  auto platform = platform::build_now_platform(engine, now_config);
+  auto prepared = prepare(now_config);
+  auto& engine = *prepared.engine;
+  const auto& platform = prepared.platform;
   const int workstations = static_cast<int>(platform.workstations.size());
-
-  const std::vector<JobLayout> jobs = job_layouts(now_config, platform.latency, workstations);
+  const std::vector<JobLayout>& jobs = prepared.jobs;
   std::vector<int> sizes;
   std::int64_t total_barriers = 0;
   for (const auto& job : jobs) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <xbt/log.h>
 
+#include "platform/engine.hpp"
 #include "platform/smp_platform.hpp"
 #include "smp/setup.hpp"
 
@@ -18,10 +19,8 @@ namespace sg4 = simgrid::s4u;
 nlohmann::ordered_json run(const config::Scenario& scenario, const metrics::RunHooks& hooks) {
   const auto& progress = hooks.progress;
   const auto& smp = std::get<config::SmpConfig>(scenario.model_config);
-  int argc = 1;
-  char name[] = "cosched";
-  char* argv[] = {name, nullptr};
-  sg4::Engine engine(&argc, argv);
+  auto engine_owner = platform::make_engine();
+  auto& engine = *engine_owner;
   // The last slice may be shorter than SimGrid's timing precision: not worth a warning to the user.
   xbt_log_control_set("s4u_actor.thresh:warning");
   auto host = platform::build_smp_platform(engine, smp);
