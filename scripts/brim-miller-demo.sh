@@ -63,13 +63,18 @@ for s in ["stride", "stride-credit", "ts"]:
     print(row)
     print(f"{'':14}gang {gang:.3f} s = {gang / base:.2f}x pairwise")
 print()
-print("pairwise job-state breakdown (fraction of completion time, averaged over jobs)")
-print(f"{'scheduler':14}{'compute':>10}{'communicate':>13}{'synchronize':>13}{'idle':>8}{'switch':>8}")
+print("pairwise job-state breakdown (fraction of completion time, averaged over jobs);")
+print("the last column adds the time blocked at barriers to synchronize (docs/models/now.md, section 7)")
+keys = ["compute", "communicate", "synchronize", "idle", "switch"]
+print(f"{'scheduler':14}{'compute':>10}{'communicate':>13}{'synchronize':>13}{'idle':>8}{'switch':>8}"
+      f"{'sync+blocked':>14}")
 for s in ["stride", "stride-credit", "ts", "gang"]:
     summary = load(f"{s}-pairwise" if s != "gang" else "gang")
-    parts = {k: 0.0 for k in ["compute", "communicate", "synchronize", "idle", "switch"]}
+    parts = {k: 0.0 for k in keys + ["sync+blocked"]}
     for job in summary["jobs"]:
-        for k in parts:
-            parts[k] += job["time"][k] / job["completion_time"] / len(summary["jobs"])
-    print(f"{s:14}" + "".join(f"{parts[k]:>{w}.1%}" for k, w in zip(parts, [10, 13, 13, 8, 8])))
+        share = 1.0 / job["completion_time"] / len(summary["jobs"])
+        for k in keys:
+            parts[k] += job["time"][k] * share
+        parts["sync+blocked"] += (job["time"]["synchronize"] + job["idle_detail"]["blocked_barrier"]) * share
+    print(f"{s:14}" + "".join(f"{parts[k]:>{w}.1%}" for k, w in zip(parts, [10, 13, 13, 8, 8, 14])))
 PY

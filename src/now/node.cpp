@@ -88,7 +88,10 @@ void Node::add_time(TimeBreakdown& time, Category category, Nanos elapsed) {
     case Category::Compute: time.compute += elapsed; break;
     case Category::Communicate: time.communicate += elapsed; break;
     case Category::Synchronize: time.synchronize += elapsed; break;
-    case Category::Idle: time.idle += elapsed; break;
+    case Category::Ready: time.ready += elapsed; break;
+    case Category::BlockedRead: time.blocked_read += elapsed; break;
+    case Category::BlockedBarrier: time.blocked_barrier += elapsed; break;
+    case Category::Finished: time.finished += elapsed; break;
     case Category::Switching: time.switching += elapsed; break;
   }
 }
@@ -364,7 +367,14 @@ void Node::leave_cpu(LeaveReason reason) {
   const int id = cpu_process_;
   auto& p = processes_[id];
   p.spinning = false;  // a wait starts afresh when the process runs again
-  set_category(p, Category::Idle);
+  switch (reason) {
+    case LeaveReason::Blocked:
+      set_category(p, p.activity == Activity::AwaitRead ? Category::BlockedRead : Category::BlockedBarrier);
+      break;
+    case LeaveReason::Finished: set_category(p, Category::Finished); break;
+    case LeaveReason::QuantumExpired:
+    case LeaveReason::Preempted: set_category(p, Category::Ready); break;
+  }
   scheduler_->leave_cpu(id, reason, now_, now_ - slice_start_);
   if (reason == LeaveReason::Blocked) {
     p.state = ProcState::Blocked;
@@ -411,7 +421,7 @@ std::vector<Node::ProcessReport> Node::reports() const {
   std::vector<ProcessReport> out;
   for (const auto& p : processes_) {
     ProcessReport report{p.job, p.rank, p.time, p.waits};
-    // Close the open interval at the job's completion: a finished process is idle until then.
+    // Close the open interval at the job's completion: a finished process stays finished until then.
     const Nanos end = tracker_->completion(p.job).value_or(now_);
     add_time(report.time, p.category, end - p.since);
     out.push_back(report);

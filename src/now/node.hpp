@@ -37,9 +37,14 @@ struct TimeBreakdown {
   Nanos compute = 0;      // application work and message overheads
   Nanos communicate = 0;  // spin-waiting for read replies
   Nanos synchronize = 0;  // spin-waiting at barriers
-  Nanos idle = 0;         // off the CPU: ready, blocked, or finished while others run
   Nanos switching = 0;    // being switched in
-  Nanos total() const { return compute + communicate + synchronize + idle + switching; }
+  // Off the CPU ("idle"), by reason:
+  Nanos ready = 0;            // runnable, waiting for the CPU
+  Nanos blocked_read = 0;     // blocked waiting for a read reply
+  Nanos blocked_barrier = 0;  // blocked at a barrier
+  Nanos finished = 0;         // done, while the rest of its job runs
+  Nanos idle() const { return ready + blocked_read + blocked_barrier + finished; }
+  Nanos total() const { return compute + communicate + synchronize + switching + idle(); }
 };
 
 struct WaitCounts {
@@ -103,7 +108,7 @@ class Node {
  private:
   enum class ProcState { Ready, Running, Blocked, Finished };
   enum class Activity { Compute, AwaitRead, AwaitBarrier, Done };
-  enum class Category { Compute, Communicate, Synchronize, Idle, Switching };
+  enum class Category { Compute, Communicate, Synchronize, Switching, Ready, BlockedRead, BlockedBarrier, Finished };
   enum class CpuState { Idle, Switching, Running };
   enum class Op { None, Handle, Send, Compute, Spin };
 
@@ -130,7 +135,7 @@ class Node {
     int messages_in_phase = 0;
     bool wait_spun = false;     // the current wait entered a spin phase
     bool wait_blocked = false;  // the current wait blocked at least once
-    Category category = Category::Idle;
+    Category category = Category::Ready;
     Nanos since = 0;
     TimeBreakdown time;
     WaitCounts waits;

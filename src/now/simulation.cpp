@@ -191,8 +191,11 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) 
       sum.time.compute += report.time.compute;
       sum.time.communicate += report.time.communicate;
       sum.time.synchronize += report.time.synchronize;
-      sum.time.idle += report.time.idle;
       sum.time.switching += report.time.switching;
+      sum.time.ready += report.time.ready;
+      sum.time.blocked_read += report.time.blocked_read;
+      sum.time.blocked_barrier += report.time.blocked_barrier;
+      sum.time.finished += report.time.finished;
       sum.waits.barrier_spins += report.waits.barrier_spins;
       sum.waits.barrier_spins_successful += report.waits.barrier_spins_successful;
       sum.waits.read_spins += report.waits.read_spins;
@@ -221,8 +224,12 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) 
     job["time"] = {{"compute", seconds(sum.time.compute) / n},
                    {"communicate", seconds(sum.time.communicate) / n},
                    {"synchronize", seconds(sum.time.synchronize) / n},
-                   {"idle", seconds(sum.time.idle) / n},
+                   {"idle", seconds(sum.time.idle()) / n},
                    {"switch", seconds(sum.time.switching) / n}};
+    job["idle_detail"] = {{"ready", seconds(sum.time.ready) / n},
+                          {"blocked_read", seconds(sum.time.blocked_read) / n},
+                          {"blocked_barrier", seconds(sum.time.blocked_barrier) / n},
+                          {"finished", seconds(sum.time.finished) / n}};
     job["read_spins"] = {{"successful", sum.waits.read_spins_successful}, {"total", sum.waits.read_spins}};
     job["blocks"] = sum.waits.blocks;
     successful += sum.waits.barrier_spins_successful;
