@@ -12,6 +12,8 @@ shift $(( $# > 2 ? 2 : $# )) || true
 scenario=scenarios/brim-miller/$variant.yaml
 out=results/brim-miller-demo/$variant
 bin=${COSCHED:-build/cosched}
+# Every run afresh: results of another binary or other arguments must not be mixed in.
+rm -rf "$out"
 mkdir -p "$out"
 
 declare -A waits=(
@@ -36,7 +38,6 @@ done
 printf '%s\t%s\t%s\t%s\n' "$out/gang" '{policy: gang, quantum: 10ms, context_switch: 100us}' '{algorithm: pairwise}' "$*" >>"$jobs_file"
 run_one() {
   IFS=$'\t' read -r dir sched wait extra <<<"$1"
-  [ -f "$dir/summary.json" ] && exit 0
   # shellcheck disable=SC2086
   "$bin" run "$scenario" --quiet --out "$dir" --set "scheduler=$sched" --set "workload.jobs.0.wait=$wait" $extra
 }

@@ -78,6 +78,8 @@ NowWait read_wait(const Field& f) {
     if (!two_phase) (*key)->error(fmt::format("only the two-phase algorithms take this key (algorithm is {})", name));
     *target = duration(**key);
   }
+  if (barrier_spin && wait.algorithm != A::Pairwise)
+    barrier_spin->error(fmt::format("{} sets the barrier spin itself; only pairwise takes barrier_spin", name));
   map.finish();
   return wait;
 }
@@ -145,7 +147,8 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
     auto file = platform.optional("file");
     auto latency = platform.optional("latency");
     auto bandwidth = platform.optional("bandwidth");
-    if (auto v = platform.optional("overhead")) now.overhead = duration(*v, true);
+    // A positive overhead keeps every send strictly after the event that starts it (docs/models/now.md).
+    if (auto v = platform.optional("overhead")) now.overhead = duration(*v);
     if (workstations && file) file->error("give either 'workstations' or 'file', not both");
     if (!workstations && !file) platform.field().error("missing required key 'workstations' (or 'file')");
     if (file) {
@@ -157,7 +160,8 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
       if (latency) now.latency = duration(*latency, true);
       if (bandwidth) {
         auto value = parse_bandwidth_bytes_per_second(bandwidth->scalar("a bandwidth such as 1Gbps"));
-        if (!value) bandwidth->fail("a positive bandwidth with a unit, such as 1Gbps, 100Mbps or 125MBps");
+        if (!value || *value > 1e15)
+          bandwidth->fail("a positive bandwidth with a unit, such as 1Gbps, 100Mbps or 125MBps (at most 1000000GBps)");
         now.bandwidth_bytes_per_second = *value;
       }
     }
@@ -214,9 +218,11 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
   auto& platform = out["platform"];
   platform["workstations"] = now.workstations;
   if (!now.platform_file.empty()) platform["file"] = now.platform_file;
-  platform["latency_s"] = seconds(now.latency);
+  if (now.platform_file.empty()) {  // with a file, they are the file's (summary.json "platform")
+    platform["latency_s"] = seconds(now.latency);
+    platform["bandwidth_bytes_per_s"] = now.bandwidth_bytes_per_second;
+  }
   platform["overhead_s"] = seconds(now.overhead);
-  platform["bandwidth_bytes_per_s"] = now.bandwidth_bytes_per_second;
   const char* policies[] = {"gang", "ts", "stride", "stride-credit"};
   auto& scheduler = out["scheduler"];
   scheduler["policy"] = policies[static_cast<int>(now.policy)];

@@ -14,8 +14,14 @@ std::optional<std::pair<double, std::string_view>> split_number(std::string_view
   std::size_t end = 0;
   while (end < text.size() && (std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' ||
                                text[end] == 'e' || text[end] == '+' || text[end] == '-')) {
-    // An 'e' is an exponent only when a digit follows it.
-    if (text[end] == 'e' && (end + 1 >= text.size() || !std::isdigit(static_cast<unsigned char>(text[end + 1])))) break;
+    // An 'e' is an exponent only when a digit follows it, or a sign and a digit; a sign only after an 'e'.
+    if (text[end] == 'e') {
+      std::size_t digit = end + 1 < text.size() && (text[end + 1] == '-' || text[end + 1] == '+') ? end + 2 : end + 1;
+      if (digit >= text.size() || !std::isdigit(static_cast<unsigned char>(text[digit]))) break;
+      end = digit;
+      continue;
+    }
+    if ((text[end] == '-' || text[end] == '+') && end > 0) break;
     ++end;
   }
   auto number = parse_number(text.substr(0, end));

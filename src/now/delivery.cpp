@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 namespace cosched::now {
@@ -18,7 +19,7 @@ namespace {
 struct Parcel {
   Message message;
   Nanos earliest_arrival;
-  int from;               // sending workstation
+  int from;                // sending workstation
   std::uint64_t sequence;  // its count of messages sent
   bool operator<(const Parcel& other) const {
     return from != other.from ? from < other.from : sequence < other.sequence;
@@ -27,15 +28,36 @@ struct Parcel {
 
 class MailboxDelivery final : public MessageDelivery {
  public:
-  MailboxDelivery(int workstations, Nanos min_latency) : ports_(workstations), min_latency_(min_latency) {
-    for (int w = 0; w < workstations; ++w) ports_[w].mailbox = sg4::Mailbox::by_name("ws-" + std::to_string(w));
+  MailboxDelivery(const std::vector<std::vector<int>>& senders, Nanos min_latency)
+      : ports_(senders.size()), min_latency_(min_latency) {
+    for (std::size_t to = 0; to < senders.size(); ++to) {
+      auto& port = ports_[to];
+      port.channel_of.assign(senders.size(), -1);
+      for (int from : senders[to]) {
+        if (port.channel_of[from] >= 0) continue;
+        port.channel_of[from] = static_cast<int>(port.channels.size());
+        port.channels.push_back(Channel{sg4::Mailbox::by_name("ws-" + std::to_string(to) + "<-" + std::to_string(from)),
+                                        nullptr});
+      }
+      port.waiting.resize(port.channels.size());
+    }
+  }
+
+  void open(int at) override {
+    auto& port = ports_[at];
+    for (std::size_t c = 0; c < port.channels.size(); ++c) {
+      port.channels[c].mailbox->set_receiver(sg4::Actor::self());
+      post(port, c);
+    }
   }
 
   void send(int from, const Envelope& envelope) override {
     auto& port = ports_[envelope.workstation];
+    const int channel = port.channel_of[from];
+    if (channel < 0) throw std::logic_error("NOW delivery: a message between workstations declared not to talk");
     auto* parcel = new Parcel{envelope.message, simulated_now() + min_latency_, from, ports_[from].sent++};
     port.in_flight.insert(parcel->earliest_arrival);
-    port.mailbox->put_init(parcel, kMessageBytes)->detach();
+    port.channels[channel].mailbox->put_init(parcel, kMessageBytes)->detach();
   }
 
   Nanos horizon(int at) const override {
@@ -49,18 +71,17 @@ class MailboxDelivery final : public MessageDelivery {
     double timeout = -1;
     if (deadline) timeout = std::max(0.0, static_cast<double>(*deadline) * 1e-9 - sg4::Engine::get_clock());
     std::vector<Parcel> arrived;
-    // The first wait may block; then collect whatever else arrived in the same nanosecond.
-    for (;;) {
-      if (!port.pending) {
-        port.mailbox->set_receiver(sg4::Actor::self());
-        port.pending = port.mailbox->get_async<Parcel>(&port.buffer);
-        port.waiting.assign(1, port.pending);
-      }
-      if (sg4::Comm::wait_any_for(port.waiting, arrived.empty() ? timeout : 0.0) < 0) break;
-      port.pending = nullptr;
-      arrived.push_back(*port.buffer);
-      port.in_flight.erase(port.in_flight.find(port.buffer->earliest_arrival));
-      delete port.buffer;
+    ssize_t index = sg4::Comm::wait_any_for(port.waiting, timeout);
+    if (index < 0) return {};
+    collect(port, static_cast<std::size_t>(index), arrived);
+    // Every message of this nanosecond, whatever SimGrid's sub-nanosecond order: as long as some message
+    // still in flight could arrive in it, wait until just before the next nanosecond.
+    const Nanos now = simulated_now();
+    while (!port.in_flight.empty() && *port.in_flight.begin() <= now) {
+      const double rest = std::max(0.0, (static_cast<double>(now) + 0.4) * 1e-9 - sg4::Engine::get_clock());
+      index = sg4::Comm::wait_any_for(port.waiting, rest);
+      if (index < 0) break;
+      collect(port, static_cast<std::size_t>(index), arrived);
     }
     std::sort(arrived.begin(), arrived.end());
     std::vector<Message> messages;
@@ -71,28 +92,50 @@ class MailboxDelivery final : public MessageDelivery {
 
   void close(int at) override {
     auto& port = ports_[at];
-    if (port.pending) port.pending->cancel();
-    port.pending = nullptr;
-    port.mailbox->set_receiver(nullptr);
+    for (auto& channel : port.channels) {
+      if (channel.pending) channel.pending->cancel();
+      channel.pending = nullptr;
+      channel.mailbox->set_receiver(nullptr);
+    }
   }
 
  private:
-  struct Port {
-    sg4::Mailbox* mailbox = nullptr;
-    sg4::CommPtr pending;
-    std::vector<sg4::CommPtr> waiting;  // {pending}, kept to avoid building a vector per wait
+  struct Channel {
+    sg4::Mailbox* mailbox = nullptr;  // messages from one sender to this workstation
+    sg4::CommPtr pending;             // the receive posted on it
     Parcel* buffer = nullptr;
+  };
+  struct Port {
+    std::vector<Channel> channels;
+    std::vector<int> channel_of;        // by sending workstation; -1: it never sends here
+    std::vector<sg4::CommPtr> waiting;  // the channels' pending receives, for wait_any
     std::multiset<Nanos> in_flight;     // earliest arrivals of the messages on their way here
     std::uint64_t sent = 0;             // messages this workstation sent
   };
+
+  static void post(Port& port, std::size_t c) {
+    auto& channel = port.channels[c];
+    channel.pending = channel.mailbox->get_async<Parcel>(&channel.buffer);
+    port.waiting[c] = channel.pending;
+  }
+
+  static void collect(Port& port, std::size_t c, std::vector<Parcel>& arrived) {
+    Parcel* parcel = port.channels[c].buffer;
+    arrived.push_back(*parcel);
+    port.in_flight.erase(port.in_flight.find(parcel->earliest_arrival));
+    delete parcel;
+    post(port, c);
+  }
+
   std::vector<Port> ports_;
   Nanos min_latency_;
 };
 
 }  // namespace
 
-std::unique_ptr<MessageDelivery> make_mailbox_delivery(int workstations, Nanos min_latency) {
-  return std::make_unique<MailboxDelivery>(workstations, min_latency);
+std::unique_ptr<MessageDelivery> make_mailbox_delivery(const std::vector<std::vector<int>>& senders,
+                                                       Nanos min_latency) {
+  return std::make_unique<MailboxDelivery>(senders, min_latency);
 }
 
 }  // namespace cosched::now

@@ -17,6 +17,8 @@ using Nanos = std::int64_t;
 class MessageDelivery {
  public:
   virtual ~MessageDelivery() = default;
+  // Called by workstation `at`'s actor before anything else: from then on messages to it travel.
+  virtual void open(int at) = 0;
   // Called by workstation `from`'s actor at the simulated instant the message leaves.
   virtual void send(int from, const Envelope& envelope) = 0;
   // Called by workstation `at`'s actor: waits until messages for it arrive or the simulated time reaches
@@ -35,9 +37,11 @@ class MessageDelivery {
 // Simulated time now, in whole nanoseconds.
 Nanos simulated_now();
 
-// Messages as detached SimGrid communications of kMessageBytes to per-workstation mailboxes with the
-// workstation's actor as permanent receiver (so a transfer starts when the message is sent).
-// `min_latency`: the smallest one-way latency between two workstations of the platform.
-std::unique_ptr<MessageDelivery> make_mailbox_delivery(int workstations, Nanos min_latency);
+// Messages as detached SimGrid communications of kMessageBytes, one mailbox per (sender, receiver) pair
+// with the receiver's actor as permanent receiver, so that a transfer starts when the message is sent and
+// a message never waits behind one from another sender that is slower to arrive. `senders[w]`: the
+// workstations that may send to w. `min_latency`: the smallest one-way latency between workstations.
+std::unique_ptr<MessageDelivery> make_mailbox_delivery(const std::vector<std::vector<int>>& senders,
+                                                       Nanos min_latency);
 
 }  // namespace cosched::now

@@ -2,6 +2,7 @@
 // Completion of the parallel jobs, shared by all workstations of a run (pure bookkeeping).
 
 #include <cstdint>
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -27,19 +28,25 @@ class JobTracker {
  private:
   std::vector<int> left_;
   std::vector<std::optional<Nanos>> completion_;
+  std::vector<Nanos> latest_;  // the latest finish reported so far, by job
   int jobs_left_;
   std::int64_t barriers_passed_ = 0;
   std::function<void(int, Nanos)> listener_;
 };
 
 inline JobTracker::JobTracker(std::vector<int> processes_per_job)
-    : left_(std::move(processes_per_job)), completion_(left_.size()), jobs_left_(static_cast<int>(left_.size())) {}
+    : left_(std::move(processes_per_job)),
+      completion_(left_.size()),
+      latest_(left_.size(), 0),
+      jobs_left_(static_cast<int>(left_.size())) {}
 
 inline bool JobTracker::process_finished(int job, Nanos now) {
+  // Workstations report in the order their actors run, not in time order: keep the latest time.
+  latest_[job] = std::max(latest_[job], now);
   if (--left_[job] > 0) return false;
-  completion_[job] = now;
+  completion_[job] = latest_[job];
   --jobs_left_;
-  if (listener_) listener_(job, now);
+  if (listener_) listener_(job, latest_[job]);
   return true;
 }
 

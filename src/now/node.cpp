@@ -339,6 +339,7 @@ void Node::deliver(Nanos now, const Message& message) {
       break;
     case ProcState::Blocked:
       p.state = ProcState::Ready;
+      set_category(p, Category::Ready);
       scheduler_->wake(id, now_);
       reschedule_check();
       break;

@@ -121,7 +121,7 @@ class Node {
     workload::ProcessProgram program;
     workload::Phase phase;
     int barrier = 0;       // the phase / barrier it works toward
-    int step = 0;          // 0..reads-1: chunk then read; reads: residual then barrier
+    std::int64_t step = 0;  // 0..reads-1: chunk then read; reads: residual then barrier
     Nanos compute_left = 0;
     Activity activity = Activity::Compute;
     bool reply_received = false;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <set>
 
 #include "config/input_error.hpp"
 #include "metrics/ssr.hpp"
@@ -66,6 +67,33 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
   return jobs;
 }
 
+// For each workstation, the workstations whose processes may send to it: read partners (both ways: request
+// and reply) and barrier partners.
+std::vector<std::vector<int>> correspondents(const std::vector<JobLayout>& jobs, int workstations) {
+  std::vector<std::set<int>> talk(workstations);
+  auto link = [&](int a, int b) {
+    if (a == b) return;
+    talk[a].insert(b);
+    talk[b].insert(a);
+  };
+  for (const auto& job : jobs) {
+    const auto& ws = job.workstation_of;
+    for (int r = 0; r < job.processes; ++r) {
+      if (job.program.pattern == config::Pattern::News) {
+        for (int q : workload::news_neighbours(r, job.processes)) link(ws[r], ws[q]);
+      }
+      for (int q = 0; q < job.processes; ++q) {
+        const bool random_reads = job.program.pattern == config::Pattern::Random;
+        const bool barrier = job.barrier_kind == config::BarrierKind::AllToAll || r == 0;
+        if (random_reads || barrier) link(ws[r], ws[q]);
+      }
+    }
+  }
+  std::vector<std::vector<int>> out(workstations);
+  for (int w = 0; w < workstations; ++w) out[w].assign(talk[w].begin(), talk[w].end());
+  return out;
+}
+
 // The engine, the platform and the jobs as every workstation will see them; throws InputError for what
 // only the platform can tell.
 struct Prepared {
@@ -108,8 +136,10 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) 
   if (now_config.policy == config::NowPolicy::Gang) {
     std::vector<sched::JobId> ids(jobs.size());
     for (std::size_t j = 0; j < jobs.size(); ++j) ids[j] = static_cast<sched::JobId>(j);
-    // The coordinator learns of a completion and tells every workstation: two message latencies.
-    gang = std::make_shared<sched::GangMatrix>(now_config.quantum, ids, 2 * platform.min_latency);
+    // The coordinator learns of a completion and tells every workstation: two messages (2L + o). It also
+    // exceeds how far a workstation's events can be processed ahead of (L) or behind (o) the clock.
+    gang = std::make_shared<sched::GangMatrix>(now_config.quantum, ids,
+                                               2 * platform.min_latency + now_config.overhead);
     tracker.on_job_done([gang](int job, Nanos time) { gang->job_finished(job, time); });
   }
   const auto sched_config = scheduler_config(now_config);
@@ -124,7 +154,7 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) 
       nodes[jobs[j].workstation_of[rank]]->add_process(static_cast<int>(j), rank);
 
   if (hooks.started) hooks.started();
-  auto delivery = make_mailbox_delivery(workstations, platform.min_latency);
+  auto delivery = make_mailbox_delivery(correspondents(jobs, workstations), platform.min_latency);
   // COSCHED_NOW_NO_LOOKAHEAD=1 wakes the actors at every event of their node instead of running ahead to
   // the delivery horizon: slower, and giving identical results (a diagnostic, tested).
   const bool lookahead = std::getenv("COSCHED_NOW_NO_LOOKAHEAD") == nullptr;
@@ -132,6 +162,7 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) 
     Node* node = nodes[w].get();
     sg4::Actor::create(fmt::format("ws-{}", w), platform.workstations[w], [node, w, &delivery, &tracker,
                                                                            &progress, total_barriers, lookahead] {
+      delivery->open(w);
       node->start();
       std::uint64_t wakeups = 0;
       while (!node->finished()) {
@@ -146,7 +177,7 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) 
         // processed when it next wakes, in time order, before any message that arrives.
         const auto next = lookahead ? node->next_send_bound() : node->next_timer();
         if (next && *next <= horizon) {
-          sg4::this_actor::sleep_until(static_cast<double>(*next) * 1e-9);
+          if (*next > simulated_now()) sg4::this_actor::sleep_until(static_cast<double>(*next) * 1e-9);
           node->advance(*next);
           continue;
         }

@@ -85,13 +85,15 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
     std::vector<sg4::Link*> links;
     double latency = 0;
     from->route_to(to, links, &latency);
-    return static_cast<config::Nanos>(std::floor(latency * 1e9));
+    return latency * 1e9;
   };
-  out.latency = route_latency(out.workstations[0], out.workstations[1]);
-  out.min_latency = out.latency;
+  out.latency = static_cast<config::Nanos>(std::llround(route_latency(out.workstations[0], out.workstations[1])));
+  // A lower bound of every route's latency, so rounded down: no message may arrive before it.
+  double min_latency = route_latency(out.workstations[0], out.workstations[1]);
   for (auto* from : out.workstations)
     for (auto* to : out.workstations)
-      if (from != to) out.min_latency = std::min(out.min_latency, route_latency(from, to));
+      if (from != to) min_latency = std::min(min_latency, route_latency(from, to));
+  out.min_latency = static_cast<config::Nanos>(std::floor(min_latency));
   return out;
 }
 

@@ -14,9 +14,7 @@ Nanos Pairwise::first_spin(WaitKind kind) const {
   return kind == WaitKind::Read ? timings_.read_spin : timings_.barrier_spin;
 }
 
-int Pairwise::threshold(Nanos length) const {
-  return static_cast<int>(std::max<Nanos>(1, length / timings_.read_spin));
-}
+std::int64_t Pairwise::threshold(Nanos length) const { return std::max<Nanos>(1, length / timings_.read_spin); }
 
 Nanos Pairwise::next_spin(WaitKind, Nanos length, int messages) const {
   return messages >= threshold(length) ? timings_.window : 0;

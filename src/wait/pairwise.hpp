@@ -22,7 +22,7 @@ class Pairwise final : public NowWaitAlgorithm {
   explicit Pairwise(Timings timings);
   Nanos first_spin(WaitKind kind) const override;
   Nanos next_spin(WaitKind kind, Nanos length, int messages) const override;
-  int threshold(Nanos length) const;
+  std::int64_t threshold(Nanos length) const;
   const Timings& timings() const { return timings_; }
 
  private:

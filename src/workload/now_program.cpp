@@ -40,7 +40,7 @@ Phase ProcessProgram::next_phase() {
   // read's round trip together take comm_interval + 2L + 4o on a dedicated machine.
   const Nanos step = spec_.basis == config::IntervalBasis::Compute ? spec_.comm_interval
                                                                    : spec_.comm_interval + spec_.read_round_trip;
-  phase.reads = static_cast<int>(budget / step);
+  phase.reads = budget / step;
   const Nanos rest = budget - phase.reads * step;
   phase.residual = spec_.basis == config::IntervalBasis::Compute
                        ? rest
@@ -48,7 +48,7 @@ Phase ProcessProgram::next_phase() {
   return phase;
 }
 
-int ProcessProgram::read_partner(int read) {
+int ProcessProgram::read_partner(std::int64_t read) {
   if (spec_.pattern == config::Pattern::News) return news_[read % 4];
   // random: uniform among the other processes.
   auto other = static_cast<int>(engine_() % static_cast<std::uint64_t>(spec_.processes - 1));

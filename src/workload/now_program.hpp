@@ -24,7 +24,7 @@ struct ProgramSpec {
 };
 
 struct Phase {
-  int reads = 0;        // remote reads in this phase
+  std::int64_t reads = 0;  // remote reads in this phase
   Nanos chunk = 0;      // computation before each read
   Nanos residual = 0;   // computation after the last read, before the barrier
   Nanos compute() const { return reads * chunk + residual; }
@@ -45,7 +45,7 @@ class ProcessProgram {
   // The next phase (one call per barrier, in order).
   Phase next_phase();
   // The process read number `read` of the current phase reads from.
-  int read_partner(int read);
+  int read_partner(std::int64_t read);
 
  private:
   ProgramSpec spec_;

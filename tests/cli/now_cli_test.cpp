@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <numeric>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -301,6 +303,67 @@ TEST(NowDeterminism, LookaheadGivesTheSameResultsAsWakingAtEveryEvent) {
     EXPECT_EQ(without(ahead, {"/wall_seconds"_json_pointer, "/events"_json_pointer}),
               without(every, {"/wall_seconds"_json_pointer, "/events"_json_pointer}))
         << "expected identical results with and without lookahead under " << scheduler;
+  }
+}
+
+// Small random NOW scenarios (every scheduler, waiting algorithm, pattern and barrier kind, several
+// placements, latencies and overheads): running ahead must match waking at every event, and every job's
+// time breakdown must be non-negative and add up to its completion time.
+std::string random_scenario(std::uint64_t seed) {
+  std::mt19937_64 engine(seed);
+  auto pick = [&](std::initializer_list<const char*> options) {
+    return std::string(*(options.begin() + engine() % options.size()));
+  };
+  const int workstations = 2 + static_cast<int>(engine() % 4);
+  const std::string policy = pick({"ts", "stride", "stride-credit", "gang"});
+  std::string yaml = fmt::format(
+      "model: now\nseed: {}\nplatform: {{workstations: {}, latency: {}, overhead: {}}}\n"
+      "scheduler: {{policy: {}, context_switch: {}{}}}\nworkload:\n  jobs:\n",
+      seed, workstations, pick({"1us", "10us"}), pick({"1us", "2us", "13us"}), policy, pick({"20us", "100us"}),
+      policy == "ts" ? "" : ", quantum: " + pick({"200us", "1ms", "3ms"}));
+  const int jobs = 1 + static_cast<int>(engine() % 3);
+  for (int j = 0; j < jobs; ++j) {
+    const int processes = 1 + static_cast<int>(engine() % workstations);
+    std::vector<int> hosts(workstations);
+    std::iota(hosts.begin(), hosts.end(), 0);
+    std::shuffle(hosts.begin(), hosts.end(), engine);
+    hosts.resize(processes);
+    std::string wait = pick({"block", "spin-fixed", "pairwise", "block-immediately", "spin", "large-initial-spin"});
+    std::string wait_keys;
+    if (wait == "spin-fixed") wait_keys = ", spin: " + pick({"0", "5us", "50us"});
+    if (wait == "large-initial-spin") wait_keys = ", initial_spin: " + pick({"500us", "V+L+2o"});
+    yaml += fmt::format(
+        "    - {{name: j{}, processes: {}, placement: [{}], pattern: {}, comm_interval: {}, sync_interval: {}, "
+        "imbalance: {}, barriers: {}, barrier: {{kind: {}}}, wait: {{algorithm: {}{}}}}}\n",
+        j, processes, fmt::join(hosts, ", "), pick({"news", "none", "random"}), pick({"1us", "10us", "37us"}),
+        pick({"100us", "500us", "1ms"}), pick({"1", "1.5", "3"}), 1 + engine() % 4, pick({"root", "all-to-all"}),
+        wait, wait_keys);
+  }
+  return yaml;
+}
+
+TEST(NowDeterminism, RandomScenariosGiveTheSameResultsAheadAndAtEveryEvent) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    Sandbox box;
+    const auto yaml = random_scenario(seed);
+    write_text(box.work() / "random.yaml", yaml);
+    auto ahead = run_summary(box, {"random.yaml"}, "ahead");
+    ::setenv("COSCHED_NOW_NO_LOOKAHEAD", "1", 1);
+    auto every = run_summary(box, {"random.yaml"}, "every");
+    ::unsetenv("COSCHED_NOW_NO_LOOKAHEAD");
+    ASSERT_TRUE(ahead.is_object() && every.is_object()) << "expected both runs to succeed for\n" << yaml;
+    EXPECT_EQ(without(ahead, {"/wall_seconds"_json_pointer, "/events"_json_pointer}),
+              without(every, {"/wall_seconds"_json_pointer, "/events"_json_pointer}))
+        << "expected identical results with and without lookahead for\n" << yaml;
+    for (const auto& job : ahead["jobs"]) {
+      double sum = 0;
+      for (const auto& [state, seconds] : job["time"].items()) {
+        EXPECT_GE(seconds.get<double>(), 0.0) << "expected no negative " << state << " time for\n" << yaml;
+        sum += seconds.get<double>();
+      }
+      EXPECT_NEAR(sum, job["completion_time"].get<double>(), 1e-9)
+          << "expected the breakdown to add up to the completion time for\n" << yaml;
+    }
   }
 }
 

@@ -32,15 +32,17 @@ TEST(NowNetwork, AOneByteMessageTakesTheLatencyPlusItsTransferTime) {
   now.workstations = 2;
   auto platform = platform::build_now_platform(engine, now);
   ASSERT_EQ(platform.latency, 10'000) << "route latency between workstations 0 and 1";
-  auto delivery = make_mailbox_delivery(2, platform.min_latency);
+  auto delivery = make_mailbox_delivery({{1}, {0}}, platform.min_latency);
   double sent_at = -1, arrived_at = -1, raw_arrived_at = -1;
   sg4::Actor::create("sender", platform.workstations[0], [&] {
+    delivery->open(0);
     sg4::this_actor::sleep_until(1e-3);
     sent_at = sg4::Engine::get_clock();
     delivery->send(0, Envelope{1, Message{Message::Kind::ReadRequest, 0, 0, 1, 0}});
     delivery->close(0);
   });
   sg4::Actor::create("receiver", platform.workstations[1], [&] {
+    delivery->open(1);
     auto messages = delivery->receive(1, std::nullopt);
     arrived_at = sg4::Engine::get_clock();
     EXPECT_EQ(messages.size(), 1u);

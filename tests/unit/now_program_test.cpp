@@ -61,6 +61,8 @@ TEST(Units, DurationsAndBandwidthsNeedUnits) {
   EXPECT_EQ(config::parse_duration_ns("1.5ms"), 1'500'000);
   EXPECT_EQ(config::parse_duration_ns("2s"), 2'000'000'000);
   EXPECT_EQ(config::parse_duration_ns("0"), 0);
+  EXPECT_EQ(config::parse_duration_ns("1e-3s"), 1'000'000) << "an exponent with a sign";
+  EXPECT_EQ(config::parse_duration_ns("1e3us"), 1'000'000);
   EXPECT_FALSE(config::parse_duration_ns("10").has_value()) << "a unit is required";
   EXPECT_FALSE(config::parse_duration_ns("10 us").has_value());
   EXPECT_FALSE(config::parse_duration_ns("-1ms").has_value());
