@@ -28,16 +28,21 @@ struct Parcel {
 
 class MailboxDelivery final : public MessageDelivery {
  public:
-  MailboxDelivery(const std::vector<std::vector<int>>& senders, Nanos min_latency)
+  MailboxDelivery(const std::vector<std::vector<int>>& senders, Nanos min_latency, bool arrive_in_send_order)
       : ports_(senders.size()), min_latency_(min_latency) {
     for (std::size_t to = 0; to < senders.size(); ++to) {
       auto& port = ports_[to];
       port.channel_of.assign(senders.size(), -1);
       for (int from : senders[to]) {
         if (port.channel_of[from] >= 0) continue;
+        if (arrive_in_send_order && !port.channels.empty()) {
+          port.channel_of[from] = 0;
+          continue;
+        }
         port.channel_of[from] = static_cast<int>(port.channels.size());
-        port.channels.push_back(Channel{sg4::Mailbox::by_name("ws-" + std::to_string(to) + "<-" + std::to_string(from)),
-                                        nullptr});
+        const std::string name = arrive_in_send_order ? "ws-" + std::to_string(to)
+                                                      : "ws-" + std::to_string(to) + "<-" + std::to_string(from);
+        port.channels.push_back(Channel{sg4::Mailbox::by_name(name), nullptr});
       }
       port.waiting.resize(port.channels.size());
     }
@@ -134,8 +139,8 @@ class MailboxDelivery final : public MessageDelivery {
 }  // namespace
 
 std::unique_ptr<MessageDelivery> make_mailbox_delivery(const std::vector<std::vector<int>>& senders,
-                                                       Nanos min_latency) {
-  return std::make_unique<MailboxDelivery>(senders, min_latency);
+                                                       Nanos min_latency, bool arrive_in_send_order) {
+  return std::make_unique<MailboxDelivery>(senders, min_latency, arrive_in_send_order);
 }
 
 }  // namespace cosched::now

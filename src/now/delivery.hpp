@@ -37,11 +37,14 @@ class MessageDelivery {
 // Simulated time now, in whole nanoseconds.
 Nanos simulated_now();
 
-// Messages as detached SimGrid communications of kMessageBytes, one mailbox per (sender, receiver) pair
-// with the receiver's actor as permanent receiver, so that a transfer starts when the message is sent and
-// a message never waits behind one from another sender that is slower to arrive. `senders[w]`: the
-// workstations that may send to w. `min_latency`: the smallest one-way latency between workstations.
+// Messages as detached SimGrid communications of kMessageBytes to mailboxes whose permanent receiver is
+// the destination's actor, so that a transfer starts when the message is sent. SimGrid hands a mailbox's
+// messages over in the order they were sent; so that a message never waits behind one that is slower to
+// arrive, each (sender, receiver) pair has its own mailbox, unless `arrive_in_send_order` (every route
+// has the same latency and a send's overhead exceeds a message's transfer time), when one mailbox per
+// receiver gives the same results faster. `senders[w]`: the workstations that may send to w.
+// `min_latency`: the smallest one-way latency between workstations.
 std::unique_ptr<MessageDelivery> make_mailbox_delivery(const std::vector<std::vector<int>>& senders,
-                                                       Nanos min_latency);
+                                                       Nanos min_latency, bool arrive_in_send_order);
 
 }  // namespace cosched::now

@@ -154,7 +154,13 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) 
       nodes[jobs[j].workstation_of[rank]]->add_process(static_cast<int>(j), rank);
 
   if (hooks.started) hooks.started();
-  auto delivery = make_mailbox_delivery(correspondents(jobs, workstations), platform.min_latency);
+  // One mailbox per receiver is exact when messages cannot overtake each other: equal route latencies,
+  // and a sender's messages spaced (by o) more than a transfer lasts. COSCHED_NOW_MAILBOX_PER_PAIR=1
+  // forces a mailbox per pair (a diagnostic, tested to give identical results).
+  const double transfer_ns = static_cast<double>(kMessageBytes) / now_config.bandwidth_bytes_per_second * 1e9;
+  const bool in_send_order = platform.uniform_latency && static_cast<double>(now_config.overhead) > transfer_ns &&
+                             std::getenv("COSCHED_NOW_MAILBOX_PER_PAIR") == nullptr;
+  auto delivery = make_mailbox_delivery(correspondents(jobs, workstations), platform.min_latency, in_send_order);
   // COSCHED_NOW_NO_LOOKAHEAD=1 wakes the actors at every event of their node instead of running ahead to
   // the delivery horizon: slower, and giving identical results (a diagnostic, tested).
   const bool lookahead = std::getenv("COSCHED_NOW_NO_LOOKAHEAD") == nullptr;

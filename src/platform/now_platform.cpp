@@ -90,10 +90,17 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
   out.latency = static_cast<config::Nanos>(std::llround(route_latency(out.workstations[0], out.workstations[1])));
   // A lower bound of every route's latency, so rounded down: no message may arrive before it.
   double min_latency = route_latency(out.workstations[0], out.workstations[1]);
-  for (auto* from : out.workstations)
-    for (auto* to : out.workstations)
-      if (from != to) min_latency = std::min(min_latency, route_latency(from, to));
+  double max_latency = min_latency;
+  for (auto* from : out.workstations) {
+    for (auto* to : out.workstations) {
+      if (from == to) continue;
+      const double latency = route_latency(from, to);
+      min_latency = std::min(min_latency, latency);
+      max_latency = std::max(max_latency, latency);
+    }
+  }
   out.min_latency = static_cast<config::Nanos>(std::floor(min_latency));
+  out.uniform_latency = max_latency == min_latency;
   return out;
 }
 

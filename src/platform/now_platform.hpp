@@ -14,6 +14,7 @@ struct NowPlatform {
   std::vector<simgrid::s4u::Host*> workstations;  // workstation i is workstations[i]
   config::Nanos latency = 0;      // one-way latency between workstations 0 and 1 (as SimGrid routes it)
   config::Nanos min_latency = 0;  // the smallest one-way latency between two workstations
+  bool uniform_latency = true;    // every route has the same latency
 };
 
 // Configures SimGrid's network model so that messages see exactly the platform's latency (CM02 without

@@ -307,8 +307,9 @@ TEST(NowDeterminism, LookaheadGivesTheSameResultsAsWakingAtEveryEvent) {
 }
 
 // Small random NOW scenarios (every scheduler, waiting algorithm, pattern and barrier kind, several
-// placements, latencies and overheads): running ahead must match waking at every event, and every job's
-// time breakdown must be non-negative and add up to its completion time.
+// placements, latencies and overheads): running ahead must match waking at every event, one mailbox per
+// receiver must match one per pair, and every job's time breakdown must be non-negative and add up to
+// its completion time.
 std::string random_scenario(std::uint64_t seed) {
   std::mt19937_64 engine(seed);
   auto pick = [&](std::initializer_list<const char*> options) {
@@ -342,7 +343,7 @@ std::string random_scenario(std::uint64_t seed) {
   return yaml;
 }
 
-TEST(NowDeterminism, RandomScenariosGiveTheSameResultsAheadAndAtEveryEvent) {
+TEST(NowDeterminism, RandomScenariosGiveTheSameResultsWhateverTheDeliveryPath) {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     Sandbox box;
     const auto yaml = random_scenario(seed);
@@ -351,10 +352,16 @@ TEST(NowDeterminism, RandomScenariosGiveTheSameResultsAheadAndAtEveryEvent) {
     ::setenv("COSCHED_NOW_NO_LOOKAHEAD", "1", 1);
     auto every = run_summary(box, {"random.yaml"}, "every");
     ::unsetenv("COSCHED_NOW_NO_LOOKAHEAD");
-    ASSERT_TRUE(ahead.is_object() && every.is_object()) << "expected both runs to succeed for\n" << yaml;
-    EXPECT_EQ(without(ahead, {"/wall_seconds"_json_pointer, "/events"_json_pointer}),
-              without(every, {"/wall_seconds"_json_pointer, "/events"_json_pointer}))
+    ::setenv("COSCHED_NOW_MAILBOX_PER_PAIR", "1", 1);
+    auto per_pair = run_summary(box, {"random.yaml"}, "per-pair");
+    ::unsetenv("COSCHED_NOW_MAILBOX_PER_PAIR");
+    ASSERT_TRUE(ahead.is_object() && every.is_object() && per_pair.is_object())
+        << "expected the three runs to succeed for\n" << yaml;
+    const auto varying = {"/wall_seconds"_json_pointer, "/events"_json_pointer};
+    EXPECT_EQ(without(ahead, varying), without(every, varying))
         << "expected identical results with and without lookahead for\n" << yaml;
+    EXPECT_EQ(without(ahead, varying), without(per_pair, varying))
+        << "expected identical results with one mailbox per receiver and one per pair for\n" << yaml;
     for (const auto& job : ahead["jobs"]) {
       double sum = 0;
       for (const auto& [state, seconds] : job["time"].items()) {

@@ -32,7 +32,7 @@ TEST(NowNetwork, AOneByteMessageTakesTheLatencyPlusItsTransferTime) {
   now.workstations = 2;
   auto platform = platform::build_now_platform(engine, now);
   ASSERT_EQ(platform.latency, 10'000) << "route latency between workstations 0 and 1";
-  auto delivery = make_mailbox_delivery({{1}, {0}}, platform.min_latency);
+  auto delivery = make_mailbox_delivery({{1}, {0}}, platform.min_latency, false);
   double sent_at = -1, arrived_at = -1, raw_arrived_at = -1;
   sg4::Actor::create("sender", platform.workstations[0], [&] {
     delivery->open(0);
