@@ -45,6 +45,17 @@ struct TimeBreakdown {
   Nanos finished = 0;         // done, while the rest of its job runs
   Nanos idle() const { return ready + blocked_read + blocked_barrier + finished; }
   Nanos total() const { return compute + communicate + synchronize + switching + idle(); }
+  TimeBreakdown& operator+=(const TimeBreakdown& o) {
+    compute += o.compute;
+    communicate += o.communicate;
+    synchronize += o.synchronize;
+    switching += o.switching;
+    ready += o.ready;
+    blocked_read += o.blocked_read;
+    blocked_barrier += o.blocked_barrier;
+    finished += o.finished;
+    return *this;
+  }
 };
 
 struct WaitCounts {
@@ -53,6 +64,14 @@ struct WaitCounts {
   std::int64_t read_spins = 0;
   std::int64_t read_spins_successful = 0;
   std::int64_t blocks = 0;
+  WaitCounts& operator+=(const WaitCounts& o) {
+    barrier_spins += o.barrier_spins;
+    barrier_spins_successful += o.barrier_spins_successful;
+    read_spins += o.read_spins;
+    read_spins_successful += o.read_spins_successful;
+    blocks += o.blocks;
+    return *this;
+  }
 };
 
 struct NodeParams {

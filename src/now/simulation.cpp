@@ -224,20 +224,8 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) 
   std::string workstation_csv = "workstation,host,busy_s,utilisation,spinning_s,messages_sent,messages_received\n";
   for (const auto& node : nodes) {
     for (const auto& report : node->reports()) {
-      auto& sum = sums[report.job];
-      sum.time.compute += report.time.compute;
-      sum.time.communicate += report.time.communicate;
-      sum.time.synchronize += report.time.synchronize;
-      sum.time.switching += report.time.switching;
-      sum.time.ready += report.time.ready;
-      sum.time.blocked_read += report.time.blocked_read;
-      sum.time.blocked_barrier += report.time.blocked_barrier;
-      sum.time.finished += report.time.finished;
-      sum.waits.barrier_spins += report.waits.barrier_spins;
-      sum.waits.barrier_spins_successful += report.waits.barrier_spins_successful;
-      sum.waits.read_spins += report.waits.read_spins;
-      sum.waits.read_spins_successful += report.waits.read_spins_successful;
-      sum.waits.blocks += report.waits.blocks;
+      sums[report.job].time += report.time;
+      sums[report.job].waits += report.waits;
     }
     messages += node->messages_sent();
     events += node->events();
