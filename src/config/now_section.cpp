@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <stdexcept>
 
 #include "config/units.hpp"
 
@@ -27,8 +28,29 @@ int bounded_count(const Field& f, int max) {
   return static_cast<int>(value);
 }
 
+// Each enum's names in scenario files, one table serving both reading and writing (resolved_json).
 template <typename Enum>
-Enum choice(const Field& f, std::initializer_list<std::pair<const char*, Enum>> options) {
+using Names = std::initializer_list<std::pair<const char*, Enum>>;
+
+using A = NowWait::Algorithm;
+const Names<A> kWaitNames = {{"block", A::Block},
+                             {"spin-fixed", A::SpinFixed},
+                             {"pairwise", A::Pairwise},
+                             {"block-immediately", A::BlockImmediately},
+                             {"spin", A::Spin},
+                             {"large-initial-spin", A::LargeInitialSpin}};
+const Names<NowPolicy> kPolicyNames = {{"gang", NowPolicy::Gang},
+                                       {"ts", NowPolicy::TimeSharing},
+                                       {"stride", NowPolicy::Stride},
+                                       {"stride-credit", NowPolicy::StrideCredit}};
+const Names<Pattern> kPatternNames = {{"news", Pattern::News}, {"none", Pattern::None}, {"random", Pattern::Random}};
+const Names<IntervalBasis> kBasisNames = {{"compute", IntervalBasis::Compute},
+                                          {"dedicated", IntervalBasis::Dedicated}};
+const Names<BarrierKind> kBarrierNames = {{"root", BarrierKind::Root}, {"all-to-all", BarrierKind::AllToAll}};
+const Names<SleepReturn> kSleepReturnNames = {{"always", SleepReturn::Always}, {"maxwait", SleepReturn::Maxwait}};
+
+template <typename Enum>
+Enum choice(const Field& f, Names<Enum> options) {
   std::string names;
   for (const auto& [name, value] : options) names += (names.empty() ? "" : ", ") + std::string(name);
   auto text = f.scalar("one of " + names);
@@ -37,17 +59,18 @@ Enum choice(const Field& f, std::initializer_list<std::pair<const char*, Enum>> 
   f.fail("one of " + names);
 }
 
+template <typename Enum>
+const char* name_of(Names<Enum> options, Enum value) {
+  for (const auto& [name, option] : options)
+    if (option == value) return name;
+  throw std::logic_error("now scenario: an enum value without a name");
+}
+
 NowWait read_wait(const Field& f) {
   MapReader map(f, "a mapping such as {algorithm: pairwise}");
-  using A = NowWait::Algorithm;
   NowWait wait;
   auto algorithm = map.required("algorithm");
-  wait.algorithm = choice<A>(algorithm, {{"block", A::Block},
-                                         {"spin-fixed", A::SpinFixed},
-                                         {"pairwise", A::Pairwise},
-                                         {"block-immediately", A::BlockImmediately},
-                                         {"spin", A::Spin},
-                                         {"large-initial-spin", A::LargeInitialSpin}});
+  wait.algorithm = choice(algorithm, kWaitNames);
   auto spin = map.optional("spin");
   auto initial = map.optional("initial_spin");
   auto read_spin = map.optional("read_spin");
@@ -114,7 +137,7 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
     }
   }
   if (auto v = map.optional("pattern"))
-    job.pattern = choice<Pattern>(*v, {{"news", Pattern::News}, {"none", Pattern::None}, {"random", Pattern::Random}});
+    job.pattern = choice(*v, kPatternNames);
   if (auto v = map.optional("comm_interval")) job.comm_interval = duration(*v);
   if (auto v = map.optional("sync_interval")) job.sync_interval = duration(*v);
   if (auto v = map.optional("imbalance")) {
@@ -124,11 +147,11 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
   job.barriers = bounded_count(map.required("barriers"), 10'000'000);
   if (auto v = map.optional("interval_basis"))
     job.interval_basis =
-        choice<IntervalBasis>(*v, {{"compute", IntervalBasis::Compute}, {"dedicated", IntervalBasis::Dedicated}});
+        choice(*v, kBasisNames);
   if (auto v = map.optional("barrier")) {
     MapReader barrier(*v, "a mapping such as {kind: root}");
     if (auto kind = barrier.optional("kind"))
-      job.barrier_kind = choice<BarrierKind>(*kind, {{"root", BarrierKind::Root}, {"all-to-all", BarrierKind::AllToAll}});
+      job.barrier_kind = choice(*kind, kBarrierNames);
     barrier.finish();
   }
   job.wait = read_wait(map.required("wait"));
@@ -170,10 +193,7 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
   {
     MapReader scheduler(top.required("scheduler"), "a mapping with 'policy'");
     auto policy = scheduler.required("policy");
-    now.policy = choice<NowPolicy>(policy, {{"gang", NowPolicy::Gang},
-                                            {"ts", NowPolicy::TimeSharing},
-                                            {"stride", NowPolicy::Stride},
-                                            {"stride-credit", NowPolicy::StrideCredit}});
+    now.policy = choice(policy, kPolicyNames);
     auto quantum = scheduler.optional("quantum");
     if (quantum) {
       if (now.policy == NowPolicy::TimeSharing)
@@ -189,7 +209,7 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
         if (*key) (*key)->error("applies to policy ts only");
     }
     if (sleep_return)
-      now.sleep_return = choice<SleepReturn>(*sleep_return, {{"always", SleepReturn::Always}, {"maxwait", SleepReturn::Maxwait}});
+      now.sleep_return = choice(*sleep_return, kSleepReturnNames);
     if (initial_level) {
       auto level = initial_level->non_negative_integer();
       if (level > 59) initial_level->fail("a TS level from 0 to 59");
@@ -223,34 +243,31 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
     platform["bandwidth_bytes_per_s"] = now.bandwidth_bytes_per_second;
   }
   platform["overhead_s"] = seconds(now.overhead);
-  const char* policies[] = {"gang", "ts", "stride", "stride-credit"};
   auto& scheduler = out["scheduler"];
-  scheduler["policy"] = policies[static_cast<int>(now.policy)];
+  scheduler["policy"] = name_of(kPolicyNames, now.policy);
   if (now.policy != NowPolicy::TimeSharing) scheduler["quantum_s"] = seconds(now.quantum);
   scheduler["context_switch_s"] = seconds(now.context_switch);
   if (now.policy == NowPolicy::TimeSharing) {
-    scheduler["sleep_return"] = now.sleep_return == SleepReturn::Always ? "always" : "maxwait";
+    scheduler["sleep_return"] = name_of(kSleepReturnNames, now.sleep_return);
     scheduler["initial_level"] = now.initial_level;
   }
   if (now.policy == NowPolicy::StrideCredit) scheduler["credit_cap_s"] = seconds(now.credit_cap.value_or(now.quantum));
   auto& jobs = out["workload"]["jobs"] = nlohmann::ordered_json::array();
-  const char* patterns[] = {"none", "news", "random"};
-  const char* waits[] = {"block", "spin-fixed", "pairwise", "block-immediately", "spin", "large-initial-spin"};
   for (const auto& job : now.jobs) {
     nlohmann::ordered_json j;
     j["name"] = job.name;
     j["processes"] = job.processes;
     j["copies"] = job.copies;
     j["placement"] = job.placement;
-    j["pattern"] = patterns[static_cast<int>(job.pattern)];
+    j["pattern"] = name_of(kPatternNames, job.pattern);
     j["comm_interval_s"] = seconds(job.comm_interval);
     j["sync_interval_s"] = seconds(job.sync_interval);
     j["imbalance"] = job.imbalance;
     j["barriers"] = job.barriers;
-    j["interval_basis"] = job.interval_basis == IntervalBasis::Compute ? "compute" : "dedicated";
-    j["barrier"]["kind"] = job.barrier_kind == BarrierKind::Root ? "root" : "all-to-all";
+    j["interval_basis"] = name_of(kBasisNames, job.interval_basis);
+    j["barrier"]["kind"] = name_of(kBarrierNames, job.barrier_kind);
     auto& wait = j["wait"];
-    wait["algorithm"] = waits[static_cast<int>(job.wait.algorithm)];
+    wait["algorithm"] = name_of(kWaitNames, job.wait.algorithm);
     if (job.wait.algorithm == NowWait::Algorithm::SpinFixed) wait["spin_s"] = seconds(job.wait.spin);
     if (job.wait.read_spin) wait["read_spin_s"] = seconds(*job.wait.read_spin);
     if (job.wait.barrier_spin) wait["barrier_spin_s"] = seconds(*job.wait.barrier_spin);
