@@ -6,12 +6,12 @@
 // Usage: now_bench [SCENARIO] [--set PATH=VALUE ...]
 
 #include <fmt/format.h>
-#include <simgrid/s4u.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <simgrid/s4u.hpp>
 #include <string>
 #include <vector>
 
@@ -46,35 +46,36 @@ double bare_messages_per_second(int hosts, int reads_per_actor) {
   long messages = 0;
   int done = 0;
   for (int h = 0; h < hosts; ++h) {
-    sg4::Actor::create("bare", platform.workstations[h], [h, hosts, reads_per_actor, &boxes, &messages, &done] {
-      boxes[h]->set_receiver(sg4::Actor::self());
-      auto neighbours = cosched::workload::news_neighbours(h, hosts);
-      int reads = 0;
-      auto read = [&] {
-        boxes[neighbours[reads % 4]]->put_init(new Msg{true, h}, 1)->detach();
-        ++messages;
-      };
-      read();
-      bool finished = false;
-      while (!(finished && done == hosts)) {
-        Msg* m = boxes[h]->get<Msg>();
-        if (m->request) {
-          boxes[m->from]->put_init(new Msg{false, h}, 1)->detach();
-          ++messages;
-        } else if (++reads < reads_per_actor) {
-          read();
-        } else if (!finished) {
-          finished = true;
-          ++done;
-          if (done == hosts) {  // wake the others so that they can stop
-            for (int o = 0; o < hosts; ++o)
-              if (o != h) boxes[o]->put_init(new Msg{false, -1}, 1)->detach();
-          }
-        }
-        delete m;
-      }
-      boxes[h]->set_receiver(nullptr);
-    });
+    sg4::Actor::create("bare", platform.workstations[h],
+                       [h, hosts, reads_per_actor, &boxes, &messages, &done] {
+                         boxes[h]->set_receiver(sg4::Actor::self());
+                         auto neighbours = cosched::workload::news_neighbours(h, hosts);
+                         int reads = 0;
+                         auto read = [&] {
+                           boxes[neighbours[reads % 4]]->put_init(new Msg{true, h}, 1)->detach();
+                           ++messages;
+                         };
+                         read();
+                         bool finished = false;
+                         while (!(finished && done == hosts)) {
+                           Msg* m = boxes[h]->get<Msg>();
+                           if (m->request) {
+                             boxes[m->from]->put_init(new Msg{false, h}, 1)->detach();
+                             ++messages;
+                           } else if (++reads < reads_per_actor) {
+                             read();
+                           } else if (!finished) {
+                             finished = true;
+                             ++done;
+                             if (done == hosts) {  // wake the others so that they can stop
+                               for (int o = 0; o < hosts; ++o)
+                                 if (o != h) boxes[o]->put_init(new Msg{false, -1}, 1)->detach();
+                             }
+                           }
+                           delete m;
+                         }
+                         boxes[h]->set_receiver(nullptr);
+                       });
   }
   auto start = Clock::now();
   engine.run();
@@ -130,7 +131,8 @@ int main(int argc, char** argv) {
   double bare_rate = in_child([] { return bare_messages_per_second(32, 20000); });
   fmt::print("scenario                 {}\n", file);
   fmt::print("model                    {:.0f} messages/s\n", model_rate);
-  fmt::print("bare SimGrid messages    {:.0f} messages/s (32 hosts, detached 1-byte request and reply)\n", bare_rate);
+  fmt::print("bare SimGrid messages    {:.0f} messages/s (32 hosts, detached 1-byte request and reply)\n",
+             bare_rate);
   fmt::print("ratio                    {:.2f} (target >= 0.7)\n", model_rate / bare_rate);
   return 0;
 }

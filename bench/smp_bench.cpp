@@ -20,7 +20,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
 
 // The reference ceiling: a binary heap of (time, cpu) events, each handler scheduling the CPU's next event.
 double bare_heap_events_per_second(std::uint64_t events, int cpus) {

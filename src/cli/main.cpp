@@ -1,16 +1,16 @@
 // cosched command line: `cosched run` and `cosched validate`.
 // Exit codes: 0 success, 2 bad input (scenario or arguments), 1 internal failure.
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <simgrid/s4u.hpp>
 
+#include <CLI/CLI.hpp>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <simgrid/s4u.hpp>
 
 #include "cli/progress_line.hpp"
 #include "cli/summary_text.hpp"
@@ -53,11 +53,13 @@ config::Scenario load(const RunOptions& options) {
 int validate(const RunOptions& options) {
   auto scenario = load(options);
   // A platform file is checked by loading it, as a run would.
-  if (const auto* smp = std::get_if<config::SmpConfig>(&scenario.model_config); smp && !smp->platform_file.empty()) {
+  if (const auto* smp = std::get_if<config::SmpConfig>(&scenario.model_config);
+      smp && !smp->platform_file.empty()) {
     auto engine = platform::make_engine();
     platform::build_smp_platform(*engine, *smp);
   }
-  if (const auto* now = std::get_if<config::NowConfig>(&scenario.model_config); now && !now->platform_file.empty())
+  if (const auto* now = std::get_if<config::NowConfig>(&scenario.model_config);
+      now && !now->platform_file.empty())
     now::check_platform(scenario);
   fmt::print("{}: valid {} scenario '{}'\n", options.scenario, scenario.model, scenario.name);
   return 0;
@@ -99,8 +101,9 @@ int run(const RunOptions& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"cosched: simulates parallel jobs time-sharing machines (SMP and network-of-workstations models)",
-               "cosched"};
+  CLI::App app{
+      "cosched: simulates parallel jobs time-sharing machines (SMP and network-of-workstations models)",
+      "cosched"};
   app.set_version_flag("--version", std::string("cosched ") + COSCHED_VERSION);
   app.require_subcommand(1);
   RunOptions options;
@@ -108,15 +111,19 @@ int main(int argc, char** argv) {
 
   auto* run_cmd = app.add_subcommand("run", "Run one simulation, print a summary and write result files");
   run_cmd->add_option("scenario", options.scenario, "Scenario file (YAML)")->required();
-  run_cmd->add_option("--out", options.out_dir, "Directory for summary.json and jobs.csv (default results/<name>/)");
+  run_cmd->add_option("--out", options.out_dir,
+                      "Directory for summary.json and jobs.csv (default results/<name>/)");
   auto* seed_opt = run_cmd->add_option("--seed", seed, "Random seed, overriding the scenario's 'seed'");
-  run_cmd->add_option("--set", options.sets, "Override a scenario key: PATH=VALUE, e.g. workload.jobs.0.wait.spin=2CS+")
+  run_cmd
+      ->add_option("--set", options.sets,
+                   "Override a scenario key: PATH=VALUE, e.g. workload.jobs.0.wait.spin=2CS+")
       ->allow_extra_args(false);
   run_cmd->add_flag("--quiet", options.quiet, "Print nothing on success and show no progress");
 
   auto* validate_cmd = app.add_subcommand("validate", "Check a scenario file without running it");
   validate_cmd->add_option("scenario", options.scenario, "Scenario file (YAML)")->required();
-  validate_cmd->add_option("--set", options.sets, "Override a scenario key: PATH=VALUE")->allow_extra_args(false);
+  validate_cmd->add_option("--set", options.sets, "Override a scenario key: PATH=VALUE")
+      ->allow_extra_args(false);
 
   try {
     app.parse(argc, argv);

@@ -10,7 +10,9 @@ namespace cosched::cli {
 ProgressLine::ProgressLine(bool enabled)
     : enabled_(enabled && isatty(STDERR_FILENO)), start_(std::chrono::steady_clock::now()), last_(start_) {}
 
-ProgressLine::~ProgressLine() { clear(); }
+ProgressLine::~ProgressLine() {
+  clear();
+}
 
 metrics::ProgressSink ProgressLine::sink() {
   if (!enabled_) return {};

@@ -2,7 +2,6 @@
 // The short human summary `cosched run` prints on stdout.
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 namespace cosched::cli {

@@ -188,8 +188,9 @@ std::string resolve_platform_file(const Field& f, const std::string& scenario_di
   std::error_code ec;
   for (const auto& candidate : candidates)
     if (fs::is_regular_file(candidate, ec)) return candidate.string();
-  f.fail("a SimGrid XML platform file that exists (relative to the scenario file, a folder above it, or the "
-         "current directory)");
+  f.fail(
+      "a SimGrid XML platform file that exists (relative to the scenario file, a folder above it, or the "
+      "current directory)");
 }
 
 }  // namespace cosched::config

@@ -16,8 +16,8 @@ namespace cosched::config {
 
 // Where the nodes of one scenario document came from.
 struct Source {
-  std::string file;                                 // as the user named it
-  std::map<std::string, std::string> overrides;     // dotted path -> "--set PATH=VALUE"
+  std::string file;                              // as the user named it
+  std::map<std::string, std::string> overrides;  // dotted path -> "--set PATH=VALUE"
 };
 
 class Field {

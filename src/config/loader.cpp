@@ -29,10 +29,12 @@ YAML::Node read_document(const std::string& file) {
   try {
     document = YAML::Load(text.str());
   } catch (const YAML::Exception& e) {
-    throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
+    throw InputError(
+        fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
   if (!document || document.IsNull())
-    throw InputError(fmt::format("{}: the scenario is empty; expected a mapping with at least 'model'", file));
+    throw InputError(
+        fmt::format("{}: the scenario is empty; expected a mapping with at least 'model'", file));
   if (!document.IsMap())
     throw InputError(fmt::format("{}:{}:{}: expected a mapping of scenario keys at the top level", file,
                                  document.Mark().line + 1, document.Mark().column + 1));
@@ -87,8 +89,8 @@ void apply_override(YAML::Node document, const std::string& text, Source& source
       }
     } else {
       if (node.IsDefined() && !node.IsMap() && !node.IsNull())
-        throw InputError(fmt::format("{}: {}: '{}' is a single value, it has no key '{}'", where, path, walked,
-                                     segment));
+        throw InputError(
+            fmt::format("{}: {}: '{}' is a single value, it has no key '{}'", where, path, walked, segment));
       if (last) {
         node[segment] = value;
       } else {
@@ -134,7 +136,8 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   if (scenario.model == "smp") {
     scenario.model_config = read_smp(top, dir, scenario.end);
   } else if (scenario.model == "now") {
-    if (scenario.end == EndCondition::FirstFinish) end_field->error("the now model supports end: all-jobs only");
+    if (scenario.end == EndCondition::FirstFinish)
+      end_field->error("the now model supports end: all-jobs only");
     scenario.model_config = read_now(top, dir);
   } else {
     model.fail("a model name: smp or now");
@@ -149,15 +152,17 @@ nlohmann::ordered_json resolved_json(const Scenario& scenario) {
   out["model"] = scenario.model;
   out["seed"] = scenario.seed;
   out["end"] = scenario.end == EndCondition::AllJobs ? "all-jobs" : "first-finish";
-  std::visit([&](const auto& config) {
-    nlohmann::ordered_json section;
-    if constexpr (std::is_same_v<std::decay_t<decltype(config)>, SmpConfig>) {
-      section = smp_json(config);
-    } else {
-      section = now_json(config);
-    }
-    for (const auto& [key, value] : section.items()) out[key] = value;
-  }, scenario.model_config);
+  std::visit(
+      [&](const auto& config) {
+        nlohmann::ordered_json section;
+        if constexpr (std::is_same_v<std::decay_t<decltype(config)>, SmpConfig>) {
+          section = smp_json(config);
+        } else {
+          section = now_json(config);
+        }
+        for (const auto& [key, value] : section.items()) out[key] = value;
+      },
+      scenario.model_config);
   return out;
 }
 

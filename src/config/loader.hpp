@@ -2,7 +2,6 @@
 // Loading a scenario: read the YAML file, apply --set overrides, validate into a typed Scenario.
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 

@@ -33,21 +33,20 @@ template <typename Enum>
 using Names = std::initializer_list<std::pair<const char*, Enum>>;
 
 using A = NowWait::Algorithm;
-const Names<A> kWaitNames = {{"block", A::Block},
-                             {"spin-fixed", A::SpinFixed},
-                             {"pairwise", A::Pairwise},
-                             {"block-immediately", A::BlockImmediately},
-                             {"spin", A::Spin},
-                             {"large-initial-spin", A::LargeInitialSpin}};
+const Names<A> kWaitNames = {{"block", A::Block},       {"spin-fixed", A::SpinFixed},
+                             {"pairwise", A::Pairwise}, {"block-immediately", A::BlockImmediately},
+                             {"spin", A::Spin},         {"large-initial-spin", A::LargeInitialSpin}};
 const Names<NowPolicy> kPolicyNames = {{"gang", NowPolicy::Gang},
                                        {"ts", NowPolicy::TimeSharing},
                                        {"stride", NowPolicy::Stride},
                                        {"stride-credit", NowPolicy::StrideCredit}};
-const Names<Pattern> kPatternNames = {{"news", Pattern::News}, {"none", Pattern::None}, {"random", Pattern::Random}};
+const Names<Pattern> kPatternNames = {
+    {"news", Pattern::News}, {"none", Pattern::None}, {"random", Pattern::Random}};
 const Names<IntervalBasis> kBasisNames = {{"compute", IntervalBasis::Compute},
                                           {"dedicated", IntervalBasis::Dedicated}};
 const Names<BarrierKind> kBarrierNames = {{"root", BarrierKind::Root}, {"all-to-all", BarrierKind::AllToAll}};
-const Names<SleepReturn> kSleepReturnNames = {{"always", SleepReturn::Always}, {"maxwait", SleepReturn::Maxwait}};
+const Names<SleepReturn> kSleepReturnNames = {{"always", SleepReturn::Always},
+                                              {"maxwait", SleepReturn::Maxwait}};
 
 template <typename Enum>
 Enum choice(const Field& f, Names<Enum> options) {
@@ -86,7 +85,8 @@ NowWait read_wait(const Field& f) {
     spin->error(fmt::format("only spin-fixed takes 'spin' (algorithm is {})", name));
   }
   if (wait.algorithm == A::LargeInitialSpin) {
-    if (!initial) f.error("missing required key 'initial_spin' for algorithm large-initial-spin (e.g. 600us or V+L+2o)");
+    if (!initial)
+      f.error("missing required key 'initial_spin' for algorithm large-initial-spin (e.g. 600us or V+L+2o)");
     if (initial->scalar("a duration or V+L+2o") == "V+L+2o") {
       wait.initial_spin_v_l_2o = true;
     } else {
@@ -95,14 +95,17 @@ NowWait read_wait(const Field& f) {
   } else if (initial) {
     initial->error(fmt::format("only large-initial-spin takes 'initial_spin' (algorithm is {})", name));
   }
-  for (auto [key, target] : {std::pair{&read_spin, &wait.read_spin}, std::pair{&barrier_spin, &wait.barrier_spin},
-                              std::pair{&window, &wait.window}}) {
+  for (auto [key, target] :
+       {std::pair{&read_spin, &wait.read_spin}, std::pair{&barrier_spin, &wait.barrier_spin},
+        std::pair{&window, &wait.window}}) {
     if (!*key) continue;
-    if (!two_phase) (*key)->error(fmt::format("only the two-phase algorithms take this key (algorithm is {})", name));
+    if (!two_phase)
+      (*key)->error(fmt::format("only the two-phase algorithms take this key (algorithm is {})", name));
     *target = duration(**key);
   }
   if (barrier_spin && wait.algorithm != A::Pairwise)
-    barrier_spin->error(fmt::format("{} sets the barrier spin itself; only pairwise takes barrier_spin", name));
+    barrier_spin->error(
+        fmt::format("{} sets the barrier spin itself; only pairwise takes barrier_spin", name));
   map.finish();
   return wait;
 }
@@ -121,12 +124,14 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
       auto ws = item.non_negative_integer();
       if (workstations > 0 && ws >= workstations)
         item.fail(fmt::format("a workstation index below {} (platform.workstations)", workstations));
-      if (!seen.insert(static_cast<int>(ws)).second) item.error("two processes of one job on the same workstation");
+      if (!seen.insert(static_cast<int>(ws)).second)
+        item.error("two processes of one job on the same workstation");
       job.placement.push_back(static_cast<int>(ws));
       job.placement_origin.push_back(item.location() + ": " + item.path());
     }
     if (static_cast<int>(job.placement.size()) != job.processes)
-      v->error(fmt::format("has {} entries, expected one per process ({})", job.placement.size(), job.processes));
+      v->error(
+          fmt::format("has {} entries, expected one per process ({})", job.placement.size(), job.processes));
   } else {
     if (workstations > 0 && job.processes > workstations)
       processes.error(fmt::format("{} processes do not fit on {} workstations (one process per workstation)",
@@ -136,8 +141,7 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
       job.placement_origin.push_back(processes.location() + ": " + processes.path());
     }
   }
-  if (auto v = map.optional("pattern"))
-    job.pattern = choice(*v, kPatternNames);
+  if (auto v = map.optional("pattern")) job.pattern = choice(*v, kPatternNames);
   if (auto v = map.optional("comm_interval")) job.comm_interval = duration(*v);
   if (auto v = map.optional("sync_interval")) job.sync_interval = duration(*v);
   if (auto v = map.optional("imbalance")) {
@@ -145,13 +149,10 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
     if (job.imbalance < 1) v->fail("a load-imbalance factor v >= 1");
   }
   job.barriers = bounded_count(map.required("barriers"), 10'000'000);
-  if (auto v = map.optional("interval_basis"))
-    job.interval_basis =
-        choice(*v, kBasisNames);
+  if (auto v = map.optional("interval_basis")) job.interval_basis = choice(*v, kBasisNames);
   if (auto v = map.optional("barrier")) {
     MapReader barrier(*v, "a mapping such as {kind: root}");
-    if (auto kind = barrier.optional("kind"))
-      job.barrier_kind = choice(*kind, kBarrierNames);
+    if (auto kind = barrier.optional("kind")) job.barrier_kind = choice(*kind, kBarrierNames);
     barrier.finish();
   }
   job.wait = read_wait(map.required("wait"));
@@ -184,7 +185,8 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
       if (bandwidth) {
         auto value = parse_bandwidth_bytes_per_second(bandwidth->scalar("a bandwidth such as 1Gbps"));
         if (!value || *value > 1e15)
-          bandwidth->fail("a positive bandwidth with a unit, such as 1Gbps, 100Mbps or 125MBps (at most 1000000GBps)");
+          bandwidth->fail(
+              "a positive bandwidth with a unit, such as 1Gbps, 100Mbps or 125MBps (at most 1000000GBps)");
         now.bandwidth_bytes_per_second = *value;
       }
     }
@@ -208,8 +210,7 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
       for (auto* key : {&sleep_return, &initial_level})
         if (*key) (*key)->error("applies to policy ts only");
     }
-    if (sleep_return)
-      now.sleep_return = choice(*sleep_return, kSleepReturnNames);
+    if (sleep_return) now.sleep_return = choice(*sleep_return, kSleepReturnNames);
     if (initial_level) {
       auto level = initial_level->non_negative_integer();
       if (level > 59) initial_level->fail("a TS level from 0 to 59");
@@ -226,7 +227,8 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
     auto jobs = workload.required("jobs");
     auto items = jobs.items("a list of parallel job profiles");
     if (items.empty()) jobs.error("at least one parallel job is needed");
-    for (std::size_t i = 0; i < items.size(); ++i) now.jobs.push_back(read_job(items[i], i, now.workstations));
+    for (std::size_t i = 0; i < items.size(); ++i)
+      now.jobs.push_back(read_job(items[i], i, now.workstations));
     workload.finish();
   }
   return now;
@@ -251,7 +253,8 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
     scheduler["sleep_return"] = name_of(kSleepReturnNames, now.sleep_return);
     scheduler["initial_level"] = now.initial_level;
   }
-  if (now.policy == NowPolicy::StrideCredit) scheduler["credit_cap_s"] = seconds(now.credit_cap.value_or(now.quantum));
+  if (now.policy == NowPolicy::StrideCredit)
+    scheduler["credit_cap_s"] = seconds(now.credit_cap.value_or(now.quantum));
   auto& jobs = out["workload"]["jobs"] = nlohmann::ordered_json::array();
   for (const auto& job : now.jobs) {
     nlohmann::ordered_json j;

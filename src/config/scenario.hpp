@@ -22,16 +22,16 @@ enum class SmpPolicy { RoundRobin };
 struct SmpWait {
   enum class Algorithm { FixedSpin, Block, Spin };
   Algorithm algorithm = Algorithm::FixedSpin;
-  Cycles spin_cycles = 0;     // budget for FixedSpin
-  std::string spin_given;     // as written (e.g. "6%", "CS+"), for the record
+  Cycles spin_cycles = 0;  // budget for FixedSpin
+  std::string spin_given;  // as written (e.g. "6%", "CS+"), for the record
 };
 
 // Standard deviation of the computation interval, in the thesis's direct or symbolic format (2.2.1).
 struct Sigma {
-  double cycles = 0;                   // the resolved standard deviation
-  std::optional<double> density;       // symbolic format: percent of draws inside [mu - I, mu + I]
-  std::optional<double> interval;      // symbolic format: I in cycles
-  std::string given;                   // as written
+  double cycles = 0;               // the resolved standard deviation
+  std::optional<double> density;   // symbolic format: percent of draws inside [mu - I, mu + I]
+  std::optional<double> interval;  // symbolic format: I in cycles
+  std::string given;               // as written
 };
 
 struct SmpJobProfile {
@@ -69,12 +69,12 @@ enum class BarrierKind { Root, AllToAll };
 struct NowWait {
   enum class Algorithm { Block, SpinFixed, Pairwise, BlockImmediately, Spin, LargeInitialSpin };
   Algorithm algorithm = Algorithm::Pairwise;
-  Nanos spin = 0;                      // spin-fixed
-  std::optional<Nanos> read_spin;      // pairwise baseline for reads (default 2L + 4o + context switch)
-  std::optional<Nanos> barrier_spin;   // pairwise baseline at barriers (default 3 context switches)
-  std::optional<Nanos> window;         // conditional spin window (default: the barrier baseline)
-  std::optional<Nanos> initial_spin;   // large-initial-spin, in time
-  bool initial_spin_v_l_2o = false;    // large-initial-spin: "V+L+2o" (Brim & Miller 3.3)
+  Nanos spin = 0;                     // spin-fixed
+  std::optional<Nanos> read_spin;     // pairwise baseline for reads (default 2L + 4o + context switch)
+  std::optional<Nanos> barrier_spin;  // pairwise baseline at barriers (default 3 context switches)
+  std::optional<Nanos> window;        // conditional spin window (default: the barrier baseline)
+  std::optional<Nanos> initial_spin;  // large-initial-spin, in time
+  bool initial_spin_v_l_2o = false;   // large-initial-spin: "V+L+2o" (Brim & Miller 3.3)
 };
 
 struct NowJobProfile {

@@ -71,8 +71,9 @@ SmpWait read_wait(const Field& f, const SmpConfig& smp) {
       wait.spin_cycles = whole_cycles(*spin, smp.quantum, expected, 100);
     }
   } else if (name == "block" || name == "spin") {
-    if (spin) spin->error(fmt::format("algorithm {} takes no 'spin' (it is {})", name,
-                                      name == "block" ? "always 0" : "unlimited"));
+    if (spin)
+      spin->error(fmt::format("algorithm {} takes no 'spin' (it is {})", name,
+                              name == "block" ? "always 0" : "unlimited"));
     wait.algorithm = name == "block" ? SmpWait::Algorithm::Block : SmpWait::Algorithm::Spin;
     wait.spin_given = name == "block" ? "0" : "unlimited";
   } else {
@@ -106,8 +107,9 @@ Sigma read_sigma(const Field& f, double mu) {
   if (percent && *interval >= 100) f.fail("an INTERVAL% in the open interval (0, 100), as in 90/15%");
   double interval_cycles = percent ? *interval / 100.0 * mu : *interval;
   if (mu - interval_cycles <= 0)
-    f.error(fmt::format("the lower bound of [mu - INTERVAL, mu + INTERVAL] = {} - {} is not positive (thesis 2.2.1)",
-                        mu, interval_cycles));
+    f.error(fmt::format(
+        "the lower bound of [mu - INTERVAL, mu + INTERVAL] = {} - {} is not positive (thesis 2.2.1)", mu,
+        interval_cycles));
   sigma.density = *density;
   sigma.interval = interval_cycles;
   sigma.cycles = sigma_from_symbolic(*density, interval_cycles);
@@ -123,8 +125,8 @@ SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index) 
   job.barriers = count(map.required("barriers"));
   auto compute = map.required("compute");
   job.compute_given = compute.scalar("a computation interval in cycles or a percentage of the quantum");
-  job.compute_cycles =
-      cycles_or_percent(compute, smp.quantum, "a positive computation interval in cycles or % of the quantum", 1e9);
+  job.compute_cycles = cycles_or_percent(
+      compute, smp.quantum, "a positive computation interval in cycles or % of the quantum", 1e9);
   if (job.compute_cycles <= 0) compute.fail("a positive computation interval in cycles or % of the quantum");
   if (auto v = map.optional("sigma")) job.sigma = read_sigma(*v, job.compute_cycles);
   if (auto v = map.optional("copies")) job.copies = count(*v);
@@ -184,7 +186,8 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
     if (smp.jobs.empty()) {
       const char* why = end == EndCondition::AllJobs ? "end: all-jobs" : "end: first-finish";
       (jobs ? *jobs : workload.field())
-          .error(fmt::format("at least one synchronizing job is needed: {} ends the run on synchronizing jobs", why));
+          .error(fmt::format(
+              "at least one synchronizing job is needed: {} ends the run on synchronizing jobs", why));
     }
     workload.finish();
   }
@@ -215,10 +218,15 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
     j["copies"] = job.copies;
     switch (job.wait.algorithm) {
       case SmpWait::Algorithm::FixedSpin:
-        j["wait"] = {{"algorithm", "fixed-spin"}, {"spin", job.wait.spin_cycles}, {"spin_given", job.wait.spin_given}};
+        j["wait"] = {
+            {"algorithm", "fixed-spin"}, {"spin", job.wait.spin_cycles}, {"spin_given", job.wait.spin_given}};
         break;
-      case SmpWait::Algorithm::Block: j["wait"] = {{"algorithm", "block"}}; break;
-      case SmpWait::Algorithm::Spin: j["wait"] = {{"algorithm", "spin"}}; break;
+      case SmpWait::Algorithm::Block:
+        j["wait"] = {{"algorithm", "block"}};
+        break;
+      case SmpWait::Algorithm::Spin:
+        j["wait"] = {{"algorithm", "spin"}};
+        break;
     }
     jobs.push_back(j);
   }

@@ -16,7 +16,8 @@ std::optional<std::pair<double, std::string_view>> split_number(std::string_view
                                text[end] == 'e' || text[end] == '+' || text[end] == '-')) {
     // An 'e' is an exponent only when a digit follows it, or a sign and a digit; a sign only after an 'e'.
     if (text[end] == 'e') {
-      std::size_t digit = end + 1 < text.size() && (text[end + 1] == '-' || text[end + 1] == '+') ? end + 2 : end + 1;
+      std::size_t digit =
+          end + 1 < text.size() && (text[end + 1] == '-' || text[end + 1] == '+') ? end + 2 : end + 1;
       if (digit >= text.size() || !std::isdigit(static_cast<unsigned char>(text[digit]))) break;
       end = digit;
       continue;

@@ -15,8 +15,8 @@ using ProgressSink = std::function<void(const Progress&)>;
 
 // What a model's run tells its caller while it runs.
 struct RunHooks {
-  ProgressSink progress;           // now and then, from the simulation
-  std::function<void()> started;   // once the scenario is fully checked, before the simulation starts
+  ProgressSink progress;          // now and then, from the simulation
+  std::function<void()> started;  // once the scenario is fully checked, before the simulation starts
 };
 
 }  // namespace cosched::metrics

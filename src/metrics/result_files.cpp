@@ -13,7 +13,8 @@ namespace fs = std::filesystem;
 void flatten(const nlohmann::ordered_json& value, const std::string& prefix,
              std::vector<std::pair<std::string, std::string>>& out) {
   if (value.is_object()) {
-    for (const auto& [key, item] : value.items()) flatten(item, prefix.empty() ? key : prefix + "_" + key, out);
+    for (const auto& [key, item] : value.items())
+      flatten(item, prefix.empty() ? key : prefix + "_" + key, out);
     return;
   }
   std::string text;
@@ -70,7 +71,8 @@ void write_results(const std::string& dir, const nlohmann::ordered_json& summary
   files.emplace_back(kJobsFile, jobs_csv(summary.at("jobs")));
   files.emplace_back(kSummaryFile, summary.dump(2) + "\n");  // last: its presence means the run completed
   for (const auto& [name, content] : files) write_file(fs::path(dir) / (name + ".partial"), content);
-  for (const auto& [name, content] : files) fs::rename(fs::path(dir) / (name + ".partial"), fs::path(dir) / name);
+  for (const auto& [name, content] : files)
+    fs::rename(fs::path(dir) / (name + ".partial"), fs::path(dir) / name);
 }
 
 }  // namespace cosched::metrics

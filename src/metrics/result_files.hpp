@@ -2,9 +2,8 @@
 // Result files of one run (summary.json, jobs.csv). Each is written to a temporary name and renamed
 // into place only when all are written, so a failed run never leaves a file that looks complete.
 
-#include <nlohmann/json.hpp>
-
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace cosched::metrics {

@@ -1,9 +1,8 @@
 #include "now/delivery.hpp"
 
-#include <simgrid/s4u.hpp>
-
 #include <algorithm>
 #include <cmath>
+#include <simgrid/s4u.hpp>
 #include <stdexcept>
 #include <string>
 
@@ -11,7 +10,9 @@ namespace cosched::now {
 
 namespace sg4 = simgrid::s4u;
 
-Nanos simulated_now() { return static_cast<Nanos>(std::llround(sg4::Engine::get_clock() * 1e9)); }
+Nanos simulated_now() {
+  return static_cast<Nanos>(std::llround(sg4::Engine::get_clock() * 1e9));
+}
 
 namespace {
 
@@ -40,8 +41,9 @@ class MailboxDelivery final : public MessageDelivery {
           continue;
         }
         port.channel_of[from] = static_cast<int>(port.channels.size());
-        const std::string name = arrive_in_send_order ? "ws-" + std::to_string(to)
-                                                      : "ws-" + std::to_string(to) + "<-" + std::to_string(from);
+        const std::string name = arrive_in_send_order
+                                     ? "ws-" + std::to_string(to)
+                                     : "ws-" + std::to_string(to) + "<-" + std::to_string(from);
         port.channels.push_back(Channel{sg4::Mailbox::by_name(name), nullptr});
       }
       port.waiting.resize(port.channels.size());
@@ -59,7 +61,8 @@ class MailboxDelivery final : public MessageDelivery {
   void send(int from, const Envelope& envelope) override {
     auto& port = ports_[envelope.workstation];
     const int channel = port.channel_of[from];
-    if (channel < 0) throw std::logic_error("NOW delivery: a message between workstations declared not to talk");
+    if (channel < 0)
+      throw std::logic_error("NOW delivery: a message between workstations declared not to talk");
     auto* parcel = new Parcel{envelope.message, simulated_now() + min_latency_, from, ports_[from].sent++};
     port.in_flight.insert(parcel->earliest_arrival);
     port.channels[channel].mailbox->put_init(parcel, kMessageBytes)->detach();

@@ -1,8 +1,8 @@
 #pragma once
 // Completion of the parallel jobs, shared by all workstations of a run (pure bookkeeping).
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <vector>

@@ -10,8 +10,8 @@ namespace cosched::now {
 using config::BarrierKind;
 using sched::LeaveReason;
 
-Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler, const std::vector<JobLayout>* jobs,
-           JobTracker* tracker)
+Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
+           const std::vector<JobLayout>* jobs, JobTracker* tracker)
     : params_(params),
       scheduler_(std::move(scheduler)),
       jobs_(jobs),
@@ -24,7 +24,8 @@ void Node::add_process(int job, int rank) {
   auto& ranks = local_of_[job];
   if (ranks.empty()) ranks.assign(layout.processes, -1);
   ranks[rank] = static_cast<int>(processes_.size());
-  Process p(job, rank, workload::ProcessProgram(layout.program, rank, util::mix_seed(params_.seed, job + 1, rank)));
+  Process p(job, rank,
+            workload::ProcessProgram(layout.program, rank, util::mix_seed(params_.seed, job + 1, rank)));
   p.arrivals.assign(layout.barriers, 0);
   p.notices.assign(layout.barriers, 0);
   processes_.push_back(std::move(p));
@@ -60,7 +61,9 @@ void Node::advance(Nanos now) {
   now_ = now;
 }
 
-void Node::advance_quietly(Nanos limit) { process_timers(limit, true); }
+void Node::advance_quietly(Nanos limit) {
+  process_timers(limit, true);
+}
 
 bool Node::process_timers(Nanos limit, bool quietly) {
   for (;;) {
@@ -85,14 +88,30 @@ bool Node::process_timers(Nanos limit, bool quietly) {
 
 void Node::add_time(TimeBreakdown& time, Category category, Nanos elapsed) {
   switch (category) {
-    case Category::Compute: time.compute += elapsed; break;
-    case Category::Communicate: time.communicate += elapsed; break;
-    case Category::Synchronize: time.synchronize += elapsed; break;
-    case Category::Ready: time.ready += elapsed; break;
-    case Category::BlockedRead: time.blocked_read += elapsed; break;
-    case Category::BlockedBarrier: time.blocked_barrier += elapsed; break;
-    case Category::Finished: time.finished += elapsed; break;
-    case Category::Switching: time.switching += elapsed; break;
+    case Category::Compute:
+      time.compute += elapsed;
+      break;
+    case Category::Communicate:
+      time.communicate += elapsed;
+      break;
+    case Category::Synchronize:
+      time.synchronize += elapsed;
+      break;
+    case Category::Ready:
+      time.ready += elapsed;
+      break;
+    case Category::BlockedRead:
+      time.blocked_read += elapsed;
+      break;
+    case Category::BlockedBarrier:
+      time.blocked_barrier += elapsed;
+      break;
+    case Category::Finished:
+      time.finished += elapsed;
+      break;
+    case Category::Switching:
+      time.switching += elapsed;
+      break;
   }
 }
 
@@ -133,7 +152,8 @@ void Node::program_next(Process& p) {
       return;
     }
     begin_wait(p, Activity::AwaitRead);
-    p.to_send.push_back({job.workstation_of[partner], {Message::Kind::ReadRequest, p.job, p.rank, partner, 0}});
+    p.to_send.push_back(
+        {job.workstation_of[partner], {Message::Kind::ReadRequest, p.job, p.rank, partner, 0}});
     return;
   }
   begin_wait(p, Activity::AwaitBarrier);
@@ -190,11 +210,18 @@ void Node::finish_handle(Process& p, const Message& m) {
   switch (m.kind) {
     case Message::Kind::ReadRequest:
       // The Active Message handler sends the reply at once: it is the next thing this process sends.
-      p.to_send.push_front({layout(p).workstation_of[m.from], {Message::Kind::ReadReply, m.job, p.rank, m.from, 0}});
+      p.to_send.push_front(
+          {layout(p).workstation_of[m.from], {Message::Kind::ReadReply, m.job, p.rank, m.from, 0}});
       break;
-    case Message::Kind::ReadReply: p.reply_received = true; break;
-    case Message::Kind::BarrierArrival: ++p.arrivals[m.barrier]; break;
-    case Message::Kind::BarrierNotice: p.notices[m.barrier] = 1; break;
+    case Message::Kind::ReadReply:
+      p.reply_received = true;
+      break;
+    case Message::Kind::BarrierArrival:
+      ++p.arrivals[m.barrier];
+      break;
+    case Message::Kind::BarrierNotice:
+      p.notices[m.barrier] = 1;
+      break;
   }
 }
 
@@ -242,8 +269,11 @@ void Node::on_cpu_timer() {
       ++messages_sent_;
       break;
     case Op::Compute:
-    case Op::Spin: interrupt_op(); break;
-    case Op::None: break;
+    case Op::Spin:
+      interrupt_op();
+      break;
+    case Op::None:
+      break;
   }
   run_cpu();
 }
@@ -344,7 +374,8 @@ void Node::deliver(Nanos now, const Message& message) {
       reschedule_check();
       break;
     case ProcState::Ready:
-    case ProcState::Finished: break;
+    case ProcState::Finished:
+      break;
   }
 }
 
@@ -372,9 +403,13 @@ void Node::leave_cpu(LeaveReason reason) {
     case LeaveReason::Blocked:
       set_category(p, p.activity == Activity::AwaitRead ? Category::BlockedRead : Category::BlockedBarrier);
       break;
-    case LeaveReason::Finished: set_category(p, Category::Finished); break;
+    case LeaveReason::Finished:
+      set_category(p, Category::Finished);
+      break;
     case LeaveReason::QuantumExpired:
-    case LeaveReason::Preempted: set_category(p, Category::Ready); break;
+    case LeaveReason::Preempted:
+      set_category(p, Category::Ready);
+      break;
   }
   scheduler_->leave_cpu(id, reason, now_, now_ - slice_start_);
   if (reason == LeaveReason::Blocked) {

@@ -83,8 +83,8 @@ struct NodeParams {
 
 class Node {
  public:
-  Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler, const std::vector<JobLayout>* jobs,
-       JobTracker* tracker);
+  Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
+       const std::vector<JobLayout>* jobs, JobTracker* tracker);
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 
@@ -127,7 +127,16 @@ class Node {
  private:
   enum class ProcState { Ready, Running, Blocked, Finished };
   enum class Activity { Compute, AwaitRead, AwaitBarrier, Done };
-  enum class Category { Compute, Communicate, Synchronize, Switching, Ready, BlockedRead, BlockedBarrier, Finished };
+  enum class Category {
+    Compute,
+    Communicate,
+    Synchronize,
+    Switching,
+    Ready,
+    BlockedRead,
+    BlockedBarrier,
+    Finished
+  };
   enum class CpuState { Idle, Switching, Running };
   enum class Op { None, Handle, Send, Compute, Spin };
 
@@ -139,7 +148,7 @@ class Node {
     ProcState state = ProcState::Ready;
     workload::ProcessProgram program;
     workload::Phase phase;
-    int barrier = 0;       // the phase / barrier it works toward
+    int barrier = 0;        // the phase / barrier it works toward
     std::int64_t step = 0;  // 0..reads-1: chunk then read; reads: residual then barrier
     Nanos compute_left = 0;
     Activity activity = Activity::Compute;

@@ -1,12 +1,12 @@
 #include "now/simulation.hpp"
 
 #include <fmt/format.h>
-#include <simgrid/s4u.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <set>
+#include <simgrid/s4u.hpp>
 
 #include "config/input_error.hpp"
 #include "metrics/ssr.hpp"
@@ -25,15 +25,25 @@ namespace sg4 = simgrid::s4u;
 
 namespace {
 
-double seconds(Nanos ns) { return static_cast<double>(ns) * 1e-9; }
+double seconds(Nanos ns) {
+  return static_cast<double>(ns) * 1e-9;
+}
 
 sched::LocalSchedulerConfig scheduler_config(const config::NowConfig& now) {
   sched::LocalSchedulerConfig c;
   switch (now.policy) {
-    case config::NowPolicy::Gang: c.policy = sched::LocalPolicy::Gang; break;
-    case config::NowPolicy::TimeSharing: c.policy = sched::LocalPolicy::TimeSharing; break;
-    case config::NowPolicy::Stride: c.policy = sched::LocalPolicy::Stride; break;
-    case config::NowPolicy::StrideCredit: c.policy = sched::LocalPolicy::StrideCredit; break;
+    case config::NowPolicy::Gang:
+      c.policy = sched::LocalPolicy::Gang;
+      break;
+    case config::NowPolicy::TimeSharing:
+      c.policy = sched::LocalPolicy::TimeSharing;
+      break;
+    case config::NowPolicy::Stride:
+      c.policy = sched::LocalPolicy::Stride;
+      break;
+    case config::NowPolicy::StrideCredit:
+      c.policy = sched::LocalPolicy::StrideCredit;
+      break;
   }
   c.quantum = now.quantum;
   c.initial_level = now.initial_level;
@@ -48,17 +58,18 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
   for (const auto& profile : now.jobs) {
     for (std::size_t rank = 0; rank < profile.placement.size(); ++rank) {
       if (profile.placement[rank] >= workstations)
-        throw config::InputError(fmt::format("{}: expected at most {} workstations (the hosts of {}), process {} "
-                                             "would be on workstation {}",
-                                             profile.placement_origin[rank], workstations, now.platform_file, rank,
-                                             profile.placement[rank]));
+        throw config::InputError(fmt::format(
+            "{}: expected at most {} workstations (the hosts of {}), process {} "
+            "would be on workstation {}",
+            profile.placement_origin[rank], workstations, now.platform_file, rank, profile.placement[rank]));
     }
     wait::WaitPlatform wp{latency, now.overhead, now.context_switch,
                           static_cast<Nanos>(std::llround(workload::imbalance_spread(profile.imbalance) *
                                                           static_cast<double>(profile.sync_interval)))};
     std::shared_ptr<const wait::NowWaitAlgorithm> algorithm = wait::make_now_wait(profile.wait, wp);
-    workload::ProgramSpec program{profile.comm_interval, profile.sync_interval, profile.imbalance, profile.pattern,
-                                  profile.interval_basis, 2 * latency + 4 * now.overhead, profile.processes};
+    workload::ProgramSpec program{
+        profile.comm_interval,  profile.sync_interval,          profile.imbalance, profile.pattern,
+        profile.interval_basis, 2 * latency + 4 * now.overhead, profile.processes};
     for (int copy = 0; copy < profile.copies; ++copy) {
       jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets,
                                profile.placement, profile.barrier_kind, algorithm, program});
@@ -107,7 +118,8 @@ Prepared prepare(const config::NowConfig& now_config) {
   out.engine = platform::make_engine();
   platform::configure_network_model();
   out.platform = platform::build_now_platform(*out.engine, now_config);
-  out.jobs = job_layouts(now_config, out.platform.latency, static_cast<int>(out.platform.workstations.size()));
+  out.jobs =
+      job_layouts(now_config, out.platform.latency, static_cast<int>(out.platform.workstations.size()));
   return out;
 }
 
@@ -147,7 +159,8 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) 
   std::vector<std::unique_ptr<Node>> nodes;
   for (int w = 0; w < workstations; ++w) {
     NodeParams params{w, now_config.overhead, now_config.context_switch, scenario.seed};
-    nodes.push_back(std::make_unique<Node>(params, sched::make_local_scheduler(sched_config, gang), &jobs, &tracker));
+    nodes.push_back(
+        std::make_unique<Node>(params, sched::make_local_scheduler(sched_config, gang), &jobs, &tracker));
   }
   for (std::size_t j = 0; j < jobs.size(); ++j)
     for (int rank = 0; rank < jobs[j].processes; ++rank)
@@ -158,48 +171,53 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) 
   // and a sender's messages spaced (by o) more than a transfer lasts. COSCHED_NOW_MAILBOX_PER_PAIR=1
   // forces a mailbox per pair (a diagnostic, tested to give identical results).
   const double transfer_ns = static_cast<double>(kMessageBytes) / now_config.bandwidth_bytes_per_second * 1e9;
-  const bool in_send_order = platform.uniform_latency && static_cast<double>(now_config.overhead) > transfer_ns &&
+  const bool in_send_order = platform.uniform_latency &&
+                             static_cast<double>(now_config.overhead) > transfer_ns &&
                              std::getenv("COSCHED_NOW_MAILBOX_PER_PAIR") == nullptr;
-  auto delivery = make_mailbox_delivery(correspondents(jobs, workstations), platform.min_latency, in_send_order);
+  auto delivery =
+      make_mailbox_delivery(correspondents(jobs, workstations), platform.min_latency, in_send_order);
   // COSCHED_NOW_NO_LOOKAHEAD=1 wakes the actors at every event of their node instead of running ahead to
   // the delivery horizon: slower, and giving identical results (a diagnostic, tested).
   const bool lookahead = std::getenv("COSCHED_NOW_NO_LOOKAHEAD") == nullptr;
   for (int w = 0; w < workstations; ++w) {
     Node* node = nodes[w].get();
-    sg4::Actor::create(fmt::format("ws-{}", w), platform.workstations[w], [node, w, &delivery, &tracker,
-                                                                           &progress, total_barriers, lookahead] {
-      delivery->open(w);
-      node->start();
-      std::uint64_t wakeups = 0;
-      while (!node->finished()) {
-        for (const auto& envelope : node->outbox()) delivery->send(w, envelope);
-        node->outbox().clear();
-        // Internal events before any message could arrive need no SimGrid wake-up; a message leaving
-        // before then needs the clock, but no receive.
-        const Nanos horizon = lookahead ? delivery->horizon(w) : simulated_now();
-        node->advance_quietly(horizon);
-        if (node->finished()) break;
-        // Only a message leaving needs this actor awake at a given time; the node's other events are
-        // processed when it next wakes, in time order, before any message that arrives.
-        const auto next = lookahead ? node->next_send_bound() : node->next_timer();
-        if (next && *next <= horizon) {
-          if (*next > simulated_now()) sg4::this_actor::sleep_until(static_cast<double>(*next) * 1e-9);
-          node->advance(*next);
-          continue;
-        }
-        const auto messages = delivery->receive(w, next);
-        const Nanos at = simulated_now();
-        node->advance(at);
-        for (const auto& message : messages) node->deliver(at, message);
-        if (progress && w == 0 && (++wakeups & 0xfff) == 0) {
-          progress({fmt::format("{:.3f} s", sg4::Engine::get_clock()),
-                    static_cast<double>(tracker.barriers_passed()) / static_cast<double>(total_barriers)});
-        }
-      }
-      for (const auto& envelope : node->outbox()) delivery->send(w, envelope);
-      node->outbox().clear();
-      delivery->close(w);
-    });
+    sg4::Actor::create(fmt::format("ws-{}", w), platform.workstations[w],
+                       [node, w, &delivery, &tracker, &progress, total_barriers, lookahead] {
+                         delivery->open(w);
+                         node->start();
+                         std::uint64_t wakeups = 0;
+                         while (!node->finished()) {
+                           for (const auto& envelope : node->outbox()) delivery->send(w, envelope);
+                           node->outbox().clear();
+                           // Internal events before any message could arrive need no SimGrid wake-up; a
+                           // message leaving before then needs the clock, but no receive.
+                           const Nanos horizon = lookahead ? delivery->horizon(w) : simulated_now();
+                           node->advance_quietly(horizon);
+                           if (node->finished()) break;
+                           // Only a message leaving needs this actor awake at a given time; the node's other
+                           // events are processed when it next wakes, in time order, before any message that
+                           // arrives.
+                           const auto next = lookahead ? node->next_send_bound() : node->next_timer();
+                           if (next && *next <= horizon) {
+                             if (*next > simulated_now())
+                               sg4::this_actor::sleep_until(static_cast<double>(*next) * 1e-9);
+                             node->advance(*next);
+                             continue;
+                           }
+                           const auto messages = delivery->receive(w, next);
+                           const Nanos at = simulated_now();
+                           node->advance(at);
+                           for (const auto& message : messages) node->deliver(at, message);
+                           if (progress && w == 0 && (++wakeups & 0xfff) == 0) {
+                             progress({fmt::format("{:.3f} s", sg4::Engine::get_clock()),
+                                       static_cast<double>(tracker.barriers_passed()) /
+                                           static_cast<double>(total_barriers)});
+                           }
+                         }
+                         for (const auto& envelope : node->outbox()) delivery->send(w, envelope);
+                         node->outbox().clear();
+                         delivery->close(w);
+                       });
   }
   engine.run();
   if (!tracker.all_done()) throw std::logic_error("NOW model: the simulation ended with unfinished jobs");
@@ -221,7 +239,8 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) 
   std::vector<JobSums> sums(jobs.size());
   std::int64_t messages = 0;
   std::uint64_t events = 0;
-  std::string workstation_csv = "workstation,host,busy_s,utilisation,spinning_s,messages_sent,messages_received\n";
+  std::string workstation_csv =
+      "workstation,host,busy_s,utilisation,spinning_s,messages_sent,messages_received\n";
   for (const auto& node : nodes) {
     for (const auto& report : node->reports()) {
       sums[report.job].time += report.time;
@@ -229,10 +248,11 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) 
     }
     messages += node->messages_sent();
     events += node->events();
-    workstation_csv += fmt::format("{},{},{:.9f},{:.6f},{:.9f},{},{}\n", node->workstation(),
-                                   platform.workstations[node->workstation()]->get_name(), seconds(node->cpu_busy()),
-                                   makespan > 0 ? static_cast<double>(node->cpu_busy()) / makespan : 0.0,
-                                   seconds(node->cpu_spinning()), node->messages_sent(), node->messages_received());
+    workstation_csv +=
+        fmt::format("{},{},{:.9f},{:.6f},{:.9f},{},{}\n", node->workstation(),
+                    platform.workstations[node->workstation()]->get_name(), seconds(node->cpu_busy()),
+                    makespan > 0 ? static_cast<double>(node->cpu_busy()) / makespan : 0.0,
+                    seconds(node->cpu_spinning()), node->messages_sent(), node->messages_received());
   }
   std::int64_t successful = 0, total = 0;
   auto job_array = nlohmann::ordered_json::array();

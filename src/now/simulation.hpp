@@ -2,9 +2,8 @@
 // Runs the NOW model of a scenario on SimGrid: one actor per workstation owns its CPU, its clock and
 // its messages; the decisions are the node's, the scheduler's and the waiting algorithm's.
 
-#include <nlohmann/json.hpp>
-
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "config/scenario.hpp"

@@ -2,9 +2,8 @@
 // The process's SimGrid engine, as every run and check creates it. The engine is a singleton: one per
 // process.
 
-#include <simgrid/s4u.hpp>
-
 #include <memory>
+#include <simgrid/s4u.hpp>
 
 namespace cosched::platform {
 

@@ -1,12 +1,12 @@
 #include "platform/now_platform.hpp"
 
 #include <fmt/format.h>
+#include <xbt/log.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <string>
-#include <xbt/log.h>
 
 #include "config/input_error.hpp"
 
@@ -57,9 +57,10 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
     for (int w = 0; w < now.workstations; ++w) {
       auto* host = zone->create_host(fmt::format("ws-{:05d}", w), 1e9);
       // Full duplex, as a workstation's network interface: sending and receiving do not share bandwidth.
-      auto* link = zone->create_split_duplex_link(fmt::format("link-{:05d}", w), now.bandwidth_bytes_per_second)
-                       ->set_latency(half_latency)
-                       ->seal();
+      auto* link =
+          zone->create_split_duplex_link(fmt::format("link-{:05d}", w), now.bandwidth_bytes_per_second)
+              ->set_latency(half_latency)
+              ->seal();
       zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
                       {sg4::LinkInRoute(link, sg4::LinkInRoute::Direction::UP)}, true);
       out.workstations.push_back(host);
@@ -76,18 +77,21 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
         fmt::format("{}: platform.file: SimGrid cannot load this platform: {}", now.platform_file, e.what()));
   }
   out.workstations = engine.get_all_hosts();
-  std::sort(out.workstations.begin(), out.workstations.end(),
-            [](const sg4::Host* a, const sg4::Host* b) { return natural_less(a->get_name(), b->get_name()); });
+  std::sort(out.workstations.begin(), out.workstations.end(), [](const sg4::Host* a, const sg4::Host* b) {
+    return natural_less(a->get_name(), b->get_name());
+  });
   if (out.workstations.size() < 2)
-    throw config::InputError(fmt::format("{}: platform.file: expected at least 2 hosts (the workstations), found {}",
-                                         now.platform_file, out.workstations.size()));
+    throw config::InputError(
+        fmt::format("{}: platform.file: expected at least 2 hosts (the workstations), found {}",
+                    now.platform_file, out.workstations.size()));
   auto route_latency = [](sg4::Host* from, sg4::Host* to) {
     std::vector<sg4::Link*> links;
     double latency = 0;
     from->route_to(to, links, &latency);
     return latency * 1e9;
   };
-  out.latency = static_cast<config::Nanos>(std::llround(route_latency(out.workstations[0], out.workstations[1])));
+  out.latency =
+      static_cast<config::Nanos>(std::llround(route_latency(out.workstations[0], out.workstations[1])));
   // A lower bound of every route's latency, so rounded down: no message may arrive before it.
   double min_latency = route_latency(out.workstations[0], out.workstations[1]);
   double max_latency = min_latency;

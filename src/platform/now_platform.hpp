@@ -2,7 +2,6 @@
 // The SimGrid platform of the NOW model: one host per workstation on a switched network.
 
 #include <simgrid/s4u.hpp>
-
 #include <string>
 #include <vector>
 
@@ -24,8 +23,8 @@ void configure_network_model();
 // Host-name order for platform files: runs of digits compare as numbers (ws-2 before ws-10).
 bool natural_less(const std::string& a, const std::string& b);
 
-// Builds N workstations on a star network (each host's private full-duplex link has half the latency L and the
-// bandwidth B, so a message crosses 2 links: latency L) or loads platform.file, whose hosts, ordered by
+// Builds N workstations on a star network (each host's private full-duplex link has half the latency L and
+// the bandwidth B, so a message crosses 2 links: latency L) or loads platform.file, whose hosts, ordered by
 // name, are the workstations. Throws InputError for a file SimGrid cannot load or with too few hosts.
 NowPlatform build_now_platform(simgrid::s4u::Engine& engine, const config::NowConfig& now);
 

@@ -18,14 +18,14 @@ SmpHost build_smp_platform(sg4::Engine& engine, const config::SmpConfig& smp) {
     try {
       engine.load_platform(smp.platform_file);
     } catch (const std::exception& e) {
-      throw config::InputError(
-          fmt::format("{}: platform.file: SimGrid cannot load this platform: {}", smp.platform_file, e.what()));
+      throw config::InputError(fmt::format("{}: platform.file: SimGrid cannot load this platform: {}",
+                                           smp.platform_file, e.what()));
     }
     auto hosts = engine.get_all_hosts();
     if (hosts.size() != 1)
-      throw config::InputError(fmt::format(
-          "{}: platform.file: expected a platform with exactly one host (the SMP), found {}", smp.platform_file,
-          hosts.size()));
+      throw config::InputError(
+          fmt::format("{}: platform.file: expected a platform with exactly one host (the SMP), found {}",
+                      smp.platform_file, hosts.size()));
     out.host = hosts.front();
   }
   out.cpus = out.host->get_core_count();

@@ -5,7 +5,8 @@
 namespace cosched::sched {
 
 RoundRobin::RoundRobin(Cycles quantum) : quantum_(quantum) {
-  if (quantum <= 0) throw std::invalid_argument("scheduler.quantum: the round-robin quantum must be positive");
+  if (quantum <= 0)
+    throw std::invalid_argument("scheduler.quantum: the round-robin quantum must be positive");
 }
 
 std::optional<ThreadId> RoundRobin::pick_next(CpuId) {

@@ -14,8 +14,8 @@ constexpr Cycles kNever = std::numeric_limits<Cycles>::max() / 2;
 
 // Uniform integer in [0, bound) by rejection, so the shuffle is the same on every platform.
 std::uint64_t uniform_below(std::mt19937_64& engine, std::uint64_t bound) {
-  const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() -
-                              std::numeric_limits<std::uint64_t>::max() % bound;
+  const std::uint64_t limit =
+      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % bound;
   for (;;) {
     std::uint64_t value = engine();
     if (value < limit) return value % bound;
@@ -56,7 +56,8 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
   if (!config_.initial_order.empty()) {
     auto sorted = config_.initial_order;
     std::sort(sorted.begin(), sorted.end());
-    if (sorted != order) throw std::invalid_argument("SMP machine: initial_order must be a permutation of the threads");
+    if (sorted != order)
+      throw std::invalid_argument("SMP machine: initial_order must be a permutation of the threads");
     order = config_.initial_order;
   } else if (config_.shuffle) {
     // rand_ord (thesis table 2.1): a uniform random permutation, Fisher-Yates on its own stream.
@@ -74,7 +75,8 @@ std::optional<Cycles> Machine::next_event_time() const {
 }
 
 double Machine::barrier_progress() const {
-  return barriers_total_ == 0 ? 1.0 : static_cast<double>(barriers_done_) / static_cast<double>(barriers_total_);
+  return barriers_total_ == 0 ? 1.0
+                              : static_cast<double>(barriers_done_) / static_cast<double>(barriers_total_);
 }
 
 std::optional<CpuId> Machine::thread_cpu(ThreadId thread) const {
@@ -105,16 +107,24 @@ void Machine::schedule(CpuId cpu, Cycles time) {
 
 void Machine::handle(CpuId cpu) {
   switch (cpus_[cpu].phase) {
-    case CpuPhase::SwitchIn: handle_switch_in_end(cpu); break;
-    case CpuPhase::Running: handle_running(cpu); break;
-    case CpuPhase::SwitchOut: handle_switch_out_end(cpu); break;
-    case CpuPhase::Idle: throw std::logic_error("SMP machine: event on an idle CPU");
+    case CpuPhase::SwitchIn:
+      handle_switch_in_end(cpu);
+      break;
+    case CpuPhase::Running:
+      handle_running(cpu);
+      break;
+    case CpuPhase::SwitchOut:
+      handle_switch_out_end(cpu);
+      break;
+    case CpuPhase::Idle:
+      throw std::logic_error("SMP machine: event on an idle CPU");
   }
   dispatch_idle();
 }
 
 void Machine::start_phase(Thread& thread) {
-  // Compute, then one cycle for the arrival itself (thesis 3.2.1.1: one cycle to compute, two to synchronize).
+  // Compute, then one cycle for the arrival itself (thesis 3.2.1.1: one cycle to compute, two to
+  // synchronize).
   thread.work_left = thread.compute->draw() + 1;
 }
 
@@ -249,7 +259,7 @@ void Machine::finish(ThreadId id) {
     if (--jobs_remaining_ == 0) done_ = true;
   }
   if (config_.end_at_first_finish) done_ = true;  // thesis 5.1.4
-  switch_out(cpu, SwitchOutReason::Finish);  // a finished thread releases its CPU with cs_out
+  switch_out(cpu, SwitchOutReason::Finish);       // a finished thread releases its CPU with cs_out
 }
 
 void Machine::switch_out(CpuId cpu, SwitchOutReason reason) {
@@ -265,7 +275,9 @@ void Machine::handle_switch_out_end(CpuId cpu) {
   auto& thread = threads_[id];
   c.thread = -1;
   switch (c.reason) {
-    case SwitchOutReason::Preempt: make_ready(id); break;
+    case SwitchOutReason::Preempt:
+      make_ready(id);
+      break;
     case SwitchOutReason::Yield:
       if (barrier_complete(thread)) {
         // The barrier completed during the cs_out: ready-queue tail instead of blocked (thesis 4.3.4).

@@ -86,19 +86,19 @@ class Machine {
     int job = -1;  // -1: non-synchronizing
     ThreadState state = ThreadState::Ready;
     CpuId cpu = -1;
-    int barrier = 0;           // index of the barrier it works toward or waits at
-    bool spinning = false;     // waiting at a barrier with spin budget left (on or off a CPU)
+    int barrier = 0;              // index of the barrier it works toward or waits at
+    bool spinning = false;        // waiting at a barrier with spin budget left (on or off a CPU)
     bool finish_pending = false;  // passed its last barrier while off the CPU
-    Cycles work_left = 0;      // computation plus the one-cycle arrival, for the current phase
-    Cycles spin_left = 0;      // spin budget left
-    Cycles success_at = 0;     // when the spin succeeds, once its barrier has completed
+    Cycles work_left = 0;         // computation plus the one-cycle arrival, for the current phase
+    Cycles spin_left = 0;         // spin budget left
+    Cycles success_at = 0;        // when the spin succeeds, once its barrier has completed
     std::optional<workload::ComputeInterval> compute;
   };
 
   struct Cpu {
     CpuPhase phase = CpuPhase::Idle;
     ThreadId thread = -1;
-    Cycles run_since = 0;   // progress of the running thread is accounted up to here
+    Cycles run_since = 0;  // progress of the running thread is accounted up to here
     Cycles quantum_end = 0;
     Cycles next_event = 0;
     SwitchOutReason reason = SwitchOutReason::Preempt;

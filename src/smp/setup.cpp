@@ -19,8 +19,8 @@ Machine build_machine(const config::Scenario& scenario, int cpus) {
   for (const auto& profile : smp.jobs) {
     std::shared_ptr<const wait::SmpWaitAlgorithm> wait = wait::make_smp_wait(profile.wait);
     for (int copy = 0; copy < profile.copies; ++copy) {
-      machine.jobs.push_back(JobInstance{profile.name, copy, profile.threads, profile.barriers, profile.compute_cycles,
-                                         profile.sigma.cycles, wait});
+      machine.jobs.push_back(JobInstance{profile.name, copy, profile.threads, profile.barriers,
+                                         profile.compute_cycles, profile.sigma.cycles, wait});
     }
   }
   return Machine(std::move(machine), std::make_unique<sched::RoundRobin>(smp.quantum));
@@ -42,7 +42,8 @@ nlohmann::ordered_json summarize(const Machine& machine, const config::Scenario&
     nlohmann::ordered_json job;
     job["name"] = instance.name;
     job["copy"] = instance.copy;
-    job["completion_time"] = outcome.completion_time ? nlohmann::ordered_json(*outcome.completion_time) : nullptr;
+    job["completion_time"] =
+        outcome.completion_time ? nlohmann::ordered_json(*outcome.completion_time) : nullptr;
     auto rate = metrics::ssr(outcome.successful_spins, outcome.total_spins);
     job["ssr"] = rate ? nlohmann::ordered_json(*rate) : nullptr;
     job["spins"] = {{"successful", outcome.successful_spins}, {"total", outcome.total_spins}};

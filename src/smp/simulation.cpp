@@ -1,10 +1,10 @@
 #include "smp/simulation.hpp"
 
 #include <fmt/format.h>
-#include <simgrid/s4u.hpp>
+#include <xbt/log.h>
 
 #include <algorithm>
-#include <xbt/log.h>
+#include <simgrid/s4u.hpp>
 
 #include "platform/engine.hpp"
 #include "platform/smp_platform.hpp"

@@ -12,7 +12,9 @@ double imbalance_factor(double v, std::mt19937_64& engine) {
   return low + (v * low - low) * util::uniform_open01(engine);
 }
 
-double imbalance_spread(double v) { return 2.0 * (v - 1.0) / (1.0 + v); }
+double imbalance_spread(double v) {
+  return 2.0 * (v - 1.0) / (1.0 + v);
+}
 
 std::array<int, 4> news_neighbours(int rank, int processes) {
   int rows = 1;
@@ -38,13 +40,15 @@ Phase ProcessProgram::next_phase() {
   phase.chunk = spec_.comm_interval;
   // compute basis: the intervals count computation only. dedicated basis: a chunk of computation and one
   // read's round trip together take comm_interval + 2L + 4o on a dedicated machine.
-  const Nanos step = spec_.basis == config::IntervalBasis::Compute ? spec_.comm_interval
-                                                                   : spec_.comm_interval + spec_.read_round_trip;
+  const Nanos step = spec_.basis == config::IntervalBasis::Compute
+                         ? spec_.comm_interval
+                         : spec_.comm_interval + spec_.read_round_trip;
   phase.reads = budget / step;
   const Nanos rest = budget - phase.reads * step;
-  phase.residual = spec_.basis == config::IntervalBasis::Compute
-                       ? rest
-                       : static_cast<Nanos>(std::llround(static_cast<double>(rest) * spec_.comm_interval / step));
+  phase.residual =
+      spec_.basis == config::IntervalBasis::Compute
+          ? rest
+          : static_cast<Nanos>(std::llround(static_cast<double>(rest) * spec_.comm_interval / step));
   return phase;
 }
 

@@ -25,8 +25,8 @@ struct ProgramSpec {
 
 struct Phase {
   std::int64_t reads = 0;  // remote reads in this phase
-  Nanos chunk = 0;      // computation before each read
-  Nanos residual = 0;   // computation after the last read, before the barrier
+  Nanos chunk = 0;         // computation before each read
+  Nanos residual = 0;      // computation after the last read, before the barrier
   Nanos compute() const { return reads * chunk + residual; }
 };
 

@@ -291,7 +291,8 @@ TEST(NowDeterminism, SeedOptionShowsInTheSummary) {
 // The actors run the node ahead to the delivery horizon and wake only for sends and arrivals
 // (docs/models/now.md, section 3); waking at every event instead must give the very same results.
 TEST(NowDeterminism, LookaheadGivesTheSameResultsAsWakingAtEveryEvent) {
-  for (const char* scheduler : {"{policy: stride}", "{policy: ts}", "{policy: gang}", "{policy: stride-credit}"}) {
+  for (const char* scheduler :
+       {"{policy: stride}", "{policy: ts}", "{policy: gang}", "{policy: stride-credit}"}) {
     Sandbox box;
     const std::vector<std::string> options{"--set", std::string("scheduler=") + scheduler, "--set",
                                            "workload.jobs.0.imbalance=1.5"};
@@ -320,8 +321,8 @@ std::string random_scenario(std::uint64_t seed) {
   std::string yaml = fmt::format(
       "model: now\nseed: {}\nplatform: {{workstations: {}, latency: {}, overhead: {}}}\n"
       "scheduler: {{policy: {}, context_switch: {}{}}}\nworkload:\n  jobs:\n",
-      seed, workstations, pick({"1us", "10us"}), pick({"1us", "2us", "13us"}), policy, pick({"20us", "100us"}),
-      policy == "ts" ? "" : ", quantum: " + pick({"200us", "1ms", "3ms"}));
+      seed, workstations, pick({"1us", "10us"}), pick({"1us", "2us", "13us"}), policy,
+      pick({"20us", "100us"}), policy == "ts" ? "" : ", quantum: " + pick({"200us", "1ms", "3ms"}));
   const int jobs = 1 + static_cast<int>(engine() % 3);
   for (int j = 0; j < jobs; ++j) {
     const int processes = 1 + static_cast<int>(engine() % workstations);
@@ -329,16 +330,18 @@ std::string random_scenario(std::uint64_t seed) {
     std::iota(hosts.begin(), hosts.end(), 0);
     std::shuffle(hosts.begin(), hosts.end(), engine);
     hosts.resize(processes);
-    std::string wait = pick({"block", "spin-fixed", "pairwise", "block-immediately", "spin", "large-initial-spin"});
+    std::string wait =
+        pick({"block", "spin-fixed", "pairwise", "block-immediately", "spin", "large-initial-spin"});
     std::string wait_keys;
     if (wait == "spin-fixed") wait_keys = ", spin: " + pick({"0", "5us", "50us"});
     if (wait == "large-initial-spin") wait_keys = ", initial_spin: " + pick({"500us", "V+L+2o"});
     yaml += fmt::format(
-        "    - {{name: j{}, processes: {}, placement: [{}], pattern: {}, comm_interval: {}, sync_interval: {}, "
+        "    - {{name: j{}, processes: {}, placement: [{}], pattern: {}, comm_interval: {}, sync_interval: "
+        "{}, "
         "imbalance: {}, barriers: {}, barrier: {{kind: {}}}, wait: {{algorithm: {}{}}}}}\n",
         j, processes, fmt::join(hosts, ", "), pick({"news", "none", "random"}), pick({"1us", "10us", "37us"}),
-        pick({"100us", "500us", "1ms"}), pick({"1", "1.5", "3"}), 1 + engine() % 4, pick({"root", "all-to-all"}),
-        wait, wait_keys);
+        pick({"100us", "500us", "1ms"}), pick({"1", "1.5", "3"}), 1 + engine() % 4,
+        pick({"root", "all-to-all"}), wait, wait_keys);
   }
   return yaml;
 }
@@ -356,12 +359,15 @@ TEST(NowDeterminism, RandomScenariosGiveTheSameResultsWhateverTheDeliveryPath) {
     auto per_pair = run_summary(box, {"random.yaml"}, "per-pair");
     ::unsetenv("COSCHED_NOW_MAILBOX_PER_PAIR");
     ASSERT_TRUE(ahead.is_object() && every.is_object() && per_pair.is_object())
-        << "expected the three runs to succeed for\n" << yaml;
+        << "expected the three runs to succeed for\n"
+        << yaml;
     const auto varying = {"/wall_seconds"_json_pointer, "/events"_json_pointer};
     EXPECT_EQ(without(ahead, varying), without(every, varying))
-        << "expected identical results with and without lookahead for\n" << yaml;
+        << "expected identical results with and without lookahead for\n"
+        << yaml;
     EXPECT_EQ(without(ahead, varying), without(per_pair, varying))
-        << "expected identical results with one mailbox per receiver and one per pair for\n" << yaml;
+        << "expected identical results with one mailbox per receiver and one per pair for\n"
+        << yaml;
     for (const auto& job : ahead["jobs"]) {
       double sum = 0;
       for (const auto& [state, seconds] : job["time"].items()) {
@@ -369,7 +375,8 @@ TEST(NowDeterminism, RandomScenariosGiveTheSameResultsWhateverTheDeliveryPath) {
         sum += seconds.get<double>();
       }
       EXPECT_NEAR(sum, job["completion_time"].get<double>(), 1e-9)
-          << "expected the breakdown to add up to the completion time for\n" << yaml;
+          << "expected the breakdown to add up to the completion time for\n"
+          << yaml;
     }
   }
 }

@@ -3,11 +3,11 @@
 // docs/models/now.md states the rules the expected values follow from.
 
 #include <gtest/gtest.h>
-#include <simgrid/s4u.hpp>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <simgrid/s4u.hpp>
 #include <string>
 
 #include "config/loader.hpp"
@@ -78,10 +78,13 @@ scheduler: {policy: stride, quantum: 10ms, context_switch: 100us}
 workload:
   jobs:
     - {name: A, processes: 2, pattern: none, sync_interval: 1ms, barriers: 1, barrier: {kind: root},
-       wait: )" + wait + "}\n";
+       wait: )" +
+         wait + "}\n";
 }
 
-double completion_ns(const RunOutput& out) { return out.summary["jobs"][0]["completion_time"].get<double>() * 1e9; }
+double completion_ns(const RunOutput& out) {
+  return out.summary["jobs"][0]["completion_time"].get<double>() * 1e9;
+}
 
 // Both processes are switched in (100us) and compute 1 ms, to 1.1 ms. Rank 1 sends its arrival (o, leaves
 // at 1.102 ms), which reaches the root at 1.102 + 0.010008 = 1.112008 ms. The root, spinning, handles it

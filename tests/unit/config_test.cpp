@@ -76,8 +76,9 @@ TEST_F(ScenarioFile, SpinSymbolsFollowTheContextSwitchCost) {
 }
 
 TEST_F(ScenarioFile, OverridesReplaceNestedValuesAndAddOptionalKeys) {
-  auto scenario = load_scenario(write(kBase), {"workload.nosync=43", "scheduler.shuffle=true", "seed=9",
-                                               "workload.jobs.0.wait={algorithm: block}", "end=first-finish"});
+  auto scenario =
+      load_scenario(write(kBase), {"workload.nosync=43", "scheduler.shuffle=true", "seed=9",
+                                   "workload.jobs.0.wait={algorithm: block}", "end=first-finish"});
   const auto& smp = std::get<SmpConfig>(scenario.model_config);
   EXPECT_EQ(smp.nosync, 43);
   EXPECT_TRUE(smp.shuffle);
@@ -87,14 +88,16 @@ TEST_F(ScenarioFile, OverridesReplaceNestedValuesAndAddOptionalKeys) {
 }
 
 TEST_F(ScenarioFile, ErrorsNameTheLocationKeyAndExpectation) {
-  auto file = write(std::string(kBase) + "    - {name: K, threads: 2, barriers: 5, compute: 1, sigma: 90-15, "
-                                         "wait: {algorithm: block}}\n");
+  auto file = write(std::string(kBase) +
+                    "    - {name: K, threads: 2, barriers: 5, compute: 1, sigma: 90-15, "
+                    "wait: {algorithm: block}}\n");
   try {
     load_scenario(file);
     FAIL() << "a malformed sigma must be refused";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()), file + ":8:61: workload.jobs[1].sigma: expected a positive standard "
-                                              "deviation or DENSITY/INTERVAL such as 90/15%, got \"90-15\"");
+    EXPECT_EQ(std::string(e.what()), file +
+                                         ":8:61: workload.jobs[1].sigma: expected a positive standard "
+                                         "deviation or DENSITY/INTERVAL such as 90/15%, got \"90-15\"");
   }
 }
 

@@ -1,8 +1,8 @@
+#include "util/normal.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "util/normal.hpp"
 
 namespace cosched::util {
 namespace {

@@ -36,8 +36,8 @@ struct Fixture {
   explicit Fixture(std::vector<JobLayout> job_list) : jobs(std::move(job_list)), tracker(sizes(jobs)) {
     sched::LocalSchedulerConfig config;
     config.policy = sched::LocalPolicy::Stride;
-    node = std::make_unique<Node>(NodeParams{0, 2 * kUs, 100 * kUs, 1}, sched::make_local_scheduler(config, nullptr),
-                                  &jobs, &tracker);
+    node = std::make_unique<Node>(NodeParams{0, 2 * kUs, 100 * kUs, 1},
+                                  sched::make_local_scheduler(config, nullptr), &jobs, &tracker);
   }
   static std::vector<int> sizes(const std::vector<JobLayout>& jobs) {
     std::vector<int> out;
@@ -49,7 +49,9 @@ struct Fixture {
   std::unique_ptr<Node> node;
 };
 
-Message request(int job, int from, int to) { return Message{Message::Kind::ReadRequest, job, from, to, 0}; }
+Message request(int job, int from, int to) {
+  return Message{Message::Kind::ReadRequest, job, from, to, 0};
+}
 
 TEST(NowNode, AMessageToTheRunningProcessIsHandledAtOnce) {
   // Rank 0 of a 2-process job computes 1 ms from 100us (after its switch-in). A read request arrives at
@@ -69,7 +71,8 @@ TEST(NowNode, AMessageToTheRunningProcessIsHandledAtOnce) {
   EXPECT_EQ(f.node->outbox()[0].workstation, 1) << "to the requester's workstation";
   f.node->outbox().clear();
   f.node->advance(1104 * kUs);
-  EXPECT_EQ(f.node->next_timer(), 1404 * kUs) << "computation ended at 1.104 ms; the barrier spin lasts 300us";
+  EXPECT_EQ(f.node->next_timer(), 1404 * kUs)
+      << "computation ended at 1.104 ms; the barrier spin lasts 300us";
 }
 
 TEST(NowNode, AMessageToAReadyProcessWaitsUntilItIsScheduled) {

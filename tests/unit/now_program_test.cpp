@@ -1,11 +1,12 @@
 // What a NOW process does per phase: imbalance, the two interval bases, NEWS neighbours.
 
+#include "workload/now_program.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "config/units.hpp"
-#include "workload/now_program.hpp"
 
 namespace cosched::workload {
 namespace {
@@ -40,7 +41,8 @@ TEST(ImbalanceFactor, SpansVWithMeanOne) {
 }
 
 TEST(ProcessProgram, ComputeBasisCountsComputationOnly) {
-  ProgramSpec spec{10'000, 150'000'000, 1.0, config::Pattern::News, config::IntervalBasis::Compute, 28'000, 32};
+  ProgramSpec spec{10'000, 150'000'000, 1.0, config::Pattern::News, config::IntervalBasis::Compute,
+                   28'000, 32};
   ProcessProgram program(spec, 0, 1);
   auto phase = program.next_phase();
   EXPECT_EQ(phase.reads, 15000) << "150 ms / 10us";
@@ -48,7 +50,8 @@ TEST(ProcessProgram, ComputeBasisCountsComputationOnly) {
 }
 
 TEST(ProcessProgram, DedicatedBasisFitsReadsAndRoundTripsInTheInterval) {
-  ProgramSpec spec{10'000, 150'000'000, 1.0, config::Pattern::News, config::IntervalBasis::Dedicated, 28'000, 32};
+  ProgramSpec spec{10'000, 150'000'000, 1.0, config::Pattern::News, config::IntervalBasis::Dedicated,
+                   28'000, 32};
   ProcessProgram program(spec, 0, 1);
   auto phase = program.next_phase();
   EXPECT_EQ(phase.reads, 3947) << "150 ms / (10us + 2L + 4o = 38us)";

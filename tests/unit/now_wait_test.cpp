@@ -1,9 +1,10 @@
 // The NOW waiting algorithms' decisions, and their defaults derived from the platform.
 
+#include "wait/now_wait.hpp"
+
 #include <gtest/gtest.h>
 
 #include "wait/fixed_wait.hpp"
-#include "wait/now_wait.hpp"
 #include "wait/pairwise.hpp"
 
 namespace cosched::wait {
@@ -33,7 +34,8 @@ TEST(NowWait, SpinFixedSpinsOnceThenBlocks) {
   wait.spin = 300 * kUs;
   auto fixed = make_now_wait(wait, kPlatform);
   EXPECT_EQ(fixed->first_spin(WaitKind::Read), 300 * kUs);
-  EXPECT_EQ(fixed->next_spin(WaitKind::Read, 300 * kUs, 50), 0) << "no conditional phase, however many messages";
+  EXPECT_EQ(fixed->next_spin(WaitKind::Read, 300 * kUs, 50), 0)
+      << "no conditional phase, however many messages";
 }
 
 TEST(NowWait, PairwiseBaselinesAreARoundTripPlusASwitchAndThreeSwitches) {

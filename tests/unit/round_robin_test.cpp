@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "sched/round_robin.hpp"
+
+#include <gtest/gtest.h>
 
 namespace cosched::sched {
 namespace {
@@ -20,7 +20,9 @@ TEST(RoundRobin, DispatchesInFifoOrderWithAFixedQuantum) {
   EXPECT_EQ(rr.time_slice(7), 100);
 }
 
-TEST(RoundRobin, RefusesANonPositiveQuantum) { EXPECT_THROW(RoundRobin(0), std::invalid_argument); }
+TEST(RoundRobin, RefusesANonPositiveQuantum) {
+  EXPECT_THROW(RoundRobin(0), std::invalid_argument);
+}
 
 }  // namespace
 }  // namespace cosched::sched

@@ -159,7 +159,8 @@ TEST(SmpMachineSpin, AlwaysSpinNeverFailsUnderRoundRobin) {
   auto m = machine(config, 100);
   run_to_end(m);
   EXPECT_GT(m.outcomes()[0].total_spins, 0);
-  EXPECT_EQ(m.outcomes()[0].successful_spins, m.outcomes()[0].total_spins) << "an unlimited spin always succeeds";
+  EXPECT_EQ(m.outcomes()[0].successful_spins, m.outcomes()[0].total_spins)
+      << "an unlimited spin always succeeds";
 }
 
 TEST(SmpMachineDeterminism, SameSeedSameRunOtherSeedOtherRun) {

@@ -27,14 +27,17 @@ double chapter3_ssr(int nosync) {
 // (docs/models/smp.md, "The first quantum").
 TEST(SmpThesisChapter3, FineGrainJobCompletes33BarriersInTheFirst100Cycles) {
   for (int nosync : {0, 21, 43, 100}) {
-    auto scenario = config::load_scenario(scenario_path(kChapter3), {"workload.nosync=" + std::to_string(nosync)});
+    auto scenario =
+        config::load_scenario(scenario_path(kChapter3), {"workload.nosync=" + std::to_string(nosync)});
     auto machine = smp::build_machine(scenario, 32);
     machine.run_until(34);
-    EXPECT_EQ(machine.outcomes()[0].barriers_completed, 10) << "barrier 10 completes at cycle 32; nosync=" << nosync;
+    EXPECT_EQ(machine.outcomes()[0].barriers_completed, 10)
+        << "barrier 10 completes at cycle 32; nosync=" << nosync;
     machine.run_until(35);
     EXPECT_EQ(machine.outcomes()[0].barriers_completed, 11) << "barrier 11 at cycle 35; nosync=" << nosync;
     machine.run_until(37);
-    EXPECT_EQ(machine.outcomes()[0].barriers_completed, 12) << "barrier 12 two cycles later; nosync=" << nosync;
+    EXPECT_EQ(machine.outcomes()[0].barriers_completed, 12)
+        << "barrier 12 two cycles later; nosync=" << nosync;
     machine.run_until(100);
     EXPECT_EQ(machine.outcomes()[0].barriers_completed, 33) << "nosync=" << nosync;
     machine.run_until(103);
@@ -44,7 +47,8 @@ TEST(SmpThesisChapter3, FineGrainJobCompletes33BarriersInTheFirst100Cycles) {
 
 // Thesis 3.2.1.2: up to 42 non-synchronizing threads, all 11 threads get a CPU again at once.
 TEST(SmpThesisChapter3, SsrIsExactly100UpTo42NonSynchronizingThreads) {
-  for (int nosync = 0; nosync <= 42; ++nosync) EXPECT_DOUBLE_EQ(chapter3_ssr(nosync), 100.0) << "nosync=" << nosync;
+  for (int nosync = 0; nosync <= 42; ++nosync)
+    EXPECT_DOUBLE_EQ(chapter3_ssr(nosync), 100.0) << "nosync=" << nosync;
 }
 
 // Thesis 3.2.1.3 and 3.2.1.5: 43..52 fall into alternating synchronization after the grace period,
@@ -90,10 +94,10 @@ double settled_ssr(int threads, const char* mu) {
   const int copies = (400 + threads - 1) / threads;
   double sum = 0;
   for (int seed = 1; seed <= 3; ++seed) {
-    sum += total_ssr(run_scenario(kChapter4, {"workload.jobs.0.threads=" + std::to_string(threads),
-                                              std::string("workload.jobs.0.compute=") + mu,
-                                              "workload.jobs.0.copies=" + std::to_string(copies),
-                                              "seed=" + std::to_string(seed)}));
+    sum += total_ssr(run_scenario(
+        kChapter4,
+        {"workload.jobs.0.threads=" + std::to_string(threads), std::string("workload.jobs.0.compute=") + mu,
+         "workload.jobs.0.copies=" + std::to_string(copies), "seed=" + std::to_string(seed)}));
   }
   return sum / 3;
 }
