@@ -1,13 +1,18 @@
 #include "config/loader.hpp"
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 
+#include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "config/field.hpp"
 #include "config/input_error.hpp"
+#include "config/limits.hpp"
 #include "config/now_section.hpp"
 #include "config/smp_section.hpp"
 
@@ -16,22 +21,81 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Parses YAML text; `where` names it in errors ("file" or "--set PATH=VALUE").
+YAML::Node parse_yaml(const std::string& text, const std::string& where) {
+  try {
+    return YAML::Load(text);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp stops at a few hundred levels with the message "bad file"; say what is wrong.
+    throw InputError(
+        fmt::format("{}:{}:{}: YAML nested too deeply; expected at most {} levels of mappings "
+                    "and lists",
+                    where, e.mark.line + 1, e.mark.column + 1, limits::kMaxNestingDepth));
+  } catch (const YAML::Exception& e) {
+    if (e.mark.is_null()) throw InputError(fmt::format("{}: YAML syntax error: {}", where, e.msg));
+    throw InputError(
+        fmt::format("{}:{}:{}: YAML syntax error: {}", where, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+}
+
+// Refuses a key given twice in one mapping (yaml-cpp keeps both and lookups find the first, so the second
+// would be silently ignored) and nesting deeper than the limit. Iterative: depth is what it checks.
+void check_structure(const Field& top) {
+  std::vector<std::pair<Field, int>> pending{{top, 1}};
+  while (!pending.empty()) {
+    auto [field, depth] = pending.back();
+    pending.pop_back();
+    const YAML::Node& node = field.node();
+    if (!node.IsMap() && !node.IsSequence()) continue;
+    if (depth > limits::kMaxNestingDepth)
+      field.error(fmt::format("nested too deeply; expected at most {} levels of mappings and lists",
+                              limits::kMaxNestingDepth));
+    if (node.IsSequence()) {
+      for (std::size_t i = 0; i < node.size(); ++i)
+        pending.emplace_back(field.child(node[i], std::to_string(i)), depth + 1);
+      continue;
+    }
+    std::map<std::string, YAML::Mark> seen;
+    for (const auto& entry : node) {
+      const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "(a non-scalar key)";
+      const auto [first, inserted] = seen.emplace(key, entry.first.Mark());
+      if (!inserted) {
+        const auto& mark = first->second;
+        field.child(entry.first, key)
+            .error(mark.is_null() ? std::string("key given twice in one mapping; expected each key once")
+                                  : fmt::format("key given twice in one mapping (first at line {}, column "
+                                                "{}); expected each key once",
+                                                mark.line + 1, mark.column + 1));
+      }
+      pending.emplace_back(field.child(entry.second, key), depth + 1);
+    }
+  }
+}
+
 YAML::Node read_document(const std::string& file) {
   std::error_code ec;
-  if (!fs::exists(file, ec)) throw InputError(fmt::format("{}: cannot read scenario: no such file", file));
-  if (fs::is_directory(file, ec))
+  const auto status = fs::status(file, ec);
+  if (!fs::exists(status)) throw InputError(fmt::format("{}: cannot read scenario: no such file", file));
+  if (fs::is_directory(status))
     throw InputError(fmt::format("{}: cannot read scenario: it is a directory, expected a YAML file", file));
-  std::ifstream in(file);
-  if (!in) throw InputError(fmt::format("{}: cannot read scenario: permission denied or unreadable", file));
-  std::stringstream text;
-  text << in.rdbuf();
-  YAML::Node document;
-  try {
-    document = YAML::Load(text.str());
-  } catch (const YAML::Exception& e) {
+  // A FIFO would block and a device such as /dev/zero never ends: only regular files are scenarios.
+  if (!fs::is_regular_file(status))
+    throw InputError(fmt::format("{}: cannot read scenario: not a regular file, expected a YAML file", file));
+  const auto size = fs::file_size(file, ec);
+  if (!ec && size > limits::kMaxScenarioBytes)
     throw InputError(
-        fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
+        fmt::format("{}: cannot read scenario: {} bytes, expected a YAML file of at most {} bytes", file,
+                    size, limits::kMaxScenarioBytes));
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot read scenario: permission denied or unreadable", file));
+  // Read at most one byte past the limit, in case the file grows while it is read.
+  std::string text(limits::kMaxScenarioBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > limits::kMaxScenarioBytes)
+    throw InputError(fmt::format("{}: cannot read scenario: expected a YAML file of at most {} bytes", file,
+                                 limits::kMaxScenarioBytes));
+  YAML::Node document = parse_yaml(text, file);
   if (!document || document.IsNull())
     throw InputError(
         fmt::format("{}: the scenario is empty; expected a mapping with at least 'model'", file));
@@ -39,6 +103,38 @@ YAML::Node read_document(const std::string& file) {
     throw InputError(fmt::format("{}:{}:{}: expected a mapping of scenario keys at the top level", file,
                                  document.Mark().line + 1, document.Mark().column + 1));
   return document;
+}
+
+bool valid_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const std::size_t length = byte < 0x80           ? 1
+                               : (byte >> 5) == 0x6  ? 2
+                               : (byte >> 4) == 0xE  ? 3
+                               : (byte >> 3) == 0x1E ? 4
+                                                     : 0;
+    if (length == 0 || i + length > text.size()) return false;
+    for (std::size_t k = 1; k < length; ++k)
+      if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return false;
+    i += length;
+  }
+  return true;
+}
+
+// The scenario's name names its default result folder, results/<name>/: one plain folder name, which
+// cannot lead out of results/.
+std::string result_name(const Field& f) {
+  const std::string name = f.string();
+  const std::string expected = fmt::format(
+      "a name of 1 to {} bytes of UTF-8 text without '/', '\\' or control characters, other "
+      "than '.' and '..' (it names the folder results/<name>/)",
+      limits::kMaxNameBytes);
+  if (name.size() > limits::kMaxNameBytes || name == "." || name == ".." ||
+      name.find_first_of("/\\") != std::string::npos || !valid_utf8(name) ||
+      std::any_of(name.begin(), name.end(),
+                  [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    f.fail(expected);
+  return name;
 }
 
 std::vector<std::string> split_path(const std::string& path) {
@@ -66,9 +162,16 @@ void apply_override(YAML::Node document, const std::string& text, Source& source
   YAML::Node value;
   try {
     value = YAML::Load(text.substr(eq + 1));
+  } catch (const YAML::DeepRecursion&) {
+    throw InputError(
+        fmt::format("{}: {}: value nested too deeply; expected at most {} levels of mappings "
+                    "and lists",
+                    where, path, limits::kMaxNestingDepth));
   } catch (const YAML::Exception& e) {
     throw InputError(fmt::format("{}: {}: value is not valid YAML: {}", where, path, e.msg));
   }
+  Source value_source{where, {{path, where}}};
+  check_structure(Field(value, segments, &value_source));
   // Walk down; maps missing along the way are created (the validator rejects keys that do not exist).
   YAML::Node node = document;
   std::string walked;
@@ -78,10 +181,11 @@ void apply_override(YAML::Node document, const std::string& text, Source& source
     if (node.IsSequence()) {
       if (!is_index(segment))
         throw InputError(fmt::format("{}: {}: '{}' is a list, expected an item index", where, path, walked));
-      auto index = std::stoul(segment);
-      if (index >= node.size())
+      std::size_t index = 0;
+      const auto [end, ec] = std::from_chars(segment.data(), segment.data() + segment.size(), index);
+      if (ec != std::errc() || end != segment.data() + segment.size() || index >= node.size())
         throw InputError(fmt::format("{}: {}: '{}' has {} item(s), there is no item {}", where, path, walked,
-                                     node.size(), index));
+                                     node.size(), segment));
       if (last) {
         node[index] = value;
       } else {
@@ -110,6 +214,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   YAML::Node document = read_document(file);
   // The Source must outlive every Field; keep it alive for the whole load.
   Source source{file, {}};
+  check_structure(Field(document, {}, &source));
   for (const auto& text : overrides) apply_override(document, text, source);
 
   Field root(document, {}, &source);
@@ -117,7 +222,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   Scenario scenario;
   scenario.file = file;
   scenario.name = fs::path(file).stem().string();
-  if (auto f = top.optional("name")) scenario.name = f->string();
+  if (auto f = top.optional("name")) scenario.name = result_name(*f);
   auto model = top.required("model");
   scenario.model = model.scalar("a model name: smp or now");
   if (auto f = top.optional("seed")) scenario.seed = f->seed();
@@ -143,6 +248,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
     model.fail("a model name: smp or now");
   }
   top.finish();
+  limits::check(scenario, root);
   return scenario;
 }
 

@@ -184,9 +184,10 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
       if (latency) now.latency = duration(*latency, true);
       if (bandwidth) {
         auto value = parse_bandwidth_bytes_per_second(bandwidth->scalar("a bandwidth such as 1Gbps"));
-        if (!value || *value > 1e15)
+        // At least 1 kbps: slower links would take SimGrid's flow model longer than its precision allows.
+        if (!value || *value < 125 || *value > 1e15)
           bandwidth->fail(
-              "a positive bandwidth with a unit, such as 1Gbps, 100Mbps or 125MBps (at most 1000000GBps)");
+              "a bandwidth with a unit, such as 1Gbps, 100Mbps or 125MBps (from 1kbps to 1000000GBps)");
         now.bandwidth_bytes_per_second = *value;
       }
     }

@@ -1,0 +1,137 @@
+#include "config/limits.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <string>
+
+#include "config/input_error.hpp"
+
+namespace cosched::config::limits {
+namespace {
+
+// Bytes per thread, process, workstation and pair of talking workstations, measured on this code base
+// (peak RSS growth of runs with 10^4..10^5 threads, 10^2..10^3 workstations), rounded up.
+constexpr double kBytesPerSmpThread = 4096;
+constexpr double kBytesPerNowProcess = 4096;
+constexpr double kBytesPerWorkstation = 64 * 1024;
+constexpr double kBytesPerTalkingPair = 64;
+constexpr double kBaseBytes = 64 * 1024 * 1024;
+
+// The field at `path` below `from`, or the deepest one that exists on the way (for keys left to their
+// default, the error names the mapping they would be in).
+Field at(const Field& from, std::initializer_list<std::string> path) {
+  Field field = from;
+  for (const auto& key : path) {
+    const YAML::Node& node = field.node();
+    YAML::Node next;
+    if (node.IsSequence()) {
+      next = node[std::stoul(key)];
+    } else if (node.IsMap()) {
+      next = node[key];
+    }
+    if (!next) return field;
+    field = field.child(next, key);
+  }
+  return field;
+}
+
+Field job_field(const Field& root, std::size_t index, const std::string& key) {
+  return at(root, {"workload", "jobs", std::to_string(index), key});
+}
+
+void check_memory(double bytes, const Field& where) {
+  if (bytes > kMaxMemoryBytes)
+    where.error(fmt::format(
+        "the run would need about {:.1f} GiB of memory, more than the limit of {:.0f} GiB; expected a "
+        "smaller scenario",
+        bytes / (1ull << 30), kMaxMemoryBytes / (1ull << 30)));
+}
+
+void check_smp(const SmpConfig& smp, const Field& root) {
+  std::int64_t threads = smp.nosync;
+  for (std::size_t j = 0; j < smp.jobs.size(); ++j) {
+    const auto& job = smp.jobs[j];
+    // Thesis 2.2: a thread computes about `compute` cycles between barriers; alone on a processor its job
+    // takes at least barriers x compute cycles.
+    const double dedicated = static_cast<double>(job.barriers) * job.compute_cycles;
+    if (dedicated > static_cast<double>(kMaxSimulatedTime))
+      job_field(root, j, "barriers")
+          .error(fmt::format("barriers x compute = {:g} cycles on a dedicated processor, more than the "
+                             "largest simulated time ({:g} cycles); expected fewer barriers or a shorter "
+                             "compute interval",
+                             dedicated, static_cast<double>(kMaxSimulatedTime)));
+    threads += static_cast<std::int64_t>(job.threads) * job.copies;
+    if (threads > kMaxThreads)
+      job_field(root, j, job.copies > 1 ? "copies" : "threads")
+          .error(fmt::format("{} threads in all (nosync and every copy of every job), more than the limit "
+                             "of {}",
+                             threads, kMaxThreads));
+  }
+}
+
+void check_now(const NowConfig& now, const Field& root) {
+  std::int64_t processes = 0;
+  for (std::size_t j = 0; j < now.jobs.size(); ++j) {
+    const auto& job = now.jobs[j];
+    // Brim & Miller 3.1: a process synchronizes every sync_interval; the job takes at least barriers x
+    // sync_interval (on average) even alone on its workstations.
+    const double dedicated = static_cast<double>(job.barriers) * static_cast<double>(job.sync_interval);
+    if (dedicated > static_cast<double>(kMaxSimulatedTime))
+      job_field(root, j, "barriers")
+          .error(fmt::format("barriers x sync_interval = {:g} s on dedicated workstations, more than the "
+                             "largest simulated time ({:g} s); expected fewer barriers or a shorter "
+                             "sync_interval",
+                             dedicated * 1e-9, static_cast<double>(kMaxSimulatedTime) * 1e-9));
+    processes += static_cast<std::int64_t>(job.processes) * job.copies;
+    if (processes > kMaxProcesses)
+      job_field(root, j, job.copies > 1 ? "copies" : "processes")
+          .error(fmt::format("{} processes in all (every copy of every job), more than the limit of {}",
+                             processes, kMaxProcesses));
+  }
+}
+
+}  // namespace
+
+double estimated_memory_bytes(const Scenario& scenario) {
+  if (const auto* smp = std::get_if<SmpConfig>(&scenario.model_config)) {
+    double threads = smp->nosync;
+    for (const auto& job : smp->jobs) threads += static_cast<double>(job.threads) * job.copies;
+    return kBaseBytes + threads * kBytesPerSmpThread;
+  }
+  const auto& now = std::get<NowConfig>(scenario.model_config);
+  double workstations = now.workstations;
+  double processes = 0, pairs = 0;
+  for (const auto& job : now.jobs) {
+    for (int ws : job.placement) workstations = std::max(workstations, ws + 1.0);
+    processes += static_cast<double>(job.processes) * job.copies;
+    // Workstations that talk (docs/models/now.md): every pair for random reads or all-to-all barriers,
+    // else NEWS neighbours and the barrier root. Copies share their placement, so their pairs.
+    const double p = job.processes;
+    const bool all_pairs = job.pattern == Pattern::Random || job.barrier_kind == BarrierKind::AllToAll;
+    pairs += all_pairs ? p * p : 6 * p;
+  }
+  pairs = std::min(pairs, workstations * workstations);
+  return kBaseBytes + workstations * kBytesPerWorkstation + processes * kBytesPerNowProcess +
+         pairs * kBytesPerTalkingPair;
+}
+
+void check_simulated_time(std::int64_t now, const std::string& scenario_file, const char* unit) {
+  if (now <= kMaxSimulatedTime) return;
+  throw InputError(fmt::format(
+      "{}: the run passed {:g} {}, the largest simulated time the model represents; expected a scenario "
+      "that ends sooner (fewer barriers, shorter intervals or a lighter load)",
+      scenario_file, static_cast<double>(kMaxSimulatedTime), unit));
+}
+
+void check(const Scenario& scenario, const Field& root) {
+  if (const auto* smp = std::get_if<SmpConfig>(&scenario.model_config)) {
+    check_smp(*smp, root);
+  } else {
+    check_now(std::get<NowConfig>(scenario.model_config), root);
+  }
+  check_memory(estimated_memory_bytes(scenario), at(root, {"workload"}));
+}
+
+}  // namespace cosched::config::limits

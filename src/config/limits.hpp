@@ -1,0 +1,45 @@
+#pragma once
+// Input limits: what cosched refuses before it reads, allocates or simulates, so that no input can crash it,
+// hang it, exhaust memory or overflow a 64-bit time (docs/scenario-format.md, "Limits").
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "config/field.hpp"
+#include "config/scenario.hpp"
+
+namespace cosched::config::limits {
+
+// A scenario file is a regular file of at most this many bytes (the shipped ones are under 2 KiB).
+inline constexpr std::uintmax_t kMaxScenarioBytes = 1 << 20;
+// Mappings and lists nest at most this deep (a scenario needs 5 levels).
+inline constexpr int kMaxNestingDepth = 32;
+// A scenario's name names its result folder: at most this many bytes (file names have at most 255).
+inline constexpr std::size_t kMaxNameBytes = 200;
+// The largest simulated time either model represents: 1e15 cycles (SMP) or nanoseconds (NOW, 1,000,000 s).
+// Every single duration is bounded by it at validation, a scenario whose jobs alone would run longer on a
+// dedicated machine is refused at validation, and a run that passes it stops with an error. It keeps every
+// sum of times far (9000x) from overflowing 64 bits, and NOW times exact to the nanosecond in SimGrid's
+// double-precision clock.
+inline constexpr std::int64_t kMaxSimulatedTime = 1'000'000'000'000'000;
+// Threads (SMP: synchronizing threads of every copy plus nosync) and processes (NOW, every copy).
+inline constexpr std::int64_t kMaxThreads = 1'000'000;
+inline constexpr std::int64_t kMaxProcesses = 1'000'000;
+// Processors of an SMP (platform.cpus, or the cores of a platform file's host).
+inline constexpr int kMaxCpus = 1'000'000;
+// A run whose estimated peak memory exceeds this is refused before anything is allocated.
+inline constexpr double kMaxMemoryBytes = 8.0 * (1ull << 30);
+
+// Throws InputError, naming the scenario file, once a run's simulated time `now` (in `unit`, "cycles" or
+// "ns") passes kMaxSimulatedTime: the scenario ran far longer than its jobs would alone.
+void check_simulated_time(std::int64_t now, const std::string& scenario_file, const char* unit);
+
+// Checks the limits that depend on several keys at once; `root` is the scenario document as read.
+// Throws InputError naming the key that tips the scenario over the limit.
+void check(const Scenario& scenario, const Field& root);
+
+// Estimated peak memory of a run in bytes (the numbers behind kMaxMemoryBytes).
+double estimated_memory_bytes(const Scenario& scenario);
+
+}  // namespace cosched::config::limits
