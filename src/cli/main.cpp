@@ -12,6 +12,7 @@
 #include <optional>
 #include <simgrid/s4u.hpp>
 
+#include "cli/interrupt.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/summary_text.hpp"
 #include "config/input_error.hpp"
@@ -19,6 +20,7 @@
 #include "metrics/result_files.hpp"
 #include "now/simulation.hpp"
 #include "platform/engine.hpp"
+#include "platform/platform_check.hpp"
 #include "platform/smp_platform.hpp"
 #include "smp/simulation.hpp"
 
@@ -50,30 +52,38 @@ config::Scenario load(const RunOptions& options) {
   return scenario;
 }
 
-int validate(const RunOptions& options) {
-  auto scenario = load(options);
-  // A platform file is checked by loading it, as a run would.
+// A platform file is loaded and checked in a child process before anything relies on it: SimGrid aborts
+// or crashes on some bad files, and that must end as one line of bad input.
+void check_platform_file(const config::Scenario& scenario) {
   if (const auto* smp = std::get_if<config::SmpConfig>(&scenario.model_config);
       smp && !smp->platform_file.empty()) {
-    auto engine = platform::make_engine();
-    platform::build_smp_platform(*engine, *smp);
+    platform::check_in_child_process(smp->platform_file, [smp] {
+      auto engine = platform::make_engine();
+      platform::build_smp_platform(*engine, *smp);
+    });
   }
   if (const auto* now = std::get_if<config::NowConfig>(&scenario.model_config);
       now && !now->platform_file.empty())
-    now::check_platform(scenario);
+    platform::check_in_child_process(now->platform_file, [&scenario] { now::check_platform(scenario); });
+}
+
+int validate(const RunOptions& options) {
+  auto scenario = load(options);
+  check_platform_file(scenario);
   fmt::print("{}: valid {} scenario '{}'\n", options.scenario, scenario.model, scenario.name);
   return 0;
 }
 
 int run(const RunOptions& options) {
   auto scenario = load(options);
-  const std::string out_dir = options.out_dir.empty() ? "results/" + scenario.name + "/" : options.out_dir;
-  if (std::error_code ec; std::filesystem::exists(out_dir, ec) && !std::filesystem::is_directory(out_dir, ec))
-    throw config::InputError(fmt::format("--out {}: expected a directory, but it is a file", out_dir));
+  check_platform_file(scenario);
+  // The output is checked, and its staging directory made, before the simulation: a run never ends in an
+  // output it cannot write, and an earlier run's results stay until this run's are complete.
+  metrics::ResultStaging staging(options.out_dir.empty() ? "results/" + scenario.name + "/"
+                                                         : options.out_dir);
+  cli::remove_on_interrupt(staging.staging_dir());
   cli::ProgressLine progress(!options.quiet);
-  // Results of an earlier run go once the scenario has passed every check, so that they cannot be
-  // mistaken for this run's.
-  const metrics::RunHooks hooks{progress.sink(), [&out_dir] { metrics::remove_stale_results(out_dir); }};
+  const metrics::RunHooks hooks{progress.sink(), nullptr};
   const auto start = std::chrono::steady_clock::now();
   nlohmann::ordered_json summary;
   std::map<std::string, std::string> extra_files;
@@ -93,8 +103,9 @@ int run(const RunOptions& options) {
       resolved["platform"]["workstations"] = summary["platform"]["workstations"];
   }
   summary["resolved"] = resolved;
-  metrics::write_results(out_dir, summary, extra_files);
-  if (!options.quiet) fmt::print("{}", cli::summary_text(summary, out_dir));
+  staging.commit(summary, extra_files);
+  cli::remove_on_interrupt("");
+  if (!options.quiet) fmt::print("{}", cli::summary_text(summary, staging.out_dir()));
   return 0;
 }
 
@@ -139,6 +150,7 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   }
   if (*seed_opt) options.seed = seed;
+  cli::install_interrupt_handlers();
 
   try {
     if (*validate_cmd) return validate(options);

@@ -1,9 +1,18 @@
 #include "metrics/result_files.hpp"
 
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <vector>
+
+#include "config/input_error.hpp"
 
 namespace cosched::metrics {
 namespace {
@@ -40,6 +49,24 @@ void write_file(const fs::path& path, const std::string& content) {
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
+// Holds SIGINT and SIGTERM back while it lives (they are delivered when it ends).
+class SignalsDeferred {
+ public:
+  SignalsDeferred() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    ::sigprocmask(SIG_BLOCK, &set, &previous_);
+  }
+  ~SignalsDeferred() { ::sigprocmask(SIG_SETMASK, &previous_, nullptr); }
+  SignalsDeferred(const SignalsDeferred&) = delete;
+  SignalsDeferred& operator=(const SignalsDeferred&) = delete;
+
+ private:
+  sigset_t previous_;
+};
+
 }  // namespace
 
 std::string jobs_csv(const nlohmann::ordered_json& jobs) {
@@ -59,20 +86,65 @@ std::string jobs_csv(const nlohmann::ordered_json& jobs) {
   return csv;
 }
 
-void remove_stale_results(const std::string& dir) {
+ResultStaging::ResultStaging(std::string out_dir) : out_dir_(std::move(out_dir)) {
+  const auto fail = [this](const std::string& why) {
+    throw config::InputError(
+        fmt::format("--out {}: {}; expected a directory where results can be written", out_dir_, why));
+  };
   std::error_code ec;
-  for (const char* name : {kSummaryFile, kJobsFile, kWorkstationsFile}) fs::remove(fs::path(dir) / name, ec);
+  // Absolute, without "." or ".." or a trailing slash, so that it has a name and a parent.
+  target_ = fs::absolute(out_dir_, ec).lexically_normal();
+  if (!target_.has_filename()) target_ = target_.parent_path();
+  if (fs::exists(target_, ec) && !fs::is_directory(target_, ec)) fail("it is a file");
+  // The staging directory is a hidden sibling of the output directory: on the same file system, so that
+  // moving a file into place is an atomic rename.
+  const fs::path parent = target_.parent_path();
+  fs::create_directories(parent, ec);
+  if (ec) fail(fmt::format("cannot create {}: {}", parent.string(), ec.message()));
+  std::string pattern = (parent / ("." + target_.filename().string() + ".partial-XXXXXX")).string();
+  if (::mkdtemp(pattern.data()) == nullptr)
+    fail(fmt::format("cannot write in {}: {}", parent.string(), std::strerror(errno)));
+  // mkdtemp makes it private (0700); it becomes the output directory, which gets the usual permissions.
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::chmod(pattern.c_str(), 0777 & ~mask);
+  staging_dir_ = pattern;
 }
 
-void write_results(const std::string& dir, const nlohmann::ordered_json& summary,
-                   const std::map<std::string, std::string>& extra_files) {
-  fs::create_directories(dir);
+ResultStaging::~ResultStaging() {
+  if (staging_dir_.empty()) return;
+  std::error_code ec;
+  fs::remove_all(staging_dir_, ec);
+}
+
+void ResultStaging::commit(const nlohmann::ordered_json& summary,
+                           const std::map<std::string, std::string>& extra_files) {
+  // Signals wait: an interruption must leave either the earlier results or this run's, never a mix.
+  SignalsDeferred deferred;
+  const fs::path staging(staging_dir_);
   std::vector<std::pair<std::string, std::string>> files(extra_files.begin(), extra_files.end());
   files.emplace_back(kJobsFile, jobs_csv(summary.at("jobs")));
-  files.emplace_back(kSummaryFile, summary.dump(2) + "\n");  // last: its presence means the run completed
-  for (const auto& [name, content] : files) write_file(fs::path(dir) / (name + ".partial"), content);
+  // Strings that are not valid UTF-8 (a file name, say) are written with U+FFFD rather than failing.
+  files.emplace_back(kSummaryFile,
+                     summary.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+  for (const auto& [name, content] : files) write_file(staging / name, content);
+
+  std::error_code ec;
+  if (!fs::exists(target_, ec)) {
+    fs::rename(staging, target_);  // the whole directory at once
+    staging_dir_.clear();
+    return;
+  }
+  // An earlier run's summary goes first, so that the directory never looks complete with mixed files;
+  // then its other result files are replaced or removed, and this run's summary comes last.
+  fs::remove(target_ / kSummaryFile);
+  // A result file of the earlier run that this one does not write (a NOW run's, replaced by an SMP run).
+  if (!extra_files.count(kWorkstationsFile)) fs::remove(target_ / kWorkstationsFile);
   for (const auto& [name, content] : files)
-    fs::rename(fs::path(dir) / (name + ".partial"), fs::path(dir) / name);
+    if (name != kSummaryFile) fs::rename(staging / name, target_ / name);
+  fs::rename(staging / kSummaryFile, target_ / kSummaryFile);
+  fs::remove_all(staging);
+  staging_dir_.clear();
 }
 
 }  // namespace cosched::metrics

@@ -1,7 +1,12 @@
 #pragma once
-// Result files of one run (summary.json, jobs.csv). Each is written to a temporary name and renamed
-// into place only when all are written, so a failed run never leaves a file that looks complete.
+// Result files of one run (summary.json, jobs.csv, and a model's extra files such as workstations.csv).
+//
+// They are written into a staging directory beside the output directory and moved into place only when
+// every file is complete, summary.json last, so that an earlier run's results survive any failure or
+// interruption of this one and nothing half-written ever looks complete (docs/scenario-format.md,
+// "Result files").
 
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -12,14 +17,31 @@ inline const char* const kSummaryFile = "summary.json";
 inline const char* const kJobsFile = "jobs.csv";
 inline const char* const kWorkstationsFile = "workstations.csv";
 
-// Removes result files of an earlier run in `dir`, so that they cannot be mistaken for this run's.
-void remove_stale_results(const std::string& dir);
+// The staging directory of one run. Creating it checks, before anything is simulated, that the output
+// directory can receive results (throws config::InputError naming `--out` otherwise); destroying it
+// without commit() removes it and leaves the output directory as it was.
+class ResultStaging {
+ public:
+  explicit ResultStaging(std::string out_dir);
+  ~ResultStaging();
+  ResultStaging(const ResultStaging&) = delete;
+  ResultStaging& operator=(const ResultStaging&) = delete;
 
-// Writes summary.json and jobs.csv (one row per element of summary["jobs"], nested objects flattened
-// with '_', e.g. spins_successful).
-// `extra_files` (name -> content, e.g. workstations.csv) are written alongside.
-void write_results(const std::string& dir, const nlohmann::ordered_json& summary,
-                   const std::map<std::string, std::string>& extra_files = {});
+  // Writes summary.json, jobs.csv (one row per element of summary["jobs"], nested objects flattened with
+  // '_', e.g. spins_successful) and `extra_files` (name -> content) into the staging directory, then moves
+  // them into the output directory, summary.json last, replacing an earlier run's result files (those of
+  // the earlier run that this one does not write are removed). SIGINT and SIGTERM wait until it is done.
+  void commit(const nlohmann::ordered_json& summary, const std::map<std::string, std::string>& extra_files);
+
+  const std::string& out_dir() const { return out_dir_; }
+  // The staging directory ("" once committed): what an interrupted run must remove.
+  const std::string& staging_dir() const { return staging_dir_; }
+
+ private:
+  std::string out_dir_;           // as given
+  std::filesystem::path target_;  // absolute and normalized
+  std::string staging_dir_;
+};
 
 std::string jobs_csv(const nlohmann::ordered_json& jobs);
 

@@ -9,6 +9,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "config/input_error.hpp"
+#include "config/limits.hpp"
 #include "metrics/ssr.hpp"
 #include "now/delivery.hpp"
 #include "now/node.hpp"
@@ -181,45 +182,47 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks) 
   const bool lookahead = std::getenv("COSCHED_NOW_NO_LOOKAHEAD") == nullptr;
   for (int w = 0; w < workstations; ++w) {
     Node* node = nodes[w].get();
-    sg4::Actor::create(fmt::format("ws-{}", w), platform.workstations[w],
-                       [node, w, &delivery, &tracker, &progress, total_barriers, lookahead] {
-                         delivery->open(w);
-                         node->start();
-                         std::uint64_t wakeups = 0;
-                         while (!node->finished()) {
-                           for (const auto& envelope : node->outbox()) delivery->send(w, envelope);
-                           node->outbox().clear();
-                           // Internal events before any message could arrive need no SimGrid wake-up; a
-                           // message leaving before then needs the clock, but no receive.
-                           const Nanos horizon = lookahead ? delivery->horizon(w) : simulated_now();
-                           node->advance_quietly(horizon);
-                           if (node->finished()) break;
-                           // Only a message leaving needs this actor awake at a given time; the node's other
-                           // events are processed when it next wakes, in time order, before any message that
-                           // arrives.
-                           const auto next = lookahead ? node->next_send_bound() : node->next_timer();
-                           if (next && *next <= horizon) {
-                             if (*next > simulated_now())
-                               sg4::this_actor::sleep_until(static_cast<double>(*next) * 1e-9);
-                             node->advance(*next);
-                             continue;
-                           }
-                           const auto messages = delivery->receive(w, next);
-                           const Nanos at = simulated_now();
-                           node->advance(at);
-                           for (const auto& message : messages) node->deliver(at, message);
-                           if (progress && w == 0 && (++wakeups & 0xfff) == 0) {
-                             progress({fmt::format("{:.3f} s", sg4::Engine::get_clock()),
-                                       static_cast<double>(tracker.barriers_passed()) /
-                                           static_cast<double>(total_barriers)});
-                           }
-                         }
-                         for (const auto& envelope : node->outbox()) delivery->send(w, envelope);
-                         node->outbox().clear();
-                         delivery->close(w);
-                       });
+    sg4::Actor::create(
+        fmt::format("ws-{}", w), platform.workstations[w],
+        platform::guarded([node, w, &delivery, &tracker, &progress, total_barriers, lookahead, &scenario] {
+          delivery->open(w);
+          node->start();
+          std::uint64_t wakeups = 0;
+          while (!node->finished()) {
+            for (const auto& envelope : node->outbox()) delivery->send(w, envelope);
+            node->outbox().clear();
+            // Internal events before any message could arrive need no SimGrid wake-up; a
+            // message leaving before then needs the clock, but no receive.
+            const Nanos horizon = lookahead ? delivery->horizon(w) : simulated_now();
+            node->advance_quietly(horizon);
+            if (node->finished()) break;
+            // Only a message leaving needs this actor awake at a given time; the node's other
+            // events are processed when it next wakes, in time order, before any message that
+            // arrives.
+            const auto next = lookahead ? node->next_send_bound() : node->next_timer();
+            if (next && *next <= horizon) {
+              if (*next > simulated_now()) sg4::this_actor::sleep_until(static_cast<double>(*next) * 1e-9);
+              node->advance(*next);
+              continue;
+            }
+            const auto messages = delivery->receive(w, next);
+            const Nanos at = simulated_now();
+            config::limits::check_simulated_time(at, scenario.file, "ns");
+            node->advance(at);
+            for (const auto& message : messages) node->deliver(at, message);
+            if (progress && w == 0 && (++wakeups & 0xfff) == 0) {
+              progress(
+                  {fmt::format("{:.3f} s", sg4::Engine::get_clock()),
+                   static_cast<double>(tracker.barriers_passed()) / static_cast<double>(total_barriers)});
+            }
+          }
+          for (const auto& envelope : node->outbox()) delivery->send(w, envelope);
+          node->outbox().clear();
+          delivery->close(w);
+        }));
   }
   engine.run();
+  platform::rethrow_actor_error();
   if (!tracker.all_done()) throw std::logic_error("NOW model: the simulation ended with unfinished jobs");
 
   // Results.

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "config/input_error.hpp"
+#include "config/limits.hpp"
+#include "platform/platform_check.hpp"
 
 namespace cosched::platform {
 
@@ -76,6 +78,7 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
     throw config::InputError(
         fmt::format("{}: platform.file: SimGrid cannot load this platform: {}", now.platform_file, e.what()));
   }
+  check_platform_values(engine, now.platform_file, config::limits::kMaxCpus);
   out.workstations = engine.get_all_hosts();
   std::sort(out.workstations.begin(), out.workstations.end(), [](const sg4::Host* a, const sg4::Host* b) {
     return natural_less(a->get_name(), b->get_name());
@@ -87,6 +90,8 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
   auto route_latency = [](sg4::Host* from, sg4::Host* to) {
     std::vector<sg4::Link*> links;
     double latency = 0;
+    // SimGrid dereferences a missing route: say where, should it crash (platform_check.hpp).
+    set_crash_context("computing the route", from->get_name(), to->get_name());
     from->route_to(to, links, &latency);
     return latency * 1e9;
   };

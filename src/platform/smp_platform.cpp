@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "config/input_error.hpp"
+#include "config/limits.hpp"
+#include "platform/platform_check.hpp"
 
 namespace cosched::platform {
 
@@ -27,6 +29,7 @@ SmpHost build_smp_platform(sg4::Engine& engine, const config::SmpConfig& smp) {
           fmt::format("{}: platform.file: expected a platform with exactly one host (the SMP), found {}",
                       smp.platform_file, hosts.size()));
     out.host = hosts.front();
+    check_platform_values(engine, smp.platform_file, config::limits::kMaxCpus);
   }
   out.cpus = out.host->get_core_count();
   out.cycles_per_second = out.host->get_speed();

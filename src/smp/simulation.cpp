@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <simgrid/s4u.hpp>
 
+#include "config/limits.hpp"
 #include "platform/engine.hpp"
 #include "platform/smp_platform.hpp"
 #include "smp/setup.hpp"
@@ -30,21 +31,24 @@ nlohmann::ordered_json run(const config::Scenario& scenario, const metrics::RunH
   // SimGrid's clock follows the machine's cycle clock at every quantum boundary and exactly at the end.
   // Within a slice the machine orders events itself by (cycle, CPU id), which is the order the thesis
   // prescribes and which simultaneous SimGrid actors could not guarantee.
-  sg4::Actor::create("smp-machine", host.host, [&machine, &host, &smp, &progress] {
-    const double seconds_per_cycle = 1.0 / host.cycles_per_second;
-    Cycles slice_end = 0;
-    while (true) {
-      auto next = machine.next_event_time();
-      slice_end = std::max(slice_end + smp.quantum, next.value_or(slice_end));
-      if (!machine.run_until(slice_end)) break;
-      sg4::this_actor::sleep_until(static_cast<double>(slice_end) * seconds_per_cycle);
-      if (progress) progress({fmt::format("{} cycles", slice_end), machine.barrier_progress()});
-    }
-    sg4::this_actor::sleep_until(static_cast<double>(machine.now()) * seconds_per_cycle);
-    XBT_DEBUG("machine done at cycle %lld after %llu events", static_cast<long long>(machine.now()),
-              static_cast<unsigned long long>(machine.events()));
-  });
+  sg4::Actor::create(
+      "smp-machine", host.host, platform::guarded([&machine, &host, &smp, &progress, &scenario] {
+        const double seconds_per_cycle = 1.0 / host.cycles_per_second;
+        Cycles slice_end = 0;
+        while (true) {
+          auto next = machine.next_event_time();
+          slice_end = std::max(slice_end + smp.quantum, next.value_or(slice_end));
+          if (!machine.run_until(slice_end)) break;
+          config::limits::check_simulated_time(slice_end, scenario.file, "cycles");
+          sg4::this_actor::sleep_until(static_cast<double>(slice_end) * seconds_per_cycle);
+          if (progress) progress({fmt::format("{} cycles", slice_end), machine.barrier_progress()});
+        }
+        sg4::this_actor::sleep_until(static_cast<double>(machine.now()) * seconds_per_cycle);
+        XBT_DEBUG("machine done at cycle %lld after %llu events", static_cast<long long>(machine.now()),
+                  static_cast<unsigned long long>(machine.events()));
+      }));
   engine.run();
+  platform::rethrow_actor_error();
 
   auto out = summarize(machine, scenario);
   out["platform"] = {{"host", host.host->get_name()},
