@@ -5,6 +5,8 @@
 #include <csignal>
 #include <cstring>
 
+#include "util/signals_deferred.hpp"
+
 namespace cosched::cli {
 namespace {
 
@@ -40,13 +42,8 @@ void install_interrupt_handlers() {
 
 void remove_on_interrupt(const std::string& dir) {
   if (dir.size() >= sizeof g_cleanup_dir) return;
-  sigset_t set, previous;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  ::sigprocmask(SIG_BLOCK, &set, &previous);
+  util::SignalsDeferred deferred;
   std::memcpy(g_cleanup_dir, dir.c_str(), dir.size() + 1);
-  ::sigprocmask(SIG_SETMASK, &previous, nullptr);
 }
 
 }  // namespace cosched::cli

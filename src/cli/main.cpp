@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -23,6 +24,7 @@
 #include "platform/platform_check.hpp"
 #include "platform/smp_platform.hpp"
 #include "smp/simulation.hpp"
+#include "util/signals_deferred.hpp"
 
 namespace {
 
@@ -67,6 +69,13 @@ void check_platform_file(const config::Scenario& scenario) {
     platform::check_in_child_process(now->platform_file, [&scenario] { now::check_platform(scenario); });
 }
 
+// Errors are reported on one line, whatever a library put in their messages.
+std::string one_line(std::string text) {
+  std::replace_if(
+      text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+  return text;
+}
+
 int validate(const RunOptions& options) {
   auto scenario = load(options);
   check_platform_file(scenario);
@@ -79,9 +88,12 @@ int run(const RunOptions& options) {
   check_platform_file(scenario);
   // The output is checked, and its staging directory made, before the simulation: a run never ends in an
   // output it cannot write, and an earlier run's results stay until this run's are complete.
-  metrics::ResultStaging staging(options.out_dir.empty() ? "results/" + scenario.name + "/"
-                                                         : options.out_dir);
-  cli::remove_on_interrupt(staging.staging_dir());
+  std::optional<metrics::ResultStaging> staging;
+  {
+    util::SignalsDeferred deferred;  // an interruption from here on removes the staging directory
+    staging.emplace(options.out_dir.empty() ? "results/" + scenario.name + "/" : options.out_dir);
+    cli::remove_on_interrupt(staging->staging_dir());
+  }
   cli::ProgressLine progress(!options.quiet);
   const metrics::RunHooks hooks{progress.sink(), nullptr};
   const auto start = std::chrono::steady_clock::now();
@@ -103,9 +115,12 @@ int run(const RunOptions& options) {
       resolved["platform"]["workstations"] = summary["platform"]["workstations"];
   }
   summary["resolved"] = resolved;
-  staging.commit(summary, extra_files);
-  cli::remove_on_interrupt("");
-  if (!options.quiet) fmt::print("{}", cli::summary_text(summary, staging.out_dir()));
+  {
+    util::SignalsDeferred deferred;
+    staging->commit(summary, extra_files);
+    cli::remove_on_interrupt("");
+  }
+  if (!options.quiet) fmt::print("{}", cli::summary_text(summary, staging->out_dir()));
   return 0;
 }
 
@@ -156,10 +171,10 @@ int main(int argc, char** argv) {
     if (*validate_cmd) return validate(options);
     return run(options);
   } catch (const config::InputError& e) {
-    std::cerr << "cosched: error: " << e.what() << "\n";
+    std::cerr << "cosched: error: " << one_line(e.what()) << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "cosched: internal error: " << e.what() << "\n";
+    std::cerr << "cosched: internal error: " << one_line(e.what()) << "\n";
     return kExitInternal;
   }
 }

@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "config/input_error.hpp"
+#include "util/signals_deferred.hpp"
 
 namespace cosched::metrics {
 namespace {
@@ -48,24 +48,6 @@ void write_file(const fs::path& path, const std::string& content) {
   out.close();
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
-
-// Holds SIGINT and SIGTERM back while it lives (they are delivered when it ends).
-class SignalsDeferred {
- public:
-  SignalsDeferred() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    ::sigprocmask(SIG_BLOCK, &set, &previous_);
-  }
-  ~SignalsDeferred() { ::sigprocmask(SIG_SETMASK, &previous_, nullptr); }
-  SignalsDeferred(const SignalsDeferred&) = delete;
-  SignalsDeferred& operator=(const SignalsDeferred&) = delete;
-
- private:
-  sigset_t previous_;
-};
 
 }  // namespace
 
@@ -120,7 +102,7 @@ ResultStaging::~ResultStaging() {
 void ResultStaging::commit(const nlohmann::ordered_json& summary,
                            const std::map<std::string, std::string>& extra_files) {
   // Signals wait: an interruption must leave either the earlier results or this run's, never a mix.
-  SignalsDeferred deferred;
+  util::SignalsDeferred deferred;
   const fs::path staging(staging_dir_);
   std::vector<std::pair<std::string, std::string>> files(extra_files.begin(), extra_files.end());
   files.emplace_back(kJobsFile, jobs_csv(summary.at("jobs")));

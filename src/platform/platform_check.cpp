@@ -69,6 +69,20 @@ int declaration_line(const std::string& file, const std::string& id) {
   throw config::InputError(fmt::format("{}: platform.file: {}", where, what));
 }
 
+// SimGrid's messages may span lines (an old file version gets a "BIG FAT WARNING" block): one line of at
+// most 300 characters, without the asterisks that frame such blocks.
+std::string one_line(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n' || c == '\r' || c == '\t' || c == '*') c = ' ';
+    if (c == ' ' && (out.empty() || out.back() == ' ')) continue;
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  if (out.size() > 300) out = out.substr(0, 300) + "...";
+  return out;
+}
+
 std::string read_all(int fd) {
   std::string out;
   char buffer[4096];
@@ -98,9 +112,7 @@ std::string diagnostic(const std::string& output) {
       }
     }
   }
-  std::string text = chosen.empty() ? first : chosen;
-  if (text.size() > 300) text = text.substr(0, 300) + "...";
-  return text;
+  return one_line(chosen.empty() ? first : chosen);
 }
 
 }  // namespace
@@ -138,10 +150,11 @@ void check_in_child_process(const std::string& file, const std::function<void()>
     try {
       load();
     } catch (const config::InputError& e) {
-      message = e.what();
+      message = one_line(e.what());
       status = 2;
     } catch (const std::exception& e) {
-      message = fmt::format("{}: platform.file: SimGrid cannot load this platform: {}", file, e.what());
+      message =
+          fmt::format("{}: platform.file: SimGrid cannot load this platform: {}", file, one_line(e.what()));
       status = 2;
     }
     const ssize_t ignored = ::write(verdict[1], message.data(), message.size());
@@ -167,7 +180,11 @@ void check_in_child_process(const std::string& file, const std::function<void()>
   } else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT) {
     how = "SimGrid aborted";
   } else if (WIFSIGNALED(status)) {
-    how = fmt::format("SimGrid crashed ({})", strsignal(WTERMSIG(status)));
+    const int signal = WTERMSIG(status);
+    how = fmt::format("SimGrid crashed ({})", signal == SIGSEGV  ? "SIGSEGV"
+                                              : signal == SIGBUS ? "SIGBUS"
+                                              : signal == SIGFPE ? "SIGFPE"
+                                                                 : fmt::format("signal {}", signal));
   } else {
     how = fmt::format("SimGrid exited with status {}", WEXITSTATUS(status));
   }
