@@ -39,6 +39,7 @@ struct RunOptions {
   std::optional<std::string> seed;
   std::vector<std::string> sets;
   bool quiet = false;
+  now::RunOptions now;  // how a NOW run is driven
 };
 
 config::Scenario load(const RunOptions& options) {
@@ -100,7 +101,7 @@ int run(const RunOptions& options) {
   nlohmann::ordered_json summary;
   std::map<std::string, std::string> extra_files;
   if (scenario.model == "now") {
-    auto output = now::run(scenario, hooks);
+    auto output = now::run(scenario, hooks, options.now);
     summary = std::move(output.summary);
     extra_files = std::move(output.extra_files);
   } else {
@@ -145,6 +146,15 @@ int main(int argc, char** argv) {
                    "Override a scenario key: PATH=VALUE, e.g. workload.jobs.0.wait.spin=2CS+")
       ->allow_extra_args(false);
   run_cmd->add_flag("--quiet", options.quiet, "Print nothing on success and show no progress");
+  // Diagnostics of the NOW model's simgrid engine: slower ways to the same results (tested).
+  run_cmd
+      ->add_flag("!--no-lookahead", options.now.lookahead,
+                 "NOW, simgrid engine: wake every workstation's actor at each of its events")
+      ->group("Diagnostics");
+  run_cmd
+      ->add_flag("--mailbox-per-pair", options.now.mailbox_per_pair,
+                 "NOW, simgrid engine: one mailbox per talking pair of workstations")
+      ->group("Diagnostics");
 
   auto* validate_cmd = app.add_subcommand("validate", "Check a scenario file without running it");
   validate_cmd->add_option("scenario", options.scenario, "Scenario file (YAML)")->required();

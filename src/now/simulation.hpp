@@ -1,6 +1,7 @@
 #pragma once
-// Runs the NOW model of a scenario on SimGrid: one actor per workstation owns its CPU, its clock and
-// its messages; the decisions are the node's, the scheduler's and the waiting algorithm's.
+// Runs the NOW model of a scenario on SimGrid: prepares the run (platform, jobs, one pure Node per
+// workstation), has an engine drive the nodes, and writes the results. The decisions are the node's, the
+// scheduler's and the waiting algorithm's; the engine only decides when each node hears of what.
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -16,8 +17,17 @@ struct RunOutput {
   std::map<std::string, std::string> extra_files;  // file name -> content (workstations.csv)
 };
 
+// How a run is driven; none of it changes the results.
+struct RunOptions {
+  // simgrid engine: run each node ahead to its delivery horizon (false: wake at every event).
+  bool lookahead = true;
+  // simgrid engine: one mailbox per talking pair even where one per receiver is exact.
+  bool mailbox_per_pair = false;
+};
+
 // The SimGrid engine is a process-wide singleton: call once per process.
-RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks);
+RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks,
+              const RunOptions& options = {});
 
 // Loads the platform and checks what only it can tell (placements on a platform file's hosts), as run()
 // does before simulating; throws InputError. Creates the process's SimGrid engine.

@@ -297,9 +297,7 @@ TEST(NowDeterminism, LookaheadGivesTheSameResultsAsWakingAtEveryEvent) {
     const std::vector<std::string> options{"--set", std::string("scheduler=") + scheduler, "--set",
                                            "workload.jobs.0.imbalance=1.5"};
     auto ahead = run_quickstart(box, "ahead", options);
-    ::setenv("COSCHED_NOW_NO_LOOKAHEAD", "1", 1);
-    auto every = run_quickstart(box, "every", options);
-    ::unsetenv("COSCHED_NOW_NO_LOOKAHEAD");
+    auto every = run_quickstart(box, "every", join({options, {"--no-lookahead"}}));
     ASSERT_TRUE(ahead.is_object() && every.is_object()) << "expected both runs to succeed";
     EXPECT_EQ(without(ahead, {"/wall_seconds"_json_pointer, "/events"_json_pointer}),
               without(every, {"/wall_seconds"_json_pointer, "/events"_json_pointer}))
@@ -352,12 +350,8 @@ TEST(NowDeterminism, RandomScenariosGiveTheSameResultsWhateverTheDeliveryPath) {
     const auto yaml = random_scenario(seed);
     write_text(box.work() / "random.yaml", yaml);
     auto ahead = run_summary(box, {"random.yaml"}, "ahead");
-    ::setenv("COSCHED_NOW_NO_LOOKAHEAD", "1", 1);
-    auto every = run_summary(box, {"random.yaml"}, "every");
-    ::unsetenv("COSCHED_NOW_NO_LOOKAHEAD");
-    ::setenv("COSCHED_NOW_MAILBOX_PER_PAIR", "1", 1);
-    auto per_pair = run_summary(box, {"random.yaml"}, "per-pair");
-    ::unsetenv("COSCHED_NOW_MAILBOX_PER_PAIR");
+    auto every = run_summary(box, {"random.yaml", "--no-lookahead"}, "every");
+    auto per_pair = run_summary(box, {"random.yaml", "--mailbox-per-pair"}, "per-pair");
     ASSERT_TRUE(ahead.is_object() && every.is_object() && per_pair.is_object())
         << "expected the three runs to succeed for\n"
         << yaml;

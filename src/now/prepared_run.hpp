@@ -1,0 +1,34 @@
+#pragma once
+// A NOW run ready to be driven: the SimGrid engine and platform, the jobs as every workstation sees
+// them, the shared bookkeeping and one pure Node per workstation. now::run prepares it, hands it to an
+// engine (src/now/simgrid_engine.cpp), then writes the results from it.
+
+#include <cstdint>
+#include <memory>
+#include <simgrid/s4u.hpp>
+#include <string>
+#include <vector>
+
+#include "config/scenario.hpp"
+#include "now/job_tracker.hpp"
+#include "now/node.hpp"
+#include "platform/now_platform.hpp"
+#include "sched/gang.hpp"
+
+namespace cosched::now {
+
+struct PreparedRun {
+  std::unique_ptr<simgrid::s4u::Engine> engine;
+  const config::NowConfig* config = nullptr;
+  std::string scenario_file;  // names the scenario in errors found while the run is driven
+  platform::NowPlatform platform;
+  std::vector<JobLayout> jobs;
+  std::unique_ptr<JobTracker> tracker;
+  std::shared_ptr<sched::GangMatrix> gang;   // under gang scheduling only
+  std::vector<std::unique_ptr<Node>> nodes;  // by workstation
+  std::int64_t total_barriers = 0;           // process-barriers in the run (progress)
+
+  int workstations() const { return static_cast<int>(platform.workstations.size()); }
+};
+
+}  // namespace cosched::now
