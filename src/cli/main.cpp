@@ -16,6 +16,7 @@
 #include "cli/interrupt.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/summary_text.hpp"
+#include "cli/sweep_command.hpp"
 #include "config/input_error.hpp"
 #include "config/loader.hpp"
 #include "metrics/result_files.hpp"
@@ -116,6 +117,11 @@ int run(const RunOptions& options) {
       resolved["platform"]["workstations"] = summary["platform"]["workstations"];
   }
   summary["resolved"] = resolved;
+  // The version of the result contract (docs/scenario-format.md, section 8), first in the file; readers
+  // (the sweep collector, analysis/) refuse a version they do not know.
+  nlohmann::ordered_json versioned = {{"schema_version", metrics::kSchemaVersion}};
+  versioned.update(summary);
+  summary = std::move(versioned);
   {
     util::SignalsDeferred deferred;
     staging->commit(summary, extra_files);
@@ -161,6 +167,9 @@ int main(int argc, char** argv) {
   validate_cmd->add_option("--set", options.sets, "Override a scenario key: PATH=VALUE")
       ->allow_extra_args(false);
 
+  cli::SweepOptions sweep_options;
+  auto* sweep_cmd = cli::add_sweep_command(app, sweep_options);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -179,6 +188,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*validate_cmd) return validate(options);
+    if (*sweep_cmd) return cli::run_sweep_command(*sweep_cmd, sweep_options);
     return run(options);
   } catch (const config::InputError& e) {
     std::cerr << "cosched: error: " << one_line(e.what()) << "\n";

@@ -72,39 +72,6 @@ void check_structure(const Field& top) {
   }
 }
 
-YAML::Node read_document(const std::string& file) {
-  std::error_code ec;
-  const auto status = fs::status(file, ec);
-  if (!fs::exists(status)) throw InputError(fmt::format("{}: cannot read scenario: no such file", file));
-  if (fs::is_directory(status))
-    throw InputError(fmt::format("{}: cannot read scenario: it is a directory, expected a YAML file", file));
-  // A FIFO would block and a device such as /dev/zero never ends: only regular files are scenarios.
-  if (!fs::is_regular_file(status))
-    throw InputError(fmt::format("{}: cannot read scenario: not a regular file, expected a YAML file", file));
-  const auto size = fs::file_size(file, ec);
-  if (!ec && size > limits::kMaxScenarioBytes)
-    throw InputError(
-        fmt::format("{}: cannot read scenario: {} bytes, expected a YAML file of at most {} bytes", file,
-                    size, limits::kMaxScenarioBytes));
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(fmt::format("{}: cannot read scenario: permission denied or unreadable", file));
-  // Read at most one byte past the limit, in case the file grows while it is read.
-  std::string text(limits::kMaxScenarioBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.size() > limits::kMaxScenarioBytes)
-    throw InputError(fmt::format("{}: cannot read scenario: expected a YAML file of at most {} bytes", file,
-                                 limits::kMaxScenarioBytes));
-  YAML::Node document = parse_yaml(text, file);
-  if (!document || document.IsNull())
-    throw InputError(
-        fmt::format("{}: the scenario is empty; expected a mapping with at least 'model'", file));
-  if (!document.IsMap())
-    throw InputError(fmt::format("{}:{}:{}: expected a mapping of scenario keys at the top level", file,
-                                 document.Mark().line + 1, document.Mark().column + 1));
-  return document;
-}
-
 bool valid_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const auto byte = static_cast<unsigned char>(text[i]);
@@ -210,11 +177,44 @@ void apply_override(YAML::Node document, const std::string& text, Source& source
 
 }  // namespace
 
-Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides) {
-  YAML::Node document = read_document(file);
-  // The Source must outlive every Field; keep it alive for the whole load.
+YAML::Node read_yaml_mapping(const std::string& file, const std::string& what,
+                             const std::string& empty_hint) {
+  std::error_code ec;
+  const auto status = fs::status(file, ec);
+  if (!fs::exists(status)) throw InputError(fmt::format("{}: cannot read {}: no such file", file, what));
+  if (fs::is_directory(status))
+    throw InputError(fmt::format("{}: cannot read {}: it is a directory, expected a YAML file", file, what));
+  // A FIFO would block and a device such as /dev/zero never ends: only regular files are scenarios.
+  if (!fs::is_regular_file(status))
+    throw InputError(fmt::format("{}: cannot read {}: not a regular file, expected a YAML file", file, what));
+  const auto size = fs::file_size(file, ec);
+  if (!ec && size > limits::kMaxScenarioBytes)
+    throw InputError(fmt::format("{}: cannot read {}: {} bytes, expected a YAML file of at most {} bytes",
+                                 file, what, size, limits::kMaxScenarioBytes));
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(fmt::format("{}: cannot read {}: permission denied or unreadable", file, what));
+  // Read at most one byte past the limit, in case the file grows while it is read.
+  std::string text(limits::kMaxScenarioBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > limits::kMaxScenarioBytes)
+    throw InputError(fmt::format("{}: cannot read {}: expected a YAML file of at most {} bytes", file, what,
+                                 limits::kMaxScenarioBytes));
+  YAML::Node document = parse_yaml(text, file);
+  if (!document || document.IsNull())
+    throw InputError(fmt::format("{}: the {} is empty; expected a mapping with {}", file, what, empty_hint));
+  if (!document.IsMap())
+    throw InputError(fmt::format("{}:{}:{}: expected a mapping of {} keys at the top level", file,
+                                 document.Mark().line + 1, document.Mark().column + 1, what));
   Source source{file, {}};
   check_structure(Field(document, {}, &source));
+  return document;
+}
+
+Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides) {
+  YAML::Node document = read_yaml_mapping(file, "scenario", "at least 'model'");
+  // The Source must outlive every Field; keep it alive for the whole load.
+  Source source{file, {}};
   for (const auto& text : overrides) apply_override(document, text, source);
 
   Field root(document, {}, &source);

@@ -13,6 +13,9 @@
 
 namespace cosched::metrics {
 
+// The version of summary.json's contract: raised whenever a field changes meaning or goes away.
+inline constexpr int kSchemaVersion = 1;
+
 inline const char* const kSummaryFile = "summary.json";
 inline const char* const kJobsFile = "jobs.csv";
 inline const char* const kWorkstationsFile = "workstations.csv";

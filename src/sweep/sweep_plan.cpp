@@ -1,0 +1,280 @@
+#include "sweep/sweep_plan.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "config/field.hpp"
+#include "config/input_error.hpp"
+#include "config/loader.hpp"
+
+namespace cosched::sweep {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Runs a sweep may expand into: far more than a figure needs, few enough to validate each one.
+constexpr std::size_t kMaxRuns = 1'000'000;
+
+std::string flow_yaml(const YAML::Node& node) {
+  YAML::Emitter out;
+  out << YAML::Flow << node;
+  return out.c_str();
+}
+
+// 64-bit FNV-1a: stable across platforms and versions, unlike std::hash.
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+std::optional<std::int64_t> integer(const std::string& text) {
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+// One axis: its dotted path and its values, each a YAML node as written.
+struct Axis {
+  std::string path;
+  config::Field field;
+  std::vector<YAML::Node> values;
+};
+
+Axis read_axis(const config::Field& f, const std::string& path) {
+  Axis axis{path, f, {}};
+  const YAML::Node& node = f.node();
+  if (node.IsSequence()) {
+    for (const auto& item : f.items("a list of values")) axis.values.push_back(item.node());
+  } else if (node.IsScalar()) {
+    bool is_range = false;
+    std::vector<std::int64_t> range;
+    try {
+      range = parse_range(node.Scalar(), is_range);
+    } catch (const std::invalid_argument& e) {
+      f.fail(fmt::format("a range A..B or A..B:STEP with integers and STEP > 0 ({})", e.what()));
+    }
+    if (is_range) {
+      for (auto value : range) axis.values.push_back(YAML::Node(value));
+    } else {
+      axis.values.push_back(node);
+    }
+  } else {
+    f.fail("a list of values, a range such as 0..200:10, or a single value");
+  }
+  if (axis.values.empty()) f.fail("at least one value");
+  return axis;
+}
+
+std::string resolve_base(const config::Field& f, const std::string& sweep_dir) {
+  const fs::path given(f.string());
+  for (const fs::path& candidate : {given.is_relative() ? fs::path(sweep_dir) / given : given, given}) {
+    std::error_code ec;
+    if (fs::is_regular_file(candidate, ec)) return fs::absolute(candidate).lexically_normal().string();
+  }
+  f.fail(
+      "a scenario file that exists (relative to the sweep file, or the current directory), or an "
+      "inline scenario mapping");
+}
+
+}  // namespace
+
+std::vector<std::int64_t> parse_range(const std::string& text, bool& is_range) {
+  is_range = false;
+  const auto dots = text.find("..");
+  if (dots == std::string::npos) return {};
+  is_range = true;
+  const auto colon = text.find(':', dots);
+  const auto first = integer(text.substr(0, dots));
+  const auto last =
+      integer(text.substr(dots + 2, colon == std::string::npos ? std::string::npos : colon - dots - 2));
+  const auto step =
+      colon == std::string::npos ? std::optional<std::int64_t>(1) : integer(text.substr(colon + 1));
+  if (!first || !last || !step) throw std::invalid_argument("not integers");
+  if (*step <= 0) throw std::invalid_argument("STEP must be positive");
+  if (*last < *first) throw std::invalid_argument("B is below A");
+  if ((*last - *first) / *step >= static_cast<std::int64_t>(kMaxRuns))
+    throw std::invalid_argument(fmt::format("more than {} values", kMaxRuns));
+  std::vector<std::int64_t> out;
+  for (std::int64_t v = *first; v <= *last; v += *step) out.push_back(v);
+  return out;
+}
+
+SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir) {
+  YAML::Node document = config::read_yaml_mapping(sweep_file, "sweep", "'base' and 'axes'");
+  config::Source source{sweep_file, {}};
+  config::MapReader top(config::Field(document, {}, &source), "a sweep mapping with base, axes and seeds");
+  SweepPlan plan;
+  const std::string sweep_dir = fs::path(sweep_file).parent_path().string();
+
+  auto base = top.required("base");
+  if (base.is_map()) {
+    fs::create_directories(out_dir);
+    plan.base_file = fs::absolute(fs::path(out_dir) / "base.yaml").string();
+    const std::string temporary = plan.base_file + ".partial";
+    std::ofstream(temporary) << "# The inline base scenario of " << sweep_file << "\n"
+                             << YAML::Dump(base.node()) << "\n";
+    fs::rename(temporary, plan.base_file);
+  } else {
+    plan.base_file = resolve_base(base, sweep_dir);
+  }
+
+  // Axes, then zip groups: each group is one dimension of the product, in the place of its first axis.
+  std::vector<Axis> axes;
+  if (auto f = top.optional("axes")) {
+    config::MapReader reader(*f, "a mapping from dotted scenario paths to values");
+    for (const auto& entry : f->node()) {
+      const std::string path = entry.first.Scalar();
+      axes.push_back(read_axis(*reader.optional(path), path));
+    }
+  }
+  std::vector<std::vector<std::size_t>> dimensions;  // axis indices varying together
+  std::set<std::string> zipped;                      // paths of the axes in a zip group
+  if (auto f = top.optional("zip")) {
+    for (const auto& group : f->items("a list of groups, each a list of axis paths")) {
+      std::vector<std::size_t> members;
+      for (const auto& item : group.items("a list of axis paths that vary together")) {
+        const std::string path = item.string();
+        auto it = std::find_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.path == path; });
+        if (it == axes.end()) item.fail("the path of an axis given under 'axes'");
+        if (zipped.count(path)) item.error("this axis is already in a zip group");
+        const auto index = static_cast<std::size_t>(it - axes.begin());
+        if (!members.empty() && axes[index].values.size() != axes[members[0]].values.size())
+          item.error(fmt::format("has {} values, but {} has {}: axes zipped together need as many values",
+                                 axes[index].values.size(), axes[members[0]].path,
+                                 axes[members[0]].values.size()));
+        members.push_back(index);
+      }
+      if (members.empty()) group.fail("a non-empty list of axis paths");
+      for (auto m : members) zipped.insert(axes[m].path);
+      dimensions.push_back(members);
+    }
+  }
+  {
+    // Order the dimensions by their first axis's place in 'axes'; every axis not zipped is its own.
+    std::vector<std::vector<std::size_t>> ordered;
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      auto group = std::find_if(dimensions.begin(), dimensions.end(),
+                                [a](const auto& members) { return members.front() == a; });
+      if (group != dimensions.end()) {
+        ordered.push_back(*group);
+      } else if (!zipped.count(axes[a].path)) {
+        ordered.push_back({a});
+      }
+    }
+    dimensions = std::move(ordered);
+  }
+  for (const auto& axis : axes) plan.axis_paths.push_back(axis.path);
+
+  std::vector<std::optional<std::uint64_t>> seeds{std::nullopt};  // the scenario's own seed
+  if (auto f = top.optional("seeds")) {
+    seeds.clear();
+    if (f->is_sequence()) {
+      for (const auto& item : f->items("a list of seeds")) seeds.push_back(item.seed());
+    } else {
+      const auto count = f->positive_integer();
+      if (count > 100'000) f->fail("a number of seeds up to 100000, or a list of seeds");
+      for (std::int64_t s = 1; s <= count; ++s) seeds.push_back(static_cast<std::uint64_t>(s));
+    }
+  }
+  top.finish();
+
+  std::size_t total = seeds.size();
+  for (const auto& dimension : dimensions) {
+    total *= axes[dimension.front()].values.size();
+    if (total > kMaxRuns)
+      axes[dimension.front()].field.error(fmt::format("the sweep would have more than {} runs", kMaxRuns));
+  }
+
+  // Expansion: the first dimension varies slowest, seeds fastest.
+  std::vector<std::size_t> position(dimensions.size(), 0);
+  std::map<std::string, std::size_t> seen;  // run id -> run index
+  for (std::size_t n = 0; n < total / seeds.size(); ++n) {
+    std::size_t rest = n;
+    for (std::size_t d = dimensions.size(); d-- > 0;) {
+      const auto size = axes[dimensions[d].front()].values.size();
+      position[d] = rest % size;
+      rest /= size;
+    }
+    std::vector<std::string> values(axes.size()), sets;
+    for (std::size_t d = 0; d < dimensions.size(); ++d)
+      for (auto a : dimensions[d]) values[a] = flow_yaml(axes[a].values[position[d]]);
+    for (std::size_t a = 0; a < axes.size(); ++a) sets.push_back(axes[a].path + "=" + values[a]);
+    for (const auto& seed : seeds) {
+      PlannedRun run;
+      run.values = values;
+      run.sets = sets;
+      std::string label = fmt::format("run {}", plan.runs.size());
+      for (const auto& set : sets) label += " " + set;
+      config::Scenario scenario;
+      try {
+        scenario = config::load_scenario(plan.base_file, sets);
+      } catch (const config::InputError& e) {
+        throw config::InputError(fmt::format("{}: {}: {}", sweep_file, label, e.what()));
+      }
+      if (seed) scenario.seed = *seed;
+      run.seed = scenario.seed;
+      run.id = fmt::format("{:016x}", fnv1a(config::resolved_json(scenario).dump()));
+      if (auto [it, inserted] = seen.emplace(run.id, plan.runs.size()); !inserted)
+        throw config::InputError(
+            fmt::format("{}: {} resolves to the same scenario as run {}; expected every "
+                        "run of a sweep to differ",
+                        sweep_file, label, it->second));
+      plan.runs.push_back(std::move(run));
+    }
+  }
+  return plan;
+}
+
+void write_plan(const SweepPlan& plan, const std::string& out_dir) {
+  nlohmann::ordered_json json;
+  json["base"] = plan.base_file;
+  json["axes"] = plan.axis_paths;
+  auto& runs = json["runs"] = nlohmann::ordered_json::array();
+  for (const auto& run : plan.runs)
+    runs.push_back({{"id", run.id}, {"seed", run.seed}, {"values", run.values}, {"sets", run.sets}});
+  fs::create_directories(out_dir);
+  const fs::path path = fs::path(out_dir) / "plan.json";
+  const fs::path temporary = fs::path(out_dir) / "plan.json.partial";
+  std::ofstream(temporary) << json.dump(1) << "\n";
+  fs::rename(temporary, path);
+}
+
+SweepPlan read_plan(const std::string& out_dir) {
+  const fs::path path = fs::path(out_dir) / "plan.json";
+  std::ifstream in(path);
+  if (!in)
+    throw config::InputError(
+        fmt::format("{}: no sweep here (no plan.json); expected the --out folder of "
+                    "a `cosched sweep`",
+                    out_dir));
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(in);
+    SweepPlan plan;
+    plan.base_file = json.at("base");
+    plan.axis_paths = json.at("axes").get<std::vector<std::string>>();
+    for (const auto& r : json.at("runs"))
+      plan.runs.push_back(PlannedRun{r.at("id"), r.at("seed"), r.at("values").get<std::vector<std::string>>(),
+                                     r.at("sets").get<std::vector<std::string>>()});
+    return plan;
+  } catch (const nlohmann::json::exception& e) {
+    throw config::InputError(fmt::format("{}: not a sweep plan: {}", path.string(), e.what()));
+  }
+}
+
+}  // namespace cosched::sweep
