@@ -20,9 +20,13 @@ if ! command -v "$cxx" >/dev/null 2>&1 ||
   exit 0
 fi
 
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCOSCHED_FUZZ=ON -DBUILD_TESTING=OFF \
-  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" >/dev/null
-cmake --build build-fuzz -j 2 --target scenario_fuzzer >/dev/null
+if ! { cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCOSCHED_FUZZ=ON -DBUILD_TESTING=OFF \
+  -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" &&
+  cmake --build build-fuzz -j 2 --target scenario_fuzzer; } >"$work/build.log" 2>&1; then
+  tail -n 40 "$work/build.log"
+  echo "fuzz: FAILED: the fuzz target does not build"
+  exit 1
+fi
 
 mkdir -p "$work/corpus" "$work/artifacts" "$work/tmp"
 cp tests/fuzz/corpus/* "$work/corpus/"
