@@ -28,6 +28,7 @@ if ! { cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER="$cxx" -DCOSCHED_F
   exit 1
 fi
 
+rm -rf build-fuzz/findings  # only this run's
 mkdir -p "$work/corpus" "$work/artifacts" "$work/tmp"
 cp tests/fuzz/corpus/* "$work/corpus/"
 set +e
@@ -41,7 +42,7 @@ set -e
 runs=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$work/log" | tail -1 || true)
 if [ "$status" -ne 0 ]; then
   tail -n 60 "$work/log"
-  mkdir -p build-fuzz/findings
+  mkdir build-fuzz/findings
   cp "$work"/artifacts/* build-fuzz/findings/ 2>/dev/null || true
   echo "fuzz: FAILED (exit $status): the input is in build-fuzz/findings/;" \
     "replay it with ./build-fuzz/tests/fuzz/scenario_fuzzer FILE"
