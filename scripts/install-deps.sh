@@ -9,6 +9,10 @@ packages=(
   googletest libgtest-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   python3
+  # The fuzz target (scripts/fuzz.sh): clang, and libclang-rt-14-dev for -fsanitize=fuzzer's runtime
+  # (libclang_rt.fuzzer-x86_64.a, only recommended by clang; libfuzzer-14-dev is the standalone libFuzzer.a,
+  # which -fsanitize=fuzzer does not use).
+  clang libclang-rt-14-dev
 )
 
 missing=()
