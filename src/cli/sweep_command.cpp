@@ -119,6 +119,7 @@ CLI::App* add_sweep_command(CLI::App& app, SweepOptions& o) {
   sweep->add_option("--jobs", o.jobs, "Local runs at once (default: the number of cores)")
       ->check(CLI::Range(1, 4096));
   sweep->add_flag("--dry-run", o.dry_run, "Expand and check every run, print them, run nothing");
+  sweep->add_flag("--quick", o.quick, "Run the sweep's reduced variant (its 'quick' section)");
   sweep
       ->add_option("--run-timeout", o.run_timeout_s,
                    "Seconds after which a run is killed and recorded as failed")
@@ -181,7 +182,7 @@ int run_sweep_command(CLI::App& sweep, const SweepOptions& o) {
     const fs::path scratch = fs::temp_directory_path() / fmt::format("cosched-dry-run-{}", ::getpid());
     sweep::SweepPlan plan;
     try {
-      plan = sweep::expand_sweep(o.sweep_file, scratch.string());
+      plan = sweep::expand_sweep(o.sweep_file, scratch.string(), o.quick);
     } catch (...) {
       fs::remove_all(scratch);
       throw;
@@ -198,7 +199,7 @@ int run_sweep_command(CLI::App& sweep, const SweepOptions& o) {
                status.total - status.completed);
     return 0;
   }
-  const auto plan = sweep::expand_sweep(o.sweep_file, o.out_dir);
+  const auto plan = sweep::expand_sweep(o.sweep_file, o.out_dir, o.quick);
   sweep::write_plan(plan, o.out_dir);
   if (o.executor == "slurm") return submit_to_slurm(plan, o.out_dir, o);
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

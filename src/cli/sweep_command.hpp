@@ -14,6 +14,7 @@ struct SweepOptions {
   std::string executor = "local";
   int jobs = 0;  // 0: the number of cores
   bool dry_run = false;
+  bool quick = false;
   std::optional<double> run_timeout_s;
   std::string partition, time_limit;
   int array_size = 0;  // 0: one task per pending run, at most 1000

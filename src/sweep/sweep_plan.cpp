@@ -91,6 +91,19 @@ std::string resolve_base(const config::Field& f, const std::string& sweep_dir) {
       "inline scenario mapping");
 }
 
+std::vector<std::optional<std::uint64_t>> read_seeds(const config::Field& f) {
+  std::vector<std::optional<std::uint64_t>> seeds;
+  if (f.is_sequence()) {
+    for (const auto& item : f.items("a list of seeds")) seeds.push_back(item.seed());
+  } else {
+    const auto count = f.positive_integer();
+    if (count > 100'000) f.fail("a number of seeds up to 100000, or a list of seeds");
+    for (std::int64_t s = 1; s <= count; ++s) seeds.push_back(static_cast<std::uint64_t>(s));
+  }
+  if (seeds.empty()) f.fail("at least one seed");
+  return seeds;
+}
+
 }  // namespace
 
 std::vector<std::int64_t> parse_range(const std::string& text, bool& is_range) {
@@ -114,7 +127,7 @@ std::vector<std::int64_t> parse_range(const std::string& text, bool& is_range) {
   return out;
 }
 
-SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir) {
+SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir, bool quick) {
   YAML::Node document = config::read_yaml_mapping(sweep_file, "sweep", "'base' and 'axes'");
   config::Source source{sweep_file, {}};
   config::MapReader top(config::Field(document, {}, &source), "a sweep mapping with base, axes and seeds");
@@ -181,17 +194,40 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
   for (const auto& axis : axes) plan.axis_paths.push_back(axis.path);
 
   std::vector<std::optional<std::uint64_t>> seeds{std::nullopt};  // the scenario's own seed
-  if (auto f = top.optional("seeds")) {
-    seeds.clear();
-    if (f->is_sequence()) {
-      for (const auto& item : f->items("a list of seeds")) seeds.push_back(item.seed());
-    } else {
-      const auto count = f->positive_integer();
-      if (count > 100'000) f->fail("a number of seeds up to 100000, or a list of seeds");
-      for (std::int64_t s = 1; s <= count; ++s) seeds.push_back(static_cast<std::uint64_t>(s));
+  if (auto f = top.optional("seeds")) seeds = read_seeds(*f);
+  // `quick`: the reduced variant that --quick runs, replacing the values of some axes and the seeds.
+  auto quick_section = top.optional("quick");
+  if (quick_section) {
+    config::MapReader reader(*quick_section, "a mapping with 'axes' and/or 'seeds' for --quick");
+    if (auto f = reader.optional("axes")) {
+      config::MapReader quick_axes(*f, "a mapping from axis paths to their --quick values");
+      for (const auto& entry : f->node()) {
+        const std::string path = entry.first.Scalar();
+        const auto field = *quick_axes.optional(path);
+        auto it = std::find_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.path == path; });
+        if (it == axes.end())
+          field.error("not an axis of the sweep; expected the path of an axis under 'axes'");
+        if (quick) it->values = read_axis(field, path).values;
+      }
     }
+    if (auto f = reader.optional("seeds")) {
+      auto quick_seeds = read_seeds(*f);
+      if (quick) seeds = quick_seeds;
+    }
+    reader.finish();
+  } else if (quick) {
+    top.field().error("no 'quick' section; expected one to run with --quick");
   }
   top.finish();
+  if (quick) {  // zipped axes must still agree
+    for (const auto& members : dimensions)
+      for (auto m : members)
+        if (axes[m].values.size() != axes[members.front()].values.size())
+          axes[m].field.error(fmt::format(
+              "has {} values with --quick, but {} has {}: axes zipped together need "
+              "as many values",
+              axes[m].values.size(), axes[members.front()].path, axes[members.front()].values.size()));
+  }
 
   std::size_t total = seeds.size();
   for (const auto& dimension : dimensions) {

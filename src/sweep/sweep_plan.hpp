@@ -27,8 +27,8 @@ struct SweepPlan {
 
 // Reads SWEEP.yaml, expands it and validates every run (each is loaded as `cosched validate` would),
 // throwing config::InputError located in the sweep file or naming the run. An inline base scenario is
-// written to `out_dir`/base.yaml.
-SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir);
+// written to `out_dir`/base.yaml. `quick` expands the sweep's reduced variant (its `quick:` section).
+SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir, bool quick = false);
 
 // The plan file out_dir/plan.json (written atomically) and reading it back.
 void write_plan(const SweepPlan& plan, const std::string& out_dir);

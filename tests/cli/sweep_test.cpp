@@ -123,6 +123,33 @@ TEST(Sweep, RunIdsAreStableWhenAxesAreReorderedOrExtended) {
   EXPECT_TRUE(std::includes(c.begin(), c.end(), a.begin(), a.end())) << "expected extending to keep ids";
 }
 
+TEST(Sweep, QuickVariantReplacesAxesAndSeeds) {
+  Sandbox box;
+  write_sweep(box, "q.yaml",
+              "axes:\n  workload.nosync: 0..100:10\n  scheduler.quantum: [100, 200]\nseeds: 3\n"
+              "quick:\n  axes:\n    workload.nosync: [0, 50]\n  seeds: [7]\n");
+  EXPECT_EQ(dry_run_ids(box, "q.yaml").size(), 11u * 2 * 3);
+  const auto r = box.run({"sweep", "q.yaml", "--out", "out", "--quick", "--dry-run"});
+  expect_success(r);
+  EXPECT_TRUE(contains(r.out, "cosched sweep: 4 runs")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "seed 7 --set 'workload.nosync=50' --set 'scheduler.quantum=200'"))
+      << r.describe();
+  write_sweep(box, "bad.yaml", "axes:\n  workload.nosync: [0]\nquick:\n  axes:\n    seed: [1]\n");
+  const auto line = expect_input_error(box.run({"sweep", "bad.yaml", "--out", "out", "--quick"}));
+  EXPECT_TRUE(contains(line, "bad.yaml:6:11: quick.axes.seed: not an axis of the sweep")) << line;
+}
+
+TEST(Sweep, ShippedSweepsExpand) {
+  for (const auto& entry : fs::directory_iterator(kRoot / "sweeps")) {
+    Sandbox box;
+    for (const char* quick : {"--quick", "--dry-run"}) {
+      const auto r = box.run({"sweep", entry.path().string(), "--out", "out", "--dry-run", quick});
+      expect_success(r);
+      EXPECT_TRUE(contains(r.out, " runs (0 complete")) << entry.path() << r.describe();
+    }
+  }
+}
+
 TEST(Sweep, InlineBaseScenario) {
   Sandbox box;
   write_text(
