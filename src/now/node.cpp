@@ -17,6 +17,7 @@ Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
       jobs_(jobs),
       tracker_(tracker),
       always_spin_(scheduler_->processes_always_spin()),
+      ticks_(scheduler_->ticks()),
       local_of_(jobs->size()) {}
 
 void Node::add_process(int job, int rank) {
@@ -45,7 +46,7 @@ void Node::start() {
 std::optional<Nanos> Node::next_timer() const {
   std::optional<Nanos> next;
   if (cpu_timer_ >= 0) next = cpu_timer_;
-  if (auto tick = scheduler_->next_tick(); tick && (!next || *tick < *next)) next = tick;
+  if (auto tick = next_tick(); tick && (!next || *tick < *next)) next = tick;
   return next;
 }
 
@@ -69,7 +70,7 @@ bool Node::process_timers(Nanos limit, bool quietly) {
   // A workstation whose processes have all finished has nothing left to do: its scheduler's later ticks
   // are not events, whatever engine drives it and however far ahead.
   while (unfinished_ > 0) {
-    const auto tick = scheduler_->next_tick();
+    const auto tick = next_tick();
     const bool cpu_due = cpu_timer_ >= 0 && cpu_timer_ <= limit;
     // A scheduler tick and a CPU timer at the same instant: the tick first.
     if (tick && *tick <= limit && (!cpu_due || *tick <= cpu_timer_)) {

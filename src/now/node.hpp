@@ -170,6 +170,7 @@ class Node {
   };
 
   Process& running() { return processes_[cpu_process_]; }
+  std::optional<Nanos> next_tick() const { return ticks_ ? scheduler_->next_tick() : std::nullopt; }
   const JobLayout& layout(const Process& p) const { return (*jobs_)[p.job]; }
   static void add_time(TimeBreakdown& time, Category category, Nanos elapsed);
   void set_category(Process& p, Category category);
@@ -195,6 +196,7 @@ class Node {
   const std::vector<JobLayout>* jobs_;
   JobTracker* tracker_;
   bool always_spin_;
+  bool ticks_;  // the scheduler has ticks at all (LocalScheduler::ticks)
   std::vector<Process> processes_;
   std::vector<std::vector<int>> local_of_;  // job -> rank -> local process id (-1 elsewhere)
   std::vector<Envelope> outbox_;

@@ -30,21 +30,21 @@ struct Arrival {
 };
 
 // The workstations by the time of their next event (ties by workstation index): a binary heap that knows
-// where each workstation is, so that its key can change in place.
+// where each workstation is, so that its key can change in place. Entries hold their keys.
 class WakeHeap {
  public:
   explicit WakeHeap(int workstations) : position_(workstations, -1), wake_(workstations, kNever) {}
   bool empty() const { return heap_.empty(); }
-  int top() const { return heap_.front(); }
-  Nanos top_time() const { return wake_[heap_.front()]; }
+  Nanos wake(int w) const { return wake_[w]; }
+  int top() const { return heap_.front().w; }
+  Nanos top_time() const { return heap_.front().at; }
   // Sets workstation w's next event (kNever: none).
   void set(int w, Nanos at) {
     if (position_[w] < 0) {
       if (at == kNever) return;
       wake_[w] = at;
-      position_[w] = static_cast<int>(heap_.size());
-      heap_.push_back(w);
-      up(position_[w]);
+      heap_.push_back({at, w});
+      up(static_cast<int>(heap_.size()) - 1, {at, w});
       return;
     }
     if (at == kNever) {
@@ -54,56 +54,95 @@ class WakeHeap {
     const Nanos before = wake_[w];
     wake_[w] = at;
     if (at < before) {
-      up(position_[w]);
+      up(position_[w], {at, w});
     } else if (at > before) {
-      down(position_[w]);
+      down(position_[w], {at, w});
     }
   }
 
  private:
-  bool before(int a, int b) const { return wake_[a] != wake_[b] ? wake_[a] < wake_[b] : a < b; }
-  void place(int i, int w) {
-    heap_[i] = w;
-    position_[w] = i;
+  struct Entry {
+    Nanos at;
+    int w;
+    bool operator<(const Entry& o) const { return at != o.at ? at < o.at : w < o.w; }
+  };
+  void place(int i, Entry e) {
+    heap_[i] = e;
+    position_[e.w] = i;
   }
-  void up(int i) {
-    const int w = heap_[i];
+  void up(int i, Entry e) {
     while (i > 0) {
       const int parent = (i - 1) / 2;
-      if (!before(w, heap_[parent])) break;
+      if (!(e < heap_[parent])) break;
       place(i, heap_[parent]);
       i = parent;
     }
-    place(i, w);
+    place(i, e);
   }
-  void down(int i) {
-    const int w = heap_[i];
+  void down(int i, Entry e) {
     const int n = static_cast<int>(heap_.size());
     for (;;) {
       int child = 2 * i + 1;
       if (child >= n) break;
-      if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
-      if (!before(heap_[child], w)) break;
+      if (child + 1 < n && heap_[child + 1] < heap_[child]) ++child;
+      if (!(heap_[child] < e)) break;
       place(i, heap_[child]);
       i = child;
     }
-    place(i, w);
+    place(i, e);
   }
   void remove(int w) {
     const int i = position_[w];
-    const int last = heap_.back();
+    const Entry last = heap_.back();
     heap_.pop_back();
     position_[w] = -1;
     wake_[w] = kNever;
-    if (last == w) return;
-    place(i, last);
-    up(i);
-    down(position_[last]);
+    if (last.w == w) return;
+    up(i, last);
+    down(position_[last.w], last);
   }
 
-  std::vector<int> heap_;
+  std::vector<Entry> heap_;
   std::vector<int> position_;  // index in heap_, -1 when absent
   std::vector<Nanos> wake_;
+};
+
+// The messages on their way to one workstation, earliest first in the canonical order. When every route
+// has the same positive delay, messages are sent in time order (the stepper's order) and a workstation's
+// messages of one instant in its sending order, by sender index at equal times: they then arrive in
+// exactly that order and a FIFO suffices; otherwise a heap sorts them.
+class Inbound {
+ public:
+  bool empty() const { return head_ == items_.size(); }
+  const Arrival& front() const { return fifo_ ? items_[head_] : items_.front(); }
+  void set_fifo(bool fifo) { fifo_ = fifo; }
+  void push(const Arrival& arrival) {
+    items_.push_back(arrival);
+    if (!fifo_) std::push_heap(items_.begin(), items_.end());
+  }
+  // Removes the front and returns it.
+  Message pop() {
+    if (fifo_) {
+      const Message message = items_[head_++].message;
+      if (head_ == items_.size()) {
+        items_.clear();
+        head_ = 0;
+      } else if (head_ >= 1024 && head_ * 2 >= items_.size()) {
+        items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+      }
+      return message;
+    }
+    std::pop_heap(items_.begin(), items_.end());
+    const Message message = items_.back().message;
+    items_.pop_back();
+    return message;
+  }
+
+ private:
+  std::vector<Arrival> items_;
+  std::size_t head_ = 0;  // FIFO: the first not yet delivered (always 0 for a heap)
+  bool fifo_ = false;
 };
 
 class Stepper {
@@ -113,7 +152,10 @@ class Stepper {
         progress_(progress),
         inbound_(run.workstations()),
         sent_(run.workstations(), 0),
-        wake_(run.workstations()) {}
+        wake_(run.workstations()) {
+    const bool fifo = run.platform.uniform_delay > 0;
+    for (auto& inbound : inbound_) inbound.set_fifo(fifo);
+  }
 
   // The actor's body.
   void operator()() {
@@ -148,17 +190,13 @@ class Stepper {
     Node& node = *run_.nodes[w];
     node.advance(now);
     auto& inbound = inbound_[w];
-    while (!inbound.empty() && inbound.front().at == now) {
-      std::pop_heap(inbound.begin(), inbound.end());
-      node.deliver(now, inbound.back().message);
-      inbound.pop_back();
-    }
+    while (!inbound.empty() && inbound.front().at == now) node.deliver(now, inbound.pop());
     for (const auto& envelope : node.outbox()) {
       const int to = envelope.workstation;
-      auto& queue = inbound_[to];
-      queue.push_back(Arrival{now + run_.platform.delay(w, to), w, sent_[w]++, envelope.message});
-      std::push_heap(queue.begin(), queue.end());
-      if (to != w) reschedule(to);
+      const Nanos at = now + run_.platform.delay(w, to);
+      inbound_[to].push(Arrival{at, w, sent_[w]++, envelope.message});
+      // An arrival can only bring the destination's next event forward.
+      if (at < wake_.wake(to)) wake_.set(to, at);
     }
     node.outbox().clear();
     reschedule(w);
@@ -188,8 +226,8 @@ class Stepper {
 
   PreparedRun& run_;
   const metrics::ProgressSink& progress_;
-  std::vector<std::vector<Arrival>> inbound_;  // by destination: a min-heap of arrivals
-  std::vector<std::uint64_t> sent_;            // messages sent, by workstation
+  std::vector<Inbound> inbound_;     // by destination
+  std::vector<std::uint64_t> sent_;  // messages sent, by workstation
   WakeHeap wake_;
 };
 
