@@ -199,6 +199,11 @@ class Stepper {
       if (at < wake_.wake(to)) wake_.set(to, at);
     }
     node.outbox().clear();
+    // No message can reach w before its first one on the way, nor before now + the smallest latency (all
+    // the others send at now or later): its internal events up to there need no step of their own. Only a
+    // send stops it early, to leave at its exact time in a step (as the simgrid engine's lookahead).
+    const Nanos horizon = std::min(inbound.empty() ? kNever : inbound.front().at, now + min_latency_);
+    node.advance_quietly(horizon);
     reschedule(w);
   }
 
@@ -208,7 +213,8 @@ class Stepper {
     Nanos next = kNever;
     if (!inbound_[w].empty()) next = inbound_[w].front().at;
     if (!node.finished()) {
-      if (auto timer = node.next_timer(); timer && *timer < next) next = *timer;
+      const Nanos timer = node.next_timer_time();
+      if (timer >= 0 && timer < next) next = timer;
     }
     wake_.set(w, next);
   }
@@ -226,6 +232,7 @@ class Stepper {
 
   PreparedRun& run_;
   const metrics::ProgressSink& progress_;
+  const Nanos min_latency_ = run_.platform.min_latency;
   std::vector<Inbound> inbound_;     // by destination
   std::vector<std::uint64_t> sent_;  // messages sent, by workstation
   WakeHeap wake_;
