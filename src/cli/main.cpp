@@ -152,6 +152,16 @@ int main(int argc, char** argv) {
                    "Override a scenario key: PATH=VALUE, e.g. workload.jobs.0.wait.spin=2CS+")
       ->allow_extra_args(false);
   run_cmd->add_flag("--quiet", options.quiet, "Print nothing on success and show no progress");
+  run_cmd
+      ->add_option_function<std::string>(
+          "--engine",
+          [&options](const std::string& name) {
+            options.now.engine =
+                name == "sequential" ? now::EngineKind::Sequential : now::EngineKind::SimGrid;
+          },
+          "NOW: who drives the workstations, sequential (default under platform.network logp) or simgrid "
+          "(one SimGrid actor each; the only engine under shared)")
+      ->check(CLI::IsMember({"sequential", "simgrid"}));
   // Diagnostics of the NOW model's simgrid engine: slower ways to the same results (tested).
   run_cmd
       ->add_flag("!--no-lookahead", options.now.lookahead,

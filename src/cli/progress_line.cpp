@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <string>
 
 namespace cosched::cli {
 
@@ -24,8 +25,13 @@ void ProgressLine::show(const metrics::Progress& progress) {
   if (now - last_ < std::chrono::milliseconds(250)) return;
   last_ = now;
   double elapsed = std::chrono::duration<double>(now - start_).count();
-  fmt::print(stderr, "\r\033[Kcosched: simulated {}, {:.1f}% of barriers done, {:.1f} s elapsed",
-             progress.simulated_time, 100.0 * progress.fraction_done, elapsed);
+  std::string extra;
+  // The time left if the barriers still to pass go as fast as those passed.
+  if (progress.fraction_done > 0.001 && progress.fraction_done < 1)
+    extra +=
+        fmt::format(", about {:.0f} s left", elapsed * (1 - progress.fraction_done) / progress.fraction_done);
+  fmt::print(stderr, "\r\033[Kcosched: simulated {}, {:.1f}% of barriers done{}, {:.1f} s elapsed",
+             progress.simulated_time, 100.0 * progress.fraction_done, extra, elapsed);
   std::fflush(stderr);
   shown_ = true;
 }

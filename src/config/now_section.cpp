@@ -45,6 +45,7 @@ const Names<Pattern> kPatternNames = {
 const Names<IntervalBasis> kBasisNames = {{"compute", IntervalBasis::Compute},
                                           {"dedicated", IntervalBasis::Dedicated}};
 const Names<BarrierKind> kBarrierNames = {{"root", BarrierKind::Root}, {"all-to-all", BarrierKind::AllToAll}};
+const Names<NowNetwork> kNetworkNames = {{"logp", NowNetwork::LogP}, {"shared", NowNetwork::Shared}};
 const Names<SleepReturn> kSleepReturnNames = {{"always", SleepReturn::Always},
                                               {"maxwait", SleepReturn::Maxwait}};
 
@@ -173,6 +174,7 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
     auto bandwidth = platform.optional("bandwidth");
     // A positive overhead keeps every send strictly after the event that starts it (docs/models/now.md).
     if (auto v = platform.optional("overhead")) now.overhead = duration(*v);
+    if (auto v = platform.optional("network")) now.network = choice(*v, kNetworkNames);
     if (workstations && file) file->error("give either 'workstations' or 'file', not both");
     if (!workstations && !file) platform.field().error("missing required key 'workstations' (or 'file')");
     if (file) {
@@ -246,6 +248,7 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
     platform["bandwidth_bytes_per_s"] = now.bandwidth_bytes_per_second;
   }
   platform["overhead_s"] = seconds(now.overhead);
+  platform["network"] = name_of(kNetworkNames, now.network);
   auto& scheduler = out["scheduler"];
   scheduler["policy"] = name_of(kPolicyNames, now.policy);
   if (now.policy != NowPolicy::TimeSharing) scheduler["quantum_s"] = seconds(now.quantum);

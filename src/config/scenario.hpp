@@ -96,8 +96,12 @@ struct NowJobProfile {
   int tickets = 100;
 };
 
+// How messages travel (docs/models/now.md section 2): each on its own (LogP) or sharing links' bandwidth.
+enum class NowNetwork { LogP, Shared };
+
 struct NowConfig {
   int workstations = 0;
+  NowNetwork network = NowNetwork::LogP;
   std::string platform_file;  // resolved path, empty when built from the keys below
   Nanos latency = 10'000;
   Nanos overhead = 2'000;

@@ -17,6 +17,7 @@ Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
       jobs_(jobs),
       tracker_(tracker),
       always_spin_(scheduler_->processes_always_spin()),
+      ticks_(scheduler_->ticks()),
       local_of_(jobs->size()) {}
 
 void Node::add_process(int job, int rank) {
@@ -43,10 +44,14 @@ void Node::start() {
 }
 
 std::optional<Nanos> Node::next_timer() const {
-  std::optional<Nanos> next;
-  if (cpu_timer_ >= 0) next = cpu_timer_;
-  if (auto tick = scheduler_->next_tick(); tick && (!next || *tick < *next)) next = tick;
-  return next;
+  const Nanos next = next_timer_time();
+  return next >= 0 ? std::optional<Nanos>(next) : std::nullopt;
+}
+
+Nanos Node::next_timer_time() const {
+  const Nanos tick = tick_time();
+  if (cpu_timer_ < 0) return tick;
+  return tick >= 0 && tick < cpu_timer_ ? tick : cpu_timer_;
 }
 
 std::optional<Nanos> Node::next_send_bound() const {
@@ -66,12 +71,14 @@ void Node::advance_quietly(Nanos limit) {
 }
 
 bool Node::process_timers(Nanos limit, bool quietly) {
-  for (;;) {
-    const auto tick = scheduler_->next_tick();
+  // A workstation whose processes have all finished has nothing left to do: its scheduler's later ticks
+  // are not events, whatever engine drives it and however far ahead.
+  while (unfinished_ > 0) {
+    const Nanos tick = tick_time();
     const bool cpu_due = cpu_timer_ >= 0 && cpu_timer_ <= limit;
     // A scheduler tick and a CPU timer at the same instant: the tick first.
-    if (tick && *tick <= limit && (!cpu_due || *tick <= cpu_timer_)) {
-      now_ = *tick;
+    if (tick >= 0 && tick <= limit && (!cpu_due || tick <= cpu_timer_)) {
+      now_ = tick;
       ++events_;
       scheduler_->tick(now_);
       reschedule_check();
@@ -84,6 +91,7 @@ bool Node::process_timers(Nanos limit, bool quietly) {
     ++events_;
     on_cpu_timer();
   }
+  return true;
 }
 
 void Node::add_time(TimeBreakdown& time, Category category, Nanos elapsed) {

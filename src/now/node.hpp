@@ -100,6 +100,8 @@ class Node {
   // A message arrived at `now` (call advance(now) first).
   void deliver(Nanos now, const Message& message);
   std::optional<Nanos> next_timer() const;
+  // The same, -1 for none (cheaper in an engine's inner loop).
+  Nanos next_timer_time() const;
   // A lower bound of when the node next puts a message on the network if no message arrives before:
   // the end of the send in progress, or else the next timer plus the overhead of a send (a send can only
   // start at an event). Until then the actor need only wake for arriving messages.
@@ -170,6 +172,12 @@ class Node {
   };
 
   Process& running() { return processes_[cpu_process_]; }
+  // The scheduler's next tick, -1 for none.
+  Nanos tick_time() const {
+    if (!ticks_) return -1;
+    const auto tick = scheduler_->next_tick();
+    return tick ? *tick : -1;
+  }
   const JobLayout& layout(const Process& p) const { return (*jobs_)[p.job]; }
   static void add_time(TimeBreakdown& time, Category category, Nanos elapsed);
   void set_category(Process& p, Category category);
@@ -195,6 +203,7 @@ class Node {
   const std::vector<JobLayout>* jobs_;
   JobTracker* tracker_;
   bool always_spin_;
+  bool ticks_;  // the scheduler has ticks at all (LocalScheduler::ticks)
   std::vector<Process> processes_;
   std::vector<std::vector<int>> local_of_;  // job -> rank -> local process id (-1 elsewhere)
   std::vector<Envelope> outbox_;

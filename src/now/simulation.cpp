@@ -9,6 +9,7 @@
 #include "config/limits.hpp"
 #include "metrics/ssr.hpp"
 #include "now/prepared_run.hpp"
+#include "now/sequential_engine.hpp"
 #include "now/simgrid_engine.hpp"
 #include "platform/engine.hpp"
 #include "platform/now_platform.hpp"
@@ -119,13 +120,30 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
   return run;
 }
 
-void drive(PreparedRun& run, const RunOptions& options, const metrics::ProgressSink& progress) {
-  drive_with_actors(run, SimgridEngineOptions{options.lookahead, options.mailbox_per_pair}, progress);
+// The engine a run uses: the one asked for, or the network's default; throws InputError for one that
+// cannot compute the scenario's network.
+EngineKind choose_engine(const config::NowConfig& now_config, const RunOptions& options) {
+  const bool logp = now_config.network == config::NowNetwork::LogP;
+  const EngineKind engine = options.engine.value_or(logp ? EngineKind::Sequential : EngineKind::SimGrid);
+  if (engine == EngineKind::Sequential && !logp)
+    throw config::InputError(
+        "--engine sequential: expected --engine simgrid with platform.network shared (the sequential "
+        "engine computes the logp network only)");
+  return engine;
+}
+
+void drive(PreparedRun& run, EngineKind engine, const RunOptions& options,
+           const metrics::ProgressSink& progress) {
+  if (engine == EngineKind::Sequential) {
+    drive_sequentially(run, progress);
+  } else {
+    drive_with_actors(run, SimgridEngineOptions{options.lookahead, options.mailbox_per_pair}, progress);
+  }
   if (!run.tracker->all_done())
     throw std::logic_error("NOW model: the simulation ended with unfinished jobs");
 }
 
-RunOutput write_results(const config::Scenario& scenario, const PreparedRun& run) {
+RunOutput write_results(const config::Scenario& scenario, const PreparedRun& run, EngineKind engine) {
   const auto& jobs = run.jobs;
   const auto& tracker = *run.tracker;
   const auto& platform = run.platform;
@@ -136,6 +154,7 @@ RunOutput write_results(const config::Scenario& scenario, const PreparedRun& run
   s["scenario"] = scenario.name;
   s["model"] = scenario.model;
   s["seed"] = scenario.seed;
+  s["engine"] = engine_name(engine);
   Nanos makespan = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) makespan = std::max(makespan, *tracker.completion(j));
   s["makespan"] = seconds(makespan);
@@ -207,11 +226,16 @@ void check_platform(const config::Scenario& scenario) {
   prepare_platform(std::get<config::NowConfig>(scenario.model_config));
 }
 
+const char* engine_name(EngineKind engine) {
+  return engine == EngineKind::Sequential ? "sequential" : "simgrid";
+}
+
 RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks, const RunOptions& options) {
+  const EngineKind engine = choose_engine(std::get<config::NowConfig>(scenario.model_config), options);
   PreparedRun prepared = prepare_run(scenario);
   if (hooks.started) hooks.started();
-  drive(prepared, options, hooks.progress);
-  return write_results(scenario, prepared);
+  drive(prepared, engine, options, hooks.progress);
+  return write_results(scenario, prepared, engine);
 }
 
 }  // namespace cosched::now

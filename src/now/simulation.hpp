@@ -5,6 +5,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "config/scenario.hpp"
@@ -17,15 +18,25 @@ struct RunOutput {
   std::map<std::string, std::string> extra_files;  // file name -> content (workstations.csv)
 };
 
+// Who drives the workstations' nodes (docs/models/now.md section 3): one actor stepping them all in time
+// order over the LogP network, or one SimGrid actor each with SimGrid communications.
+enum class EngineKind { Sequential, SimGrid };
+
 // How a run is driven; none of it changes the results.
 struct RunOptions {
+  // Default: sequential under platform.network logp, simgrid under shared (its only engine).
+  std::optional<EngineKind> engine;
   // simgrid engine: run each node ahead to its delivery horizon (false: wake at every event).
   bool lookahead = true;
   // simgrid engine: one mailbox per talking pair even where one per receiver is exact.
   bool mailbox_per_pair = false;
 };
 
-// The SimGrid engine is a process-wide singleton: call once per process.
+// The engine's name in summary.json and on the command line.
+const char* engine_name(EngineKind engine);
+
+// The SimGrid engine is a process-wide singleton: call once per process. Throws InputError for an engine
+// the scenario's network cannot use (sequential under shared).
 RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks,
               const RunOptions& options = {});
 

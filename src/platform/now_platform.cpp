@@ -1,6 +1,7 @@
 #include "platform/now_platform.hpp"
 
 #include <fmt/format.h>
+#include <xbt/config.h>
 #include <xbt/log.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
+#include "now/message.hpp"
 #include "platform/platform_check.hpp"
 
 namespace cosched::platform {
@@ -51,6 +53,46 @@ void configure_network_model() {
   sg4::Engine::set_config("surf/precision:1e-12");
 }
 
+namespace {
+
+// The time a message of kMessageBytes takes on the route from `from` to `to` when alone on it, as SimGrid's
+// CM02 model computes it: the route's latency plus the bytes at the smallest bandwidth along it (bounded by
+// TCP-gamma / 2 x latency), in whole nanoseconds.
+struct RouteTiming {
+  double latency_ns;
+  config::Nanos delay;
+};
+
+RouteTiming route_timing(const sg4::Host* from, const sg4::Host* to) {
+  std::vector<sg4::Link*> links;
+  double latency = 0;
+  // SimGrid dereferences a missing route: say where, should it crash (platform_check.hpp).
+  set_crash_context("computing the route", from->get_name(), to->get_name());
+  from->route_to(to, links, &latency);
+  double rate = -1;
+  for (const auto* link : links)
+    if (rate < 0 || link->get_bandwidth() < rate) rate = link->get_bandwidth();
+  if (latency > 0) {
+    const double gamma_bound = sg_cfg_get_double("network/TCP-gamma") / (2.0 * latency);
+    rate = rate < 0 ? gamma_bound : std::min(rate, gamma_bound);
+  }
+  const double transfer = rate > 0 ? static_cast<double>(now::kMessageBytes) / rate : 0.0;
+  return {latency * 1e9, static_cast<config::Nanos>(std::llround((latency + transfer) * 1e9))};
+}
+
+// Under logp no link is shared between transfers (SimGrid's FATPIPE policy); split-duplex links pass the
+// policy to both directions. Wi-Fi links keep theirs.
+void apply_network(const sg4::Engine& engine, const config::NowConfig& now) {
+  if (now.network != config::NowNetwork::LogP) return;
+  for (auto* link : engine.get_all_links()) {
+    const auto policy = link->get_sharing_policy();
+    if (policy == sg4::Link::SharingPolicy::SHARED || policy == sg4::Link::SharingPolicy::SPLITDUPLEX)
+      link->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
+  }
+}
+
+}  // namespace
+
 NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now) {
   NowPlatform out;
   if (now.platform_file.empty()) {
@@ -68,8 +110,12 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
       out.workstations.push_back(host);
     }
     zone->seal();
+    apply_network(engine, now);
     out.latency = now.latency;
     out.min_latency = now.latency;
+    // Every route is the same two links: one reading through SimGrid's routing gives every delay.
+    if (now.workstations >= 2)
+      out.uniform_delay = route_timing(out.workstations[0], out.workstations[1]).delay;
     return out;
   }
   try {
@@ -87,25 +133,21 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
     throw config::InputError(
         fmt::format("{}: platform.file: expected at least 2 hosts (the workstations), found {}",
                     now.platform_file, out.workstations.size()));
-  auto route_latency = [](sg4::Host* from, sg4::Host* to) {
-    std::vector<sg4::Link*> links;
-    double latency = 0;
-    // SimGrid dereferences a missing route: say where, should it crash (platform_check.hpp).
-    set_crash_context("computing the route", from->get_name(), to->get_name());
-    from->route_to(to, links, &latency);
-    return latency * 1e9;
-  };
-  out.latency =
-      static_cast<config::Nanos>(std::llround(route_latency(out.workstations[0], out.workstations[1])));
+  apply_network(engine, now);
+  const std::size_t n = out.workstations.size();
+  const double first_latency = route_timing(out.workstations[0], out.workstations[1]).latency_ns;
+  out.latency = static_cast<config::Nanos>(std::llround(first_latency));
   // A lower bound of every route's latency, so rounded down: no message may arrive before it.
-  double min_latency = route_latency(out.workstations[0], out.workstations[1]);
+  double min_latency = first_latency;
   double max_latency = min_latency;
-  for (auto* from : out.workstations) {
-    for (auto* to : out.workstations) {
-      if (from == to) continue;
-      const double latency = route_latency(from, to);
-      min_latency = std::min(min_latency, latency);
-      max_latency = std::max(max_latency, latency);
+  out.delays.assign(n * n, 0);
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      if (a == b) continue;
+      const auto timing = route_timing(out.workstations[a], out.workstations[b]);
+      min_latency = std::min(min_latency, timing.latency_ns);
+      max_latency = std::max(max_latency, timing.latency_ns);
+      out.delays[a * n + b] = timing.delay;
     }
   }
   out.min_latency = static_cast<config::Nanos>(std::floor(min_latency));

@@ -14,6 +14,15 @@ struct NowPlatform {
   config::Nanos latency = 0;      // one-way latency between workstations 0 and 1 (as SimGrid routes it)
   config::Nanos min_latency = 0;  // the smallest one-way latency between two workstations
   bool uniform_latency = true;    // every route has the same latency
+  // The LogP network (platform.network: logp): a message of kMessageBytes from a to b arrives delay(a, b)
+  // after it leaves, the route's latency plus its transfer time at the route's bandwidth, read once
+  // through SimGrid's routing.
+  config::Nanos uniform_delay = -1;   // >= 0: every route's delay
+  std::vector<config::Nanos> delays;  // by from * N + to, when they differ
+  config::Nanos delay(int from, int to) const {
+    return uniform_delay >= 0 ? uniform_delay
+                              : delays[static_cast<std::size_t>(from) * workstations.size() + to];
+  }
 };
 
 // Configures SimGrid's network model so that messages see exactly the platform's latency (CM02 without
@@ -26,6 +35,9 @@ bool natural_less(const std::string& a, const std::string& b);
 // Builds N workstations on a star network (each host's private full-duplex link has half the latency L and
 // the bandwidth B, so a message crosses 2 links: latency L) or loads platform.file, whose hosts, ordered by
 // name, are the workstations. Throws InputError for a file SimGrid cannot load or with too few hosts.
+// Under platform.network logp every link gets SimGrid's FATPIPE sharing policy (transfers do not share
+// bandwidth: the simgrid engine then computes the LogP network); under shared the star's links are SHARED
+// and a platform file's links keep the policy the file gives them.
 NowPlatform build_now_platform(simgrid::s4u::Engine& engine, const config::NowConfig& now);
 
 }  // namespace cosched::platform

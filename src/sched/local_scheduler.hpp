@@ -42,6 +42,8 @@ class LocalScheduler {
   // The next time the scheduler wants tick() called (TS once-per-second update, gang slot boundary).
   virtual std::optional<SimTime> next_tick() const = 0;
   virtual void tick(SimTime now) = 0;
+  // False when next_tick() is always empty: a driver may then skip asking it (a speed hint only).
+  virtual bool ticks() const { return true; }
   virtual bool has_ready() const = 0;
   // Under explicit coscheduling processes own their slot and never block (Brim & Miller 3.1).
   virtual bool processes_always_spin() const { return false; }

@@ -23,6 +23,7 @@ class Stride : public LocalScheduler {
   SimTime time_slice(ProcessId, SimTime) const final { return quantum_; }
   bool should_preempt(ProcessId running, SimTime now, SimTime ran) const final;
   std::optional<SimTime> next_tick() const final { return std::nullopt; }
+  bool ticks() const final { return false; }
   void tick(SimTime now) final { advance(now); }
   bool has_ready() const final;
 

@@ -1,0 +1,184 @@
+// End-to-end tests of the NOW model's two engines and two networks (docs/models/now.md sections 2-3):
+// the sequential and simgrid engines write identical result files on every logp scenario, the shared
+// network delays messages that cross a saturated link, the bad-input cases of --engine and
+// platform.network, and a 1024-workstation run in reduced form.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "sandbox.hpp"
+
+namespace {
+
+using namespace cosched::cli_test;
+
+// Runs ARGS under both engines and checks that the result files are the same: summary.json but for
+// wall_seconds and the engine's name, jobs.csv and workstations.csv byte for byte. Returns the sequential
+// engine's summary (null on failure).
+json run_both_engines(Sandbox& box, std::vector<std::string> args, const std::string& what) {
+  auto with = [&](const char* engine) {
+    auto a = args;
+    a.insert(a.end(), {"--engine", engine});
+    return a;
+  };
+  auto sequential = run_summary(box, with("sequential"), "sequential");
+  auto simgrid = run_summary(box, with("simgrid"), "simgrid");
+  if (!sequential.is_object() || !simgrid.is_object()) {
+    ADD_FAILURE() << "expected both engines to run " << what;
+    return json();
+  }
+  EXPECT_EQ(sequential["engine"], "sequential") << "expected summary.json to name the engine, " << what;
+  EXPECT_EQ(simgrid["engine"], "simgrid") << "expected summary.json to name the engine, " << what;
+  const auto varying = {"/wall_seconds"_json_pointer, "/engine"_json_pointer};
+  EXPECT_EQ(without(sequential, varying), without(simgrid, varying))
+      << "expected identical summaries from the two engines for " << what;
+  for (const char* file : {"jobs.csv", "workstations.csv"}) {
+    EXPECT_EQ(read_text(box.work() / "sequential" / file), read_text(box.work() / "simgrid" / file))
+        << "expected identical " << file << " from the two engines for " << what;
+  }
+  return sequential;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Every shipped NOW scenario on the logp network, under every scheduler and waiting algorithm, reduced to
+// two barriers 2ms apart so that the simgrid engine runs it in about a second.
+
+const char* const kShippedNowScenarios[] = {
+    "now-quickstart.yaml",   "brim-miller/short.yaml",          "brim-miller/medium.yaml",
+    "brim-miller/long.yaml", "brim-miller/arpaci-dusseau.yaml", "scale/news-32.yaml",
+};
+
+const char* const kSchedulers[] = {"{policy: stride}", "{policy: ts}", "{policy: gang}",
+                                   "{policy: stride-credit}"};
+
+const char* const kWaits[] = {
+    "{algorithm: block}",    "{algorithm: spin-fixed, spin: 300us}",
+    "{algorithm: pairwise}", "{algorithm: block-immediately}",
+    "{algorithm: spin}",     "{algorithm: large-initial-spin, initial_spin: V+L+2o}"};
+
+class NowEnginesOnShippedScenarios : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
+
+TEST_P(NowEnginesOnShippedScenarios, GiveIdenticalResultFilesUnderEveryWaitingAlgorithm) {
+  const auto [scenario, scheduler] = GetParam();
+  for (const char* wait : kWaits) {
+    Sandbox box;
+    const std::string what = fmt::format("{} with scheduler={} and wait={}", scenario, scheduler, wait);
+    run_both_engines(
+        box,
+        {(kRoot / "scenarios" / scenario).string(), "--set", std::string("scheduler=") + scheduler, "--set",
+         std::string("workload.jobs.0.wait=") + wait, "--set", "workload.jobs.0.barriers=2", "--set",
+         "workload.jobs.0.sync_interval=2ms"},
+        what);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Shipped, NowEnginesOnShippedScenarios,
+                         ::testing::Combine(::testing::ValuesIn(kShippedNowScenarios),
+                                            ::testing::ValuesIn(kSchedulers)),
+                         [](const auto& info) {
+                           std::string name = std::string(std::get<0>(info.param)) + "_" +
+                                              std::string(std::get<1>(info.param));
+                           std::string out;
+                           for (char ch : name)
+                             if (std::isalnum(static_cast<unsigned char>(ch))) out += ch;
+                           return out;
+                         });
+
+// A platform file (platforms/now-32.xml) gives both engines the same routes.
+TEST(NowEngines, IdenticalResultFilesOnAPlatformFile) {
+  Sandbox box;
+  run_both_engines(box, {(kData / "now-platform" / "now-file.yaml").string()},
+                   "tests/data/now-platform/now-file.yaml");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// shared against logp on a saturated link. 8 workstations, one job of 8 processes, no reads, one root
+// barrier after 1ms of computation, processes that spin (never block); L = 10us, o = 2us, W = 100us and a
+// bandwidth of 1Mbps: one byte takes 8us to transfer.
+//
+// logp (each message alone on the network): every process is switched in at 100us and computes to 1.1ms;
+// the 7 others send their arrival (o) at 1.102ms, which arrives L + 8us later, at 1.120ms; the root handles
+// the 7 (o each) by 1.134ms, sends 7 notices one after another, the last leaving at 1.148ms and arriving at
+// 1.166ms; its receiver handles it (o) and passes the barrier at 1.168ms: the makespan.
+// shared: the 7 arrivals cross the root's incoming link together and share its bandwidth: 7 bytes at
+// 125000 B/s, so they arrive at 1.102 + 0.010 + 0.056 = 1.168ms, 48us later than under logp; everything
+// after is at least 48us later too, so the makespan is at least 1.216ms.
+const char* const kSaturated = R"(model: now
+seed: 1
+platform: {workstations: 8, latency: 10us, overhead: 2us, bandwidth: 1Mbps, network: NETWORK}
+scheduler: {policy: stride, quantum: 10ms, context_switch: 100us}
+workload:
+  jobs:
+    - {name: barrier, processes: 8, pattern: none, sync_interval: 1ms, imbalance: 1, barriers: 1,
+       barrier: {kind: root}, wait: {algorithm: spin}}
+)";
+
+std::string saturated(const std::string& network) {
+  std::string yaml = kSaturated;
+  yaml.replace(yaml.find("NETWORK"), 7, network);
+  return yaml;
+}
+
+TEST(NowNetworks, SharedDelaysMessagesOnASaturatedLinkLogpDoesNot) {
+  Sandbox box;
+  write_text(box.work() / "logp.yaml", saturated("logp"));
+  write_text(box.work() / "shared.yaml", saturated("shared"));
+  const auto logp = run_both_engines(box, {"logp.yaml"}, "the saturated barrier under logp");
+  const auto shared = run_summary(box, {"shared.yaml"}, "shared");
+  ASSERT_TRUE(logp.is_object() && shared.is_object()) << "expected the runs to succeed";
+  EXPECT_EQ(shared["engine"], "simgrid") << "expected the simgrid engine by default under shared";
+  EXPECT_NEAR(logp["makespan"].get<double>(), 1.168e-3, 1e-12) << "expected the makespan derived above";
+  EXPECT_GE(shared["makespan"].get<double>(), 1.216e-3 - 1e-12)
+      << "expected the shared link to delay the barrier arrivals by at least 48us";
+  EXPECT_EQ(shared["resolved"]["platform"]["network"], "shared");
+  EXPECT_EQ(logp["resolved"]["platform"]["network"], "logp");
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bad input: one line, exit 2, no result files.
+
+void expect_no_results(Sandbox& box) {
+  EXPECT_FALSE(fs::exists(box.work() / "out")) << "expected no out directory after bad input";
+}
+
+TEST(NowEngineBadInput, UnknownEngine) {
+  Sandbox box;
+  const auto r = box.run({"run", (kRoot / "scenarios" / "now-quickstart.yaml").string(), "--engine",
+                          "parallel", "--out", "out"});
+  const auto line = expect_input_error(r);
+  EXPECT_TRUE(contains(line, "--engine")) << "expected the message to name --engine" << r.describe();
+  expect_no_results(box);
+}
+
+TEST(NowEngineBadInput, SequentialEngineWithTheSharedNetwork) {
+  Sandbox box;
+  const auto r = box.run({"run", (kRoot / "scenarios" / "now-quickstart.yaml").string(), "--set",
+                          "platform.network=shared", "--engine", "sequential", "--out", "out"});
+  const auto line = expect_input_error(r);
+  EXPECT_TRUE(contains(line, "--engine sequential"))
+      << "expected the message to name the option" << r.describe();
+  EXPECT_TRUE(contains(line, "shared")) << "expected the message to name the network" << r.describe();
+  expect_no_results(box);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// 1024 workstations (scenarios/scale/news-1024.yaml) in reduced form: phases of 100us of dedicated time
+// hold floor(100us / (10us + 2L + 4o)) = 2 reads, so each of the 3 jobs sends per barrier 1024 x 2 x 2
+// read messages and 2 x 1023 barrier messages: 3 x 2 x (4096 + 2046) = 36852 messages for 2 barriers.
+
+TEST(NowScale, ReducedRunOf1024Workstations) {
+  Sandbox box;
+  const auto summary = run_both_engines(
+      box,
+      {(kRoot / "scenarios" / "scale" / "news-1024.yaml").string(), "--set", "workload.jobs.0.barriers=2",
+       "--set", "workload.jobs.0.sync_interval=100us", "--set", "workload.jobs.0.imbalance=1"},
+      "scenarios/scale/news-1024.yaml reduced");
+  ASSERT_TRUE(summary.is_object());
+  EXPECT_EQ(summary["platform"]["workstations"], 1024);
+  EXPECT_EQ(summary["messages"], 36852) << "expected the message count derived above";
+  EXPECT_EQ(summary["jobs"].size(), 3u);
+}
+
+}  // namespace
