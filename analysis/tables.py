@@ -83,6 +83,8 @@ def find_roles(
     for name, given in (("--load", load), ("--variant", variant)):
         if given is not None and given not in axes:
             raise ValueError(f"{name} {given}: not an axis of this sweep (axes: {', '.join(axes) or 'none'})")
+    if load is not None and not is_numeric(results[load]):
+        raise ValueError(f"--load {load}: expected an axis of numbers, got values such as '{results[load].iloc[0]}'")
     roles = Roles()
     taken: set[str] = set()
     waits = [a for a in moving if a.endswith(("wait.algorithm", ".wait")) and a != variant]
@@ -225,8 +227,8 @@ def thread_surplus(classes: pd.DataFrame, roles: Roles, cpus: str) -> pd.DataFra
         above = runs[runs["load"] > runs["cpus"]].sort_values("load")
         if above.empty:
             continue
-        failing = above["ssr"].isna() | (above["ssr"] <= SSR_THRESHOLD_PERCENT)
-        kept = above if not failing.any() else above.loc[: failing.idxmax()].iloc[:-1]
+        failing = (above["ssr"].isna() | (above["ssr"] <= SSR_THRESHOLD_PERCENT)).to_numpy()
+        kept = above.iloc[: int(failing.argmax())] if failing.any() else above
         surplus = float(kept["load"].max() - kept["cpus"].max()) if len(kept) else 0.0
         rows.append({"group": group, "job_class": job, "seed": seed, "surplus": surplus, "ssrs": list(kept["ssr"])})
     per_seed = pd.DataFrame(rows, columns=["group", "job_class", "seed", "surplus", "ssrs"])

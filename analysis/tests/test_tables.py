@@ -65,6 +65,8 @@ def test_baseline_can_be_chosen(fixtures):
         tables.find_roles(results, baseline="3CS")
     with pytest.raises(ValueError, match="--load nope: not an axis"):
         tables.find_roles(results, load="nope")
+    with pytest.raises(ValueError, match="--load workload.jobs.0.wait.spin: expected an axis of numbers"):
+        tables.find_roles(results, load="workload.jobs.0.wait.spin")
 
 
 def test_thread_surplus_is_the_first_run_of_loads_above_the_cpus_with_ssr_over_50(fixtures):
