@@ -36,6 +36,7 @@ the sweep's axes from the results.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -163,3 +164,19 @@ def load_timelines(sweep_dir: Path, run_ids: list[str]) -> dict[str, pd.DataFram
                 raise ContractError(f"{path}:1: missing column(s) {', '.join(sorted(missing))}")
             timelines[str(run_id)] = timeline
     return timelines
+
+
+def load_total_threads(sweep_dir: Path, run_ids: list[str]) -> pd.Series | None:
+    """Total thread count of each smp run, nosync + sum of threads x copies over the job profiles,
+    from DIR/runs/<run_id>/summary.json's `resolved.workload` (results.csv skips lists, so it has no
+    per-profile thread counts). None unless every run has a readable smp summary."""
+    counts = []
+    for run_id in run_ids:
+        path = Path(sweep_dir) / "runs" / str(run_id) / "summary.json"
+        try:
+            workload = json.loads(path.read_text())["resolved"]["workload"]
+            threads = sum(int(job["threads"]) * int(job.get("copies", 1)) for job in workload["jobs"])
+            counts.append(int(workload.get("nosync", 0)) + threads)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+    return pd.Series(counts, dtype="int64")

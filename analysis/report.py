@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from . import figures, tables
-from .contract import axis_columns, load_results, load_timelines
+from .contract import axis_columns, load_results, load_timelines, load_total_threads
 
 
 @dataclass
@@ -28,6 +28,9 @@ def build_sections(sweep_dir: Path, load=None, variant=None, baseline=None, time
     results = load_results(sweep_dir)
     axes = axis_columns(results)
     roles = tables.find_roles(results, load=load, variant=variant, baseline=baseline)
+    total_threads = load_total_threads(sweep_dir, list(results["run_id"]))
+    if total_threads is not None:
+        results[tables.TOTAL_THREADS] = total_threads.to_numpy()
     cpus = tables.cpus_column(results)
     jobs, classes = tables.job_and_class_tables(results, roles)
     time_unit = str(results["time_unit"].iloc[0]) if "time_unit" in results.columns else "time unit"
@@ -59,16 +62,20 @@ def build_sections(sweep_dir: Path, load=None, variant=None, baseline=None, time
                 table, figures.speedup_vs_load_figure(table, roles.load)))
         else:
             skip("speedup against load", "no second axis to compare (choose one with --variant)")
-        loads = pd.to_numeric(results[roles.load], errors="coerce")
-        if has_ssr and cpus and (loads > pd.to_numeric(results[cpus])).any():
-            table = tables.thread_surplus(classes, roles, cpus)
+        threads = tables.TOTAL_THREADS if total_threads is not None else roles.load
+        counted = "the total thread count (nosync + threads x copies, from runs/*/summary.json)"
+        if threads == roles.load:
+            counted = f"`{roles.load}` as the thread count (no runs/*/summary.json to count threads)"
+        counts = pd.to_numeric(results[threads], errors="coerce")
+        if has_ssr and cpus and (counts > pd.to_numeric(results[cpus])).any():
+            table = tables.thread_surplus(classes, roles, cpus, threads)
             sections.append(Section(
                 "thread_surplus", "Thread surplus with SSR > 50%",
-                f"Largest n such that every load in (CPUs, CPUs + n] has SSR > 50% (Tsafrir 4.6, 8.3), with "
-                f"`{roles.load}` as the thread count; ssr_avg and ssr_min over those loads.",
+                "Largest n such that every thread count in (CPUs, CPUs + n] has SSR > 50% (Tsafrir 4.6, 8.3), "
+                f"with {counted}; ssr_avg and ssr_min over those runs.",
                 table, figures.thread_surplus_figure(table)))
         else:
-            skip("thread surplus", "no load above the CPU count, or no SSR")
+            skip("thread surplus", "no run with more threads than CPUs, or no SSR")
     if roles.variant is not None and roles.load is None:
         table = tables.speedup_bars(results, roles, axes)
         sections.append(Section(

@@ -22,6 +22,7 @@ import pandas as pd
 from .contract import axis_columns, class_table, is_numeric, job_table, varying
 
 STATES_NOW = ["compute", "communicate", "synchronize", "idle", "switch"]
+TOTAL_THREADS = "total_threads"  # derived from runs/<run_id>/summary.json, not a results.csv column
 SSR_THRESHOLD_PERCENT = 50.0  # thesis 4.6: at SSR <= 50% always-block would have used less CPU time
 
 
@@ -132,7 +133,7 @@ def job_and_class_tables(results: pd.DataFrame, roles: Roles) -> tuple[pd.DataFr
     """Per (run, job instance) and per (run, job class) tables carrying the seed, the axes and the
     run-level columns the figures use. A sweep without job columns counts each run as one class
     named `(run)` with the run's own SSR."""
-    run_level = ["model", "time_unit", "makespan", "scenario", roles.scheduler, cpus_column(results)]
+    run_level = ["model", "time_unit", "makespan", "scenario", roles.scheduler, cpus_column(results), TOTAL_THREADS]
     keep = ["seed"] + axis_columns(results) + [c for c in run_level if c and c in results.columns]
     keep = list(dict.fromkeys(keep))
     jobs = job_table(results, keep)
@@ -209,18 +210,18 @@ def speedup_vs_load(classes: pd.DataFrame, roles: Roles, axes: list[str]) -> pd.
     return table.sort_values(by, kind="stable", ignore_index=True)
 
 
-def thread_surplus(classes: pd.DataFrame, roles: Roles, cpus: str) -> pd.DataFrame:
+def thread_surplus(classes: pd.DataFrame, roles: Roles, cpus: str, threads: str) -> pd.DataFrame:
     """Thread surplus with SSR > 50% (thesis 4.6 and 8.3, figures 4.6 and 8.2), per job class.
 
-    For one seed, the surplus N is the largest n such that every measured load in
-    (CPUs, CPUs + n] has SSR > 50% -- the reading of figure 4.6, whose 'avg' and 'min' are taken
-    over the simulations of [CPU# + 1 .. CPU# + N] threads; N is 0 when the first load above the
-    CPU count already fails. The load axis must count threads for this to be the thesis's surplus.
-    Columns: group, job_class, surplus_mean, surplus_std, seeds, ssr_avg, ssr_min (the last two
-    over [CPUs + 1 .. CPUs + N], pooled over seeds).
+    `threads` is the column counting the run's threads (total_threads when the run folders give it,
+    else the load axis). For one seed, the surplus N is the largest n such that every measured
+    thread count in (CPUs, CPUs + n] has SSR > 50% -- the reading of figure 4.6, whose 'avg' and
+    'min' are taken over the simulations of [CPU# + 1 .. CPU# + N] threads; N is 0 when the first
+    count above the CPUs already fails. Columns: group, job_class, surplus_mean, surplus_std, seeds,
+    ssr_avg, ssr_min (the last two over [CPUs + 1 .. CPUs + N], pooled over seeds).
     """
     frame = with_group_label(classes, roles.curve_groups(classes) + ([roles.variant] if roles.variant else []))
-    frame["load"] = pd.to_numeric(frame[roles.load])
+    frame["load"] = pd.to_numeric(frame[threads])
     frame["cpus"] = pd.to_numeric(frame[cpus])
     rows = []
     for (group, job, seed), runs in frame.groupby(["group", "job_class", "seed"], sort=False):

@@ -61,3 +61,13 @@ def test_a_bad_option_value_exits_2(fixtures, tmp_path):
     assert done.returncode == 2
     assert done.stderr == "analysis: error: --variant workload.typo: not an axis of this sweep " \
         "(axes: workload.nosync, workload.jobs.0.wait.spin)\n"
+
+
+def test_thread_surplus_counts_all_threads_when_the_run_folders_give_them(fixtures, tmp_path):
+    # nosync 2, 3, 4 never exceeds the 4 CPUs, but with the job's 2 threads the runs have 4, 5 and 6
+    # threads: SSR 60% at 5 threads passes, 40% at 6 fails, so the surplus is 1.
+    done = run_report(fixtures / "smp_threads", "--out", tmp_path)
+    assert done.returncode == 0, done.stderr
+    table = pd.read_csv(tmp_path / "thread_surplus.csv")
+    assert table[["job_class", "surplus_mean", "ssr_avg"]].values.tolist() == [["pair", 1.0, 60.0]]
+    assert "the total thread count" in (tmp_path / "report.md").read_text()

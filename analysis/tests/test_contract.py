@@ -2,7 +2,14 @@
 
 import pytest
 
-from analysis.contract import ContractError, axis_columns, class_table, job_table, load_results
+from analysis.contract import (
+    ContractError,
+    axis_columns,
+    class_table,
+    job_table,
+    load_results,
+    load_total_threads,
+)
 
 
 def test_axes_are_the_columns_between_seed_and_schema_version(fixtures):
@@ -50,3 +57,11 @@ def test_a_job_absent_from_a_run_has_no_row(tmp_path):
     jobs = job_table(load_results(tmp_path), ["seed"])
     assert list(zip(jobs["run_id"], jobs["instance"])) == [("r1", "a"), ("r2", "a"), ("r2", "b")]
     assert jobs.set_index(["run_id", "instance"]).loc[("r1", "a"), "ssr"] == 50
+
+
+def test_total_threads_come_from_the_run_summaries(fixtures, tmp_path):
+    sweep = fixtures / "smp_threads"
+    run_ids = list(load_results(sweep)["run_id"])
+    # nosync 2, 3, 4 plus one job of 2 threads.
+    assert list(load_total_threads(sweep, run_ids)) == [4, 5, 6]
+    assert load_total_threads(tmp_path, run_ids) is None, "no run folders: no count"
