@@ -67,27 +67,27 @@ def _seed_note(table: pd.DataFrame) -> str:
 
 def ssr_vs_load_figure(table: pd.DataFrame, load_axis: str) -> Figure:
     """SSR (%) against load, one curve per job class and group (thesis figures 3.x, 4.1, 7.x, 8.1)."""
-    fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
+    fig, ax = plt.subplots(figsize=(10, 5), layout="constrained")
     _curves(ax, table, load_axis, "ssr", ["job_class", "group"])
     ax.axhline(SSR_THRESHOLD_PERCENT, color="black", linewidth=0.6, linestyle=":")
     ax.set_xlabel(f"load: {load_axis} (count)")
     ax.set_ylabel("successful-spin rate, SSR (%)")
     ax.set_ylim(-2, 102)
     ax.set_title(f"SSR against load per job class ({_seed_note(table)})")
-    ax.legend(title="job class, group", fontsize="small")
+    ax.legend(title="job class, group", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     return fig
 
 
 def speedup_vs_load_figure(table: pd.DataFrame, load_axis: str) -> Figure:
     """Speedup (relative improvement, %) of each variant over the baseline against load, per job
     class (thesis 7.7.2; figures 7.9-7.12, 8.4-8.9)."""
-    fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
+    fig, ax = plt.subplots(figsize=(10, 5), layout="constrained")
     _curves(ax, table, load_axis, "speedup", ["comparison", "job_class", "group"])
     ax.axhline(0, color="black", linewidth=0.6)
     ax.set_xlabel(f"load: {load_axis} (count)")
     ax.set_ylabel("speedup: (T(baseline) − T(X)) / T(baseline) (%)")
     ax.set_title(f"Completion-time speedup against load ({_seed_note(table)})")
-    ax.legend(title="X vs baseline, job class, group", fontsize="small")
+    ax.legend(title="X vs baseline, job class, group", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     return fig
 
 
@@ -108,12 +108,12 @@ def _grouped_bars(ax, table: pd.DataFrame, categories: list[str], series: str, y
 
 def thread_surplus_figure(table: pd.DataFrame) -> Figure:
     """Largest thread surplus over the CPU count with SSR > 50%, per job class (thesis 4.6, 8.2)."""
-    fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
+    fig, ax = plt.subplots(figsize=(10, 5), layout="constrained")
     _grouped_bars(ax, table, ["job_class"], "group", "surplus")
     ax.set_xlabel("job class")
     ax.set_ylabel("thread surplus with SSR > 50% (threads above CPU count)")
     ax.set_title(f"Thread surplus ({_seed_note(table)})")
-    ax.legend(title="group", fontsize="small")
+    ax.legend(title="group", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     return fig
 
 
@@ -125,7 +125,7 @@ def speedup_bars_figure(table: pd.DataFrame) -> Figure:
     ax.set_xlabel("scheduler / job length")
     ax.set_ylabel("speedup in total execution time (%)")
     ax.set_title(f"Speedup over the baseline ({_seed_note(table)})")
-    ax.legend(title="X vs baseline", fontsize="small")
+    ax.legend(title="X vs baseline", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     return fig
 
 

@@ -146,14 +146,22 @@ def job_and_class_tables(results: pd.DataFrame, roles: Roles) -> tuple[pd.DataFr
 
 
 def with_group_label(frame: pd.DataFrame, groups: list[str]) -> pd.DataFrame:
-    """Adds `group`: `axis=value, ...` of the other varying axes, or `all`."""
+    """Adds `group`: `axis=value, ...` of the other varying axes, or `all`. With several axes, the
+    dotted prefix they share is left out (`compute=1%, wait.spin=CS` for `workload.jobs.0.compute`
+    and `workload.jobs.0.wait.spin`); report.md lists the full names."""
     frame = frame.copy()
-    if groups:
-        frame["group"] = frame[groups].astype(str).apply(
-            lambda row: ", ".join(f"{axis}={value}" for axis, value in row.items()), axis=1
-        )
-    else:
+    if not groups:
         frame["group"] = "all"
+        return frame
+    shared = 0
+    if len(groups) > 1:
+        parts = [g.split(".") for g in groups]
+        while all(len(p) > shared + 1 and p[shared] == parts[0][shared] for p in parts):
+            shared += 1
+    names = [".".join(g.split(".")[shared:]) for g in groups]
+    frame["group"] = frame[groups].astype(str).apply(
+        lambda row: ", ".join(f"{name}={value}" for name, value in zip(names, row)), axis=1
+    )
     return frame
 
 
