@@ -40,6 +40,17 @@ def _label(table: pd.DataFrame, columns: list[str]) -> pd.Series:
     return table[columns].astype(str).apply(lambda row: " / ".join(v for v in row if v != "all") or "all", axis=1)
 
 
+def _label_title(table: pd.DataFrame, columns: list[str], names: list[str]) -> str:
+    """The x-axis title naming the parts `_label` kept: `scheduler / job length` without absent roles."""
+    kept = [name for column, name in zip(columns, names) if (table[column].astype(str) != "all").any()]
+    return " / ".join(kept) or names[0]
+
+
+def _rotate_if_crowded(ax, count: int) -> None:
+    if count > 4:
+        plt.setp(ax.get_xticklabels(), rotation=20, ha="right", rotation_mode="anchor")
+
+
 def _curves(ax, table: pd.DataFrame, x: str, y: str, label_columns: list[str]) -> None:
     """One line per label, with a mean +- std band where the std is known (several seeds)."""
     for label, curve in table.groupby(label_columns, sort=False):
@@ -103,7 +114,8 @@ def _grouped_bars(ax, table: pd.DataFrame, categories: list[str], series: str, y
         positions = np.arange(len(names)) + (index - (len(series_values) - 1) / 2) * width
         errors = part[f"{y}_std"] if part[f"{y}_std"].notna().any() else None
         ax.bar(positions, part[f"{y}_mean"], width, yerr=errors, capsize=3, label=str(value))
-    ax.set_xticks(np.arange(len(names)), names, rotation=20 if len(names) > 4 else 0, ha="right" if len(names) > 4 else "center")
+    ax.set_xticks(np.arange(len(names)), names)
+    _rotate_if_crowded(ax, len(names))
 
 
 def thread_surplus_figure(table: pd.DataFrame) -> Figure:
@@ -122,7 +134,7 @@ def speedup_bars_figure(table: pd.DataFrame) -> Figure:
     fig, ax = plt.subplots(figsize=(9, 5), layout="constrained")
     _grouped_bars(ax, table, ["scheduler", "job_length", "group"], "comparison", "speedup")
     ax.axhline(0, color="black", linewidth=0.6)
-    ax.set_xlabel("scheduler / job length")
+    ax.set_xlabel(_label_title(table, ["scheduler", "job_length", "group"], ["scheduler", "job length", "other axes"]))
     ax.set_ylabel("speedup in total execution time (%)")
     ax.set_title(f"Speedup over the baseline ({_seed_note(table)})")
     ax.legend(title="X vs baseline", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
@@ -141,13 +153,20 @@ def state_breakdown_figure(table: pd.DataFrame) -> Figure:
         part = table[table["state"] == state].set_index("bar").reindex(bars)
         heights = part["percent_mean"].fillna(0).to_numpy()
         ax.bar(bars, heights, bottom=bottom, label=state, color=STATE_COLOURS.get(state))
-        if part["percent_std"].notna().any():
-            ax.errorbar(bars, bottom + heights, yerr=part["percent_std"].fillna(0), fmt="none", ecolor="black", capsize=2, linewidth=0.8)
+        spread = part["percent_std"].fillna(0).to_numpy()
+        shown = spread > 0  # no cap drawn for a state that does not vary across seeds
+        if shown.any():
+            positions = np.arange(len(bars))[shown]
+            ax.errorbar(positions, (bottom + heights)[shown], yerr=spread[shown], fmt="none", ecolor="black", capsize=2, linewidth=0.8)
         bottom += heights
-    ax.set_xlabel("scheduler / job length / variant")
+    ax.set_xlabel(
+        _label_title(
+            table, ["scheduler", "job_length", "group", "variant"], ["scheduler", "job length", "other axes", "variant"]
+        )
+    )
     ax.set_ylabel("share of job time (%)")
     ax.set_ylim(0, 105)
-    ax.tick_params(axis="x", labelrotation=20 if len(bars) > 4 else 0)
+    _rotate_if_crowded(ax, len(bars))
     ax.set_title(f"Job-state breakdown ({_seed_note(table)})")
     ax.legend(title="state", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     return fig
