@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis import figures
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -25,6 +27,8 @@ def test_report_writes_every_supported_figure_with_its_table(fixtures, tmp_path)
         assert f"]({stem}.png)" in (tmp_path / "report.md").read_text()
     table = pd.read_csv(tmp_path / "ssr_vs_load.csv")
     assert len(table) == 8, "2 spins x 4 loads"
+    redrawn = figures.ssr_vs_load_figure(table, "workload.nosync")
+    assert len(redrawn.axes[0].lines) == 2 + 1, "the CSV beside the PNG is enough to draw the figure again"
     report = (tmp_path / "report.md").read_text()
     assert "job-state breakdown: not drawn" in report
 
