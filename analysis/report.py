@@ -8,6 +8,7 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.figure import Figure
 
 from . import figures, tables
 from .contract import axis_columns, load_results, load_timelines, load_total_threads
@@ -19,12 +20,13 @@ class Section:
     title: str
     description: str
     table: pd.DataFrame
-    figure: object | None  # a matplotlib Figure, or None for a table-only section
+    figure: Figure | None  # None for a table-only section
     extra_tables: dict[str, pd.DataFrame] | None = None  # shown in report.md instead of `table`
 
 
 def build_sections(sweep_dir: Path, load=None, variant=None, baseline=None, timelines: int = 4):
-    """Returns (sections, notes): the figures this sweep supports and a line for each one it does not."""
+    """Returns (sections, notes, header): the figures this sweep supports, a line for each one it
+    does not, and the lines that open report.md (the sweep and the roles of its axes)."""
     results = load_results(sweep_dir)
     axes = axis_columns(results)
     roles = tables.find_roles(results, load=load, variant=variant, baseline=baseline)
