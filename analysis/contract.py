@@ -1,0 +1,182 @@
+"""Reading a sweep directory: the result contract (schema_version 1).
+
+A sweep directory DIR, written by `cosched sweep`, holds:
+
+DIR/results.csv -- one row per completed run. Columns, in this order:
+  run_id           16 hex digits, stable, derived from the run's resolved scenario and seed.
+  seed             the run's seed.
+  <axis>...        one column per sweep axis, named by its dotted scenario path exactly as in the
+                   sweep file (`workload.nosync`, `scheduler.policy`, `workload.jobs.0.wait.spin`),
+                   holding the value given (`2CS+`, `10%`, `{algorithm: block}`, ...).
+  schema_version   integer; this package reads version 1 only (SUPPORTED_SCHEMA_VERSION).
+  ...              every other scalar of the run's summary.json flattened with '.' (lists skipped):
+                   scenario, model (smp|now), makespan (in time_unit), ssr (percent), spins.successful,
+                   spins.total, events, messages (now), time_unit (cycles|s), platform.*, wall_seconds,
+                   resolved.* (e.g. resolved.platform.cpus, resolved.scheduler.policy).
+  job.<instance>.<field>
+                   job-level values. <instance> is the job's name, or `<name>#<copy>` when its profile
+                   has several copies. Fields: completion_time (time_unit), ssr (percent),
+                   spins.successful, spins.total, barriers_completed, and for now: time.compute,
+                   time.communicate, time.synchronize, time.idle, time.switch (s, per-process
+                   average), idle_detail.{ready,blocked_read,blocked_barrier,finished} (s),
+                   read_spins.{successful,total}, blocks.
+  An empty cell is null (e.g. the ssr of a run that never spun).
+
+DIR/runs/<run_id>/ -- each run's own result folder (summary.json, jobs.csv, workstations.csv) and,
+when the scenario has `output.timeline: true`, timeline.csv with the columns
+  job, copy, rank, state, start, end, place
+  rank   thread index (smp) or process rank (now);
+  state  smp: computing, spinning, blocked, ready, switching, finished;
+         now: compute, communicate, synchronize, ready, blocked_read, blocked_barrier, switch, finished;
+  start, end in the summary's time_unit; place: cpu index (smp, empty off CPU) or workstation (now).
+
+The axis columns are the ones between `seed` and `schema_version`; that is how this package tells
+the sweep's axes from the results.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+
+SUPPORTED_SCHEMA_VERSION = 1
+
+# job.<instance>.<field>: the field is matched against the contract's job fields, so a job name
+# may itself contain dots.
+_JOB_COLUMN = re.compile(
+    r"^job\.(?P<instance>.+?)\."
+    r"(?P<field>completion_time|ssr|spins\.successful|spins\.total|barriers_completed|blocks"
+    r"|time\.[a-z_]+|idle_detail\.[a-z_]+|read_spins\.[a-z_]+)$"
+)
+_COPY_SUFFIX = re.compile(r"#\d+$")
+
+
+class ContractError(Exception):
+    """A sweep directory that does not follow the contract; the message is one line."""
+
+
+def read_csv_strict(path: Path) -> pd.DataFrame:
+    """Reads a contract CSV: only an empty cell is null (a job named `NA` stays a string)."""
+    return pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"run_id": str})
+
+
+def load_results(sweep_dir: Path) -> pd.DataFrame:
+    """Reads DIR/results.csv and checks it against the contract."""
+    path = Path(sweep_dir) / "results.csv"
+    if not path.is_file():
+        raise ContractError(f"{path}: no such file (expected the results.csv of `cosched sweep`)")
+    try:
+        results = read_csv_strict(path)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
+        message = str(error).strip().splitlines()[-1] if str(error).strip() else "unreadable"
+        raise ContractError(f"{path}: not a CSV file: {message}") from None
+    for column in ("run_id", "seed", "schema_version"):
+        if column not in results.columns:
+            raise ContractError(f"{path}:1: missing column '{column}'")
+    for index, version in results["schema_version"].items():
+        if str(version) != str(SUPPORTED_SCHEMA_VERSION):
+            raise ContractError(
+                f"{path}:{index + 2}: schema_version {version} is not supported "
+                f"(this analysis package reads version {SUPPORTED_SCHEMA_VERSION})"
+            )
+    if results.empty:
+        raise ContractError(f"{path}: no runs (the file has a header only)")
+    return results
+
+
+def axis_columns(results: pd.DataFrame) -> list[str]:
+    """The sweep's axes: the columns between `seed` and `schema_version`."""
+    columns = list(results.columns)
+    return columns[columns.index("seed") + 1 : columns.index("schema_version")]
+
+
+def varying(results: pd.DataFrame, columns: list[str]) -> list[str]:
+    """The columns among `columns` that take more than one value."""
+    return [c for c in columns if c in results.columns and results[c].nunique(dropna=False) > 1]
+
+
+def is_numeric(series: pd.Series) -> bool:
+    return bool(pd.to_numeric(series, errors="coerce").notna().all())
+
+
+def job_class(instance: str) -> str:
+    """`news#2` -> `news`: the copies of a profile form one job class."""
+    return _COPY_SUFFIX.sub("", instance)
+
+
+def job_table(results: pd.DataFrame, keep: list[str]) -> pd.DataFrame:
+    """One row per (run, job instance) with the job fields as columns.
+
+    `keep` are run-level columns carried along (axes, seed, makespan...). Instances absent from a
+    run (all fields empty, as in a series prefix without that job) are dropped.
+    """
+    fields_by_instance: dict[str, dict[str, str]] = {}
+    for column in results.columns:
+        match = _JOB_COLUMN.match(column)
+        if match:
+            fields_by_instance.setdefault(match["instance"], {})[match["field"]] = column
+    base = ["run_id"] + [c for c in keep if c != "run_id"]
+    parts = []
+    for instance, fields in fields_by_instance.items():
+        part = results[base].copy()
+        for field, column in fields.items():
+            part[field] = pd.to_numeric(results[column], errors="coerce")
+        part = part[part[list(fields)].notna().any(axis=1)]
+        part.insert(1, "instance", instance)
+        part.insert(2, "job_class", job_class(instance))
+        parts.append(part)
+    if not parts:
+        return pd.DataFrame(columns=base + ["instance", "job_class"])
+    return pd.concat(parts, ignore_index=True)
+
+
+def class_table(jobs: pd.DataFrame, keep: list[str]) -> pd.DataFrame:
+    """One row per (run, job class): the copies of a profile pooled.
+
+    SSR is pooled over the copies' spins, 100 x sum(successful) / sum(total) (thesis 2.3.1 applied
+    to the class), falling back to the mean of the copies' ssr when spin counts are absent; times
+    (completion_time, time.*, idle_detail.*) are the mean over the copies.
+    """
+    base = ["run_id"] + [c for c in keep if c != "run_id"]
+    values = [c for c in jobs.columns if c not in base + ["instance", "job_class"]]
+    grouped = jobs.groupby(base + ["job_class"], dropna=False, sort=False)
+    classes = grouped[values].mean().reset_index()
+    if {"spins.successful", "spins.total"} <= set(jobs.columns):
+        sums = grouped[["spins.successful", "spins.total"]].sum(min_count=1).reset_index(drop=True)
+        pooled = 100.0 * sums["spins.successful"] / sums["spins.total"].where(sums["spins.total"] > 0)
+        classes["ssr"] = pooled.where(pooled.notna(), classes.get("ssr"))
+        classes[["spins.successful", "spins.total"]] = sums.to_numpy()
+    return classes
+
+
+def load_timelines(sweep_dir: Path, run_ids: list[str]) -> dict[str, pd.DataFrame]:
+    """DIR/runs/<run_id>/timeline.csv for the runs that have one, by run id, in results order."""
+    timelines = {}
+    for run_id in run_ids:
+        path = Path(sweep_dir) / "runs" / str(run_id) / "timeline.csv"
+        if path.is_file():
+            timeline = read_csv_strict(path)
+            missing = {"job", "copy", "rank", "state", "start", "end"} - set(timeline.columns)
+            if missing:
+                raise ContractError(f"{path}:1: missing column(s) {', '.join(sorted(missing))}")
+            timelines[str(run_id)] = timeline
+    return timelines
+
+
+def load_total_threads(sweep_dir: Path, run_ids: list[str]) -> pd.Series | None:
+    """Total thread count of each smp run, nosync + sum of threads x copies over the job profiles,
+    from DIR/runs/<run_id>/summary.json's `resolved.workload` (results.csv skips lists, so it has no
+    per-profile thread counts). None unless every run has a readable smp summary."""
+    counts = []
+    for run_id in run_ids:
+        path = Path(sweep_dir) / "runs" / str(run_id) / "summary.json"
+        try:
+            workload = json.loads(path.read_text())["resolved"]["workload"]
+            threads = sum(int(job["threads"]) * int(job.get("copies", 1)) for job in workload["jobs"])
+            counts.append(int(workload.get("nosync", 0)) + threads)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+    return pd.Series(counts, dtype="int64")

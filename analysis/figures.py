@@ -1,0 +1,200 @@
+"""One function per figure: each takes the table computed in tables.py (the CSV written beside the
+PNG) and returns a matplotlib Figure. Mean +- one standard deviation across seeds is drawn as a band
+(curves) or an error bar (bars) when there are several seeds."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402  (after choosing the Agg backend)
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
+
+from .tables import SSR_THRESHOLD_PERCENT  # noqa: E402
+
+STATE_COLOURS = {
+    # smp (thesis figure 2.1 states)
+    "computing": "tab:green",
+    "spinning": "tab:orange",
+    "blocked": "tab:blue",
+    "ready": "tab:red",
+    "switching": "tab:gray",
+    "finished": "whitesmoke",
+    # now (B&M figure 4 states, idle split by reason)
+    "compute": "tab:green",
+    "communicate": "tab:purple",
+    "synchronize": "tab:orange",
+    "idle": "tab:blue",
+    "blocked_read": "tab:cyan",
+    "blocked_barrier": "tab:blue",
+    "switch": "tab:gray",
+}
+
+
+def _label(table: pd.DataFrame, columns: list[str]) -> pd.Series:
+    """`a / b` from the columns' values, leaving out the placeholder `all` (a role not in the sweep)."""
+    return table[columns].astype(str).apply(lambda row: " / ".join(v for v in row if v != "all") or "all", axis=1)
+
+
+def _label_title(table: pd.DataFrame, columns: list[str], names: list[str]) -> str:
+    """The x-axis title naming the parts `_label` kept: `scheduler / job length` without absent roles."""
+    kept = [name for column, name in zip(columns, names) if (table[column].astype(str) != "all").any()]
+    return " / ".join(kept) or names[0]
+
+
+def _rotate_if_crowded(ax, count: int) -> None:
+    if count > 4:
+        plt.setp(ax.get_xticklabels(), rotation=20, ha="right", rotation_mode="anchor")
+
+
+def _curves(ax, table: pd.DataFrame, x: str, y: str, label_columns: list[str]) -> None:
+    """One line per label, with a mean +- std band where the std is known (several seeds)."""
+    for label, curve in table.groupby(label_columns, sort=False):
+        label = ", ".join(str(part) for part in (label if isinstance(label, tuple) else (label,)) if part != "all")
+        curve = curve.sort_values(x)
+        (line,) = ax.plot(curve[x], curve[f"{y}_mean"], marker=".", label=label)
+        spread = curve[f"{y}_std"]
+        if spread.notna().any():
+            ax.fill_between(
+                curve[x],
+                curve[f"{y}_mean"] - spread.fillna(0),
+                curve[f"{y}_mean"] + spread.fillna(0),
+                color=line.get_color(),
+                alpha=0.2,
+                linewidth=0,
+            )
+
+
+def _seed_note(table: pd.DataFrame) -> str:
+    seeds = table["seeds"]
+    if seeds.max() <= 1:
+        return "one seed per point"
+    return f"mean ± std over {seeds.min()}–{seeds.max()} seeds" if seeds.min() != seeds.max() else f"mean ± std over {seeds.max()} seeds"
+
+
+def ssr_vs_load_figure(table: pd.DataFrame, load_axis: str) -> Figure:
+    """SSR (%) against load, one curve per job class and group (thesis figures 3.x, 4.1, 7.x, 8.1)."""
+    fig, ax = plt.subplots(figsize=(10, 5), layout="constrained")
+    _curves(ax, table, load_axis, "ssr", ["job_class", "group"])
+    ax.axhline(SSR_THRESHOLD_PERCENT, color="black", linewidth=0.6, linestyle=":")
+    ax.set_xlabel(f"load: {load_axis} (count)")
+    ax.set_ylabel("successful-spin rate, SSR (%)")
+    ax.set_ylim(-2, 102)
+    ax.set_title(f"SSR against load per job class ({_seed_note(table)})")
+    ax.legend(title="job class, group", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    return fig
+
+
+def speedup_vs_load_figure(table: pd.DataFrame, load_axis: str) -> Figure:
+    """Speedup (relative improvement, %) of each variant over the baseline against load, per job
+    class (thesis 7.7.2; figures 7.9-7.12, 8.4-8.9)."""
+    fig, ax = plt.subplots(figsize=(10, 5), layout="constrained")
+    _curves(ax, table, load_axis, "speedup", ["comparison", "job_class", "group"])
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xlabel(f"load: {load_axis} (count)")
+    ax.set_ylabel("speedup: (T(baseline) − T(X)) / T(baseline) (%)")
+    ax.set_title(f"Completion-time speedup against load ({_seed_note(table)})")
+    ax.legend(title="X vs baseline, job class, group", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    return fig
+
+
+def _grouped_bars(ax, table: pd.DataFrame, categories: list[str], series: str, y: str) -> None:
+    """Bars of `y` with categories on the x axis and one bar per `series` value in each."""
+    table = table.copy()
+    table["category"] = _label(table, categories)
+    names = list(dict.fromkeys(table["category"]))
+    series_values = list(dict.fromkeys(table[series]))
+    width = 0.8 / len(series_values)
+    for index, value in enumerate(series_values):
+        part = table[table[series] == value].set_index("category").reindex(names)
+        positions = np.arange(len(names)) + (index - (len(series_values) - 1) / 2) * width
+        errors = part[f"{y}_std"] if part[f"{y}_std"].notna().any() else None
+        ax.bar(positions, part[f"{y}_mean"], width, yerr=errors, capsize=3, label=str(value))
+    ax.set_xticks(np.arange(len(names)), names)
+    _rotate_if_crowded(ax, len(names))
+
+
+def thread_surplus_figure(table: pd.DataFrame) -> Figure:
+    """Largest thread surplus over the CPU count with SSR > 50%, per job class (thesis 4.6, 8.2)."""
+    fig, ax = plt.subplots(figsize=(10, 5), layout="constrained")
+    _grouped_bars(ax, table, ["job_class"], "group", "surplus")
+    ax.set_xlabel("job class")
+    ax.set_ylabel("thread surplus with SSR > 50% (threads above CPU count)")
+    ax.set_title(f"Thread surplus ({_seed_note(table)})")
+    ax.legend(title="group", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    return fig
+
+
+def speedup_bars_figure(table: pd.DataFrame) -> Figure:
+    """Speedup (%) of each variant over the baseline per scheduler and job length (B&M figure 3)."""
+    fig, ax = plt.subplots(figsize=(9, 5), layout="constrained")
+    _grouped_bars(ax, table, ["scheduler", "job_length", "group"], "comparison", "speedup")
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xlabel(_label_title(table, ["scheduler", "job_length", "group"], ["scheduler", "job length", "other axes"]))
+    ax.set_ylabel("speedup in total execution time (%)")
+    ax.set_title(f"Speedup over the baseline ({_seed_note(table)})")
+    ax.legend(title="X vs baseline", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    return fig
+
+
+def state_breakdown_figure(table: pd.DataFrame) -> Figure:
+    """Stacked share of time per job state, per scheduler, job length and variant (B&M figure 4);
+    each segment's error bar is that state's std across seeds."""
+    fig, ax = plt.subplots(figsize=(9, 5), layout="constrained")
+    table = table.copy()
+    table["bar"] = _label(table, ["scheduler", "job_length", "group", "variant"])
+    bars = list(dict.fromkeys(table["bar"]))
+    bottom = np.zeros(len(bars))
+    for state in dict.fromkeys(table["state"]):
+        part = table[table["state"] == state].set_index("bar").reindex(bars)
+        heights = part["percent_mean"].fillna(0).to_numpy()
+        ax.bar(bars, heights, bottom=bottom, label=state, color=STATE_COLOURS.get(state))
+        spread = part["percent_std"].fillna(0).to_numpy()
+        shown = spread > 0  # no cap drawn for a state that does not vary across seeds
+        if shown.any():
+            positions = np.arange(len(bars))[shown]
+            ax.errorbar(positions, (bottom + heights)[shown], yerr=spread[shown], fmt="none", ecolor="black", capsize=2, linewidth=0.8)
+        bottom += heights
+    ax.set_xlabel(
+        _label_title(
+            table, ["scheduler", "job_length", "group", "variant"], ["scheduler", "job length", "other axes", "variant"]
+        )
+    )
+    ax.set_ylabel("share of job time (%)")
+    ax.set_ylim(0, 105)
+    _rotate_if_crowded(ax, len(bars))
+    ax.set_title(f"Job-state breakdown ({_seed_note(table)})")
+    ax.legend(title="state", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    return fig
+
+
+def state_timeline_figure(lanes: pd.DataFrame, time_unit: str, title: str) -> Figure:
+    """Per-thread (or per-process) state timeline: one lane per thread, coloured by state
+    (thesis figures 4.2 and 7.3 show the same data counted per state)."""
+    threads = lanes.drop_duplicates("lane").sort_values("lane")
+    fig, ax = plt.subplots(figsize=(10, max(3, 0.25 * len(threads) + 1.5)), layout="constrained")
+    for (lane, state), part in lanes.groupby(["lane", "state"], sort=False):
+        ax.broken_barh(
+            list(zip(part["start"], part["duration"])),
+            (lane - 0.4, 0.8),
+            facecolors=STATE_COLOURS.get(state, "black"),
+            edgecolor="none",
+        )
+    ax.set_yticks(threads["lane"], threads["thread"], fontsize="small")
+    ax.invert_yaxis()
+    ax.set_xlabel(f"simulated time ({time_unit})")
+    ax.set_ylabel("thread (job#copy/rank)")
+    ax.set_title(title)
+    states = list(dict.fromkeys(lanes["state"]))
+    ax.legend(
+        handles=[Patch(color=STATE_COLOURS.get(s, "black"), label=s) for s in states],
+        title="state",
+        fontsize="small",
+        loc="upper left",
+        bbox_to_anchor=(1, 1),
+    )
+    return fig

@@ -1,0 +1,347 @@
+"""The tables behind the figures: what each figure shows, computed from results.csv.
+
+Every table aggregates over seeds the same way: runs that differ only by their seed are repeats, and
+a value is reported as its mean, its sample standard deviation (ddof=1; empty with one seed) and
+the number of seeds. Figures draw mean +- one standard deviation; the deviation describes the spread
+of the runs, which is what a reader comparing to a published curve needs (a 95% confidence interval
+of the mean would shrink with more seeds while the runs' own variability does not).
+
+Speedups are relative improvements in percent (Tsafrir thesis 7.7.2):
+    speedup(X vs Y) = (T(Y) - T(X)) / T(Y) x 100,
+positive when X is faster. They are computed per seed, pairing each run of X with the run of the
+baseline Y that has the same seed and the same values of every other axis, and then aggregated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .contract import axis_columns, class_table, is_numeric, job_table, varying
+
+STATES_NOW = ["compute", "communicate", "synchronize", "idle", "switch"]
+TOTAL_THREADS = "total_threads"  # derived from runs/<run_id>/summary.json, not a results.csv column
+SSR_THRESHOLD_PERCENT = 50.0  # thesis 4.6: at SSR <= 50% always-block would have used less CPU time
+
+
+@dataclass
+class Roles:
+    """Which results.csv columns play which part in the figures (None: not in this sweep)."""
+
+    load: str | None = None  # x axis of the curves (thesis "load")
+    variant: str | None = None  # the axis whose values are compared (wakeup scheme, spin, keep-alive)
+    baseline: str | None = None  # the variant value the others are compared to
+    wait: str | None = None  # the waiting-algorithm axis (B&M Table 1)
+    wait_baseline: str | None = None
+    scheduler: str | None = None
+    length: str | None = None  # job length (B&M short / medium / long)
+    groups: list[str] = field(default_factory=list)  # other varying axes: one curve set each
+
+    def curve_groups(self, results: pd.DataFrame) -> list[str]:
+        """Columns that separate curves besides the job class and the variant: the other varying
+        axes, the waiting algorithm, the job length and the scheduler when they vary."""
+        extra = [self.wait, self.length, self.scheduler]
+        return self.groups + [
+            c for c in extra if c and c != self.variant and c in results.columns and results[c].nunique() > 1
+        ]
+
+    def described(self) -> list[str]:
+        def axis(column: str | None, baseline: str | None = None) -> str:
+            if column is None:
+                return "none"
+            return f"`{column}`" + (f" (baseline `{baseline}`)" if baseline is not None else "")
+
+        return [
+            f"load: {axis(self.load)}",
+            f"variant: {axis(self.variant, self.baseline)}",
+            f"waiting algorithm: {axis(self.wait, self.wait_baseline)}",
+            f"scheduler: {axis(self.scheduler)}",
+            f"job length: {axis(self.length)}",
+            "other varying axes: " + (", ".join(f"`{g}`" for g in self.groups) or "none"),
+        ]
+
+
+def find_roles(
+    results: pd.DataFrame,
+    load: str | None = None,
+    variant: str | None = None,
+    baseline: str | None = None,
+) -> Roles:
+    """Assigns roles to the sweep's axes; `load`, `variant` and `baseline` override the defaults.
+
+    Defaults: the waiting-algorithm axis is the varying axis ending in `wait.algorithm` or `wait`,
+    with the value naming `pairwise` as its baseline (B&M compare to implicit coscheduling's
+    pairwise waiting); the job length is the varying axis ending in `barriers`, else the `scenario`
+    column when it varies (B&M's short / medium / long scenarios); the scheduler is
+    `resolved.scheduler.policy`; the load is the first varying numeric axis left; the variant is
+    the first varying axis left (else, with a load axis, the waiting algorithm), with its first
+    value in the file as the baseline.
+    """
+    axes = axis_columns(results)
+    moving = varying(results, axes)
+    for name, given in (("--load", load), ("--variant", variant)):
+        if given is not None and given not in axes:
+            raise ValueError(f"{name} {given}: not an axis of this sweep (axes: {', '.join(axes) or 'none'})")
+    if load is not None and not is_numeric(results[load]):
+        raise ValueError(f"--load {load}: expected an axis of numbers, got values such as '{results[load].iloc[0]}'")
+    roles = Roles()
+    taken: set[str] = set()
+    waits = [a for a in moving if a.endswith(("wait.algorithm", ".wait")) and a != variant]
+    if waits:
+        roles.wait = waits[0]
+        values = list(dict.fromkeys(results[roles.wait].astype(str)))
+        pairwise = [v for v in values if "pairwise" in v]
+        roles.wait_baseline = pairwise[0] if pairwise else values[0]
+        taken.add(roles.wait)
+    lengths = [a for a in moving if a.endswith("barriers") and a not in (load, variant)]
+    if lengths:
+        roles.length = lengths[0]
+        taken.add(roles.length)
+    elif "scenario" in results.columns and results["scenario"].nunique() > 1:
+        roles.length = "scenario"
+    for column in ("resolved.scheduler.policy", "scheduler.policy"):
+        if column in results.columns:
+            roles.scheduler = column
+            break
+    taken |= {a for a in moving if a in ("scheduler", "scheduler.policy")}
+    if load is None:
+        load = next((a for a in moving if a not in taken | {variant} and is_numeric(results[a])), None)
+    roles.load = load
+    taken |= {load}
+    if variant is None:
+        variant = next((a for a in moving if a not in taken), None)
+    if variant is None and load is not None and roles.wait is not None:
+        variant = roles.wait  # spin vs always-block against load (thesis 8.6)
+    roles.variant = variant
+    if variant is not None:
+        values = list(dict.fromkeys(results[variant].astype(str)))
+        if baseline is not None and baseline not in values:
+            raise ValueError(f"--baseline {baseline}: not a value of {variant} (values: {', '.join(values)})")
+        roles.baseline = baseline if baseline is not None else values[0]
+    taken |= {variant}
+    roles.groups = [a for a in moving if a not in taken]
+    return roles
+
+
+def cpus_column(results: pd.DataFrame) -> str | None:
+    return next((c for c in ("resolved.platform.cpus", "platform.cpus") if c in results.columns), None)
+
+
+def job_and_class_tables(results: pd.DataFrame, roles: Roles) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Per (run, job instance) and per (run, job class) tables carrying the seed, the axes and the
+    run-level columns the figures use. A sweep without job columns counts each run as one class
+    named `(run)` with the run's own SSR."""
+    run_level = ["model", "time_unit", "makespan", "scenario", roles.scheduler, cpus_column(results), TOTAL_THREADS]
+    keep = ["seed"] + axis_columns(results) + [c for c in run_level if c and c in results.columns]
+    keep = list(dict.fromkeys(keep))
+    jobs = job_table(results, keep)
+    if jobs.empty:
+        classes = results[["run_id"] + keep].copy()
+        classes["job_class"] = "(run)"
+        classes["ssr"] = pd.to_numeric(results["ssr"], errors="coerce") if "ssr" in results.columns else np.nan
+        return jobs, classes
+    return jobs, class_table(jobs, keep)
+
+
+def with_group_label(frame: pd.DataFrame, groups: list[str]) -> pd.DataFrame:
+    """Adds `group`: `axis=value, ...` of the other varying axes, or `all`. With several axes, the
+    dotted prefix they share is left out (`compute=1%, wait.spin=CS` for `workload.jobs.0.compute`
+    and `workload.jobs.0.wait.spin`); report.md lists the full names."""
+    frame = frame.copy()
+    if not groups:
+        frame["group"] = "all"
+        return frame
+    shared = 0
+    if len(groups) > 1:
+        parts = [g.split(".") for g in groups]
+        while all(len(p) > shared + 1 and p[shared] == parts[0][shared] for p in parts):
+            shared += 1
+    names = [".".join(g.split(".")[shared:]) for g in groups]
+    frame["group"] = frame[groups].astype(str).apply(
+        lambda row: ", ".join(f"{name}={value}" for name, value in zip(names, row)), axis=1
+    )
+    return frame
+
+
+def mean_std_over_seeds(frame: pd.DataFrame, by: list[str], value: str, prefix: str) -> pd.DataFrame:
+    """Mean, sample standard deviation and seed count of `value` per `by`, in first-seen order."""
+    grouped = frame.dropna(subset=[value]).groupby(by, sort=False, dropna=False)[value]
+    table = grouped.agg(["mean", "std", "count"]).reset_index()
+    return table.rename(columns={"mean": f"{prefix}_mean", "std": f"{prefix}_std", "count": "seeds"})
+
+
+def ssr_vs_load(classes: pd.DataFrame, roles: Roles) -> pd.DataFrame:
+    """SSR per job class against load (thesis figures 3.x, 4.1, 7.x, 8.1); one curve per class and group.
+
+    Columns: group, job_class, <load>, ssr_mean, ssr_std, seeds (SSR in percent).
+    """
+    frame = with_group_label(classes, roles.curve_groups(classes) + ([roles.variant] if roles.variant else []))
+    frame[roles.load] = pd.to_numeric(frame[roles.load])
+    table = mean_std_over_seeds(frame, ["group", "job_class", roles.load], "ssr", "ssr")
+    return table.sort_values(["group", "job_class", roles.load], kind="stable", ignore_index=True)
+
+
+def _paired_speedups(frame: pd.DataFrame, roles: Roles, time: str, key: list[str]) -> pd.DataFrame:
+    """Per-seed speedup of every variant value over the baseline, paired on `key` (see module doc)."""
+    frame = frame.copy()
+    frame[roles.variant] = frame[roles.variant].astype(str)
+    base = frame[frame[roles.variant] == roles.baseline][key + [time]]
+    other = frame[frame[roles.variant] != roles.baseline]
+    paired = other.merge(base, on=key, suffixes=("", "_baseline"), validate="many_to_one")
+    paired["comparison"] = paired[roles.variant] + " vs " + roles.baseline
+    paired["speedup"] = (paired[f"{time}_baseline"] - paired[time]) / paired[f"{time}_baseline"] * 100.0
+    return paired
+
+
+def _class_time(classes: pd.DataFrame) -> pd.Series:
+    """A job class's time: its mean completion time, the run's makespan when that is null."""
+    if "completion_time" in classes.columns:
+        return classes["completion_time"].fillna(pd.to_numeric(classes["makespan"], errors="coerce"))
+    return pd.to_numeric(classes["makespan"], errors="coerce")
+
+
+def speedup_vs_load(classes: pd.DataFrame, roles: Roles, axes: list[str]) -> pd.DataFrame:
+    """Speedup (percent) of each variant value over the baseline against load, per job class
+    (thesis figures 7.9-7.12, 8.4-8.9), from the classes' completion times.
+
+    Columns: comparison, group, job_class, <load>, speedup_mean, speedup_std, seeds.
+    """
+    frame = classes.copy()
+    frame["class_time"] = _class_time(frame)
+    key = [a for a in axes if a != roles.variant] + ["seed", "job_class"]
+    paired = with_group_label(_paired_speedups(frame, roles, "class_time", key), roles.curve_groups(classes))
+    paired[roles.load] = pd.to_numeric(paired[roles.load])
+    by = ["comparison", "group", "job_class", roles.load]
+    table = mean_std_over_seeds(paired, by, "speedup", "speedup")
+    return table.sort_values(by, kind="stable", ignore_index=True)
+
+
+def thread_surplus(classes: pd.DataFrame, roles: Roles, cpus: str, threads: str) -> pd.DataFrame:
+    """Thread surplus with SSR > 50% (thesis 4.6 and 8.3, figures 4.6 and 8.2), per job class.
+
+    `threads` is the column counting the run's threads (total_threads when the run folders give it,
+    else the load axis). For one seed, the surplus N is the largest n such that every measured
+    thread count in (CPUs, CPUs + n] has SSR > 50% -- the reading of figure 4.6, whose 'avg' and
+    'min' are taken over the simulations of [CPU# + 1 .. CPU# + N] threads; N is 0 when the first
+    count above the CPUs already fails. Columns: group, job_class, surplus_mean, surplus_std, seeds,
+    ssr_avg, ssr_min (the last two over [CPUs + 1 .. CPUs + N], pooled over seeds).
+    """
+    frame = with_group_label(classes, roles.curve_groups(classes) + ([roles.variant] if roles.variant else []))
+    frame["load"] = pd.to_numeric(frame[threads])
+    frame["cpus"] = pd.to_numeric(frame[cpus])
+    rows = []
+    for (group, job, seed), runs in frame.groupby(["group", "job_class", "seed"], sort=False):
+        above = runs[runs["load"] > runs["cpus"]].sort_values("load")
+        if above.empty:
+            continue
+        failing = (above["ssr"].isna() | (above["ssr"] <= SSR_THRESHOLD_PERCENT)).to_numpy()
+        kept = above.iloc[: int(failing.argmax())] if failing.any() else above
+        surplus = float(kept["load"].max() - kept["cpus"].max()) if len(kept) else 0.0
+        rows.append({"group": group, "job_class": job, "seed": seed, "surplus": surplus, "ssrs": list(kept["ssr"])})
+    per_seed = pd.DataFrame(rows, columns=["group", "job_class", "seed", "surplus", "ssrs"])
+    table = mean_std_over_seeds(per_seed, ["group", "job_class"], "surplus", "surplus")
+    pooled = per_seed.groupby(["group", "job_class"], sort=False)["ssrs"].sum()
+    table["ssr_avg"] = [np.mean(pooled[(g, j)]) if pooled[(g, j)] else np.nan for g, j in zip(table.group, table.job_class)]
+    table["ssr_min"] = [np.min(pooled[(g, j)]) if pooled[(g, j)] else np.nan for g, j in zip(table.group, table.job_class)]
+    return table
+
+
+def _scheduler_and_length(frame: pd.DataFrame, roles: Roles) -> pd.DataFrame:
+    """Adds scheduler, job_length and group (the other varying axes) columns for the bar charts."""
+    frame = with_group_label(frame, roles.groups)
+    frame["scheduler"] = frame[roles.scheduler].astype(str) if roles.scheduler else "all"
+    frame["job_length"] = frame[roles.length].astype(str) if roles.length else "all"
+    return frame
+
+
+def speedup_bars(results: pd.DataFrame, roles: Roles, axes: list[str]) -> pd.DataFrame:
+    """Speedup (percent) of the run's total execution time (makespan) of each variant value over the
+    baseline, per scheduler and job length: Brim & Miller figure 3 (keep-alive levels vs `orig`).
+
+    Columns: group, scheduler, job_length, comparison, speedup_mean, speedup_std, seeds.
+    """
+    frame = _scheduler_and_length(results, roles)
+    frame["makespan"] = pd.to_numeric(frame["makespan"])
+    key = [a for a in axes if a != roles.variant] + ["seed"]
+    paired = _paired_speedups(frame, roles, "makespan", key)
+    return mean_std_over_seeds(paired, ["group", "scheduler", "job_length", "comparison"], "speedup", "speedup")
+
+
+def state_breakdown(jobs: pd.DataFrame, roles: Roles) -> pd.DataFrame:
+    """Share of time in each job state (Brim & Miller figure 4), per scheduler, job length and variant.
+
+    Per run, the job instances' time.<state> (per-process averages, s) are summed over instances and
+    divided by the sum over the five states: compute, communicate, synchronize, idle, switch
+    ('swapping' in B&M). Columns: scheduler, job_length, variant, state, percent_mean, percent_std,
+    seeds.
+    """
+    states = [s for s in STATES_NOW if f"time.{s}" in jobs.columns]
+    if not states:
+        return pd.DataFrame()
+    frame = _scheduler_and_length(jobs, roles)
+    compared = roles.variant or roles.wait
+    frame["variant"] = frame[compared].astype(str) if compared else "all"
+    labels = ["group", "scheduler", "job_length", "variant"]
+    by_run = frame.groupby(["run_id"] + labels, sort=False)
+    totals = by_run[[f"time.{s}" for s in states]].sum().reset_index()
+    overall = totals[[f"time.{s}" for s in states]].sum(axis=1)
+    long = []
+    for state in states:
+        part = totals[["run_id"] + labels].copy()
+        part["state"] = state
+        part["percent"] = 100.0 * totals[f"time.{state}"] / overall.where(overall > 0)
+        long.append(part)
+    frame = pd.concat(long, ignore_index=True)
+    return mean_std_over_seeds(frame, labels + ["state"], "percent", "percent")
+
+
+def waiting_algorithms(results: pd.DataFrame, roles: Roles, axes: list[str]) -> pd.DataFrame:
+    """Brim & Miller Table 1: each waiting algorithm's execution time (makespan, in time_unit) and its slowdown
+    relative to pairwise under the same scheduler, job length and seed (T(alg) / T(pairwise)).
+
+    Columns: group, job_length, algorithm, scheduler, seconds_mean, seconds_std, slowdown_mean,
+    slowdown_std, seeds.
+    """
+    frame = _scheduler_and_length(results, roles)
+    frame["algorithm"] = frame[roles.wait].astype(str)
+    frame["makespan"] = pd.to_numeric(frame["makespan"])
+    key = [a for a in axes if a != roles.wait] + ["seed"]
+    base = frame[frame["algorithm"] == roles.wait_baseline][key + ["makespan"]]
+    paired = frame.merge(base, on=key, suffixes=("", "_baseline"), how="left", validate="many_to_one")
+    paired["slowdown"] = paired["makespan"] / paired["makespan_baseline"]
+    by = ["group", "job_length", "algorithm", "scheduler"]
+    seconds = mean_std_over_seeds(paired, by, "makespan", "seconds")
+    slowdown = mean_std_over_seeds(paired, by, "slowdown", "slowdown").drop(columns="seeds")
+    return seconds.merge(slowdown, on=by, how="left")[
+        by + ["seconds_mean", "seconds_std", "slowdown_mean", "slowdown_std", "seeds"]
+    ]
+
+
+def waiting_algorithms_layout(table: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Table 1's layout, one table per (group, job length): a row per algorithm, per scheduler two
+    columns, seconds and slowdown vs pairwise (mean over seeds)."""
+    layouts = {}
+    for (group, length), part in table.groupby(["group", "job_length"], sort=False):
+        wide = part.pivot(index="algorithm", columns="scheduler", values=["seconds_mean", "slowdown_mean"])
+        wide = wide.reindex(index=list(dict.fromkeys(part["algorithm"])))
+        columns = []
+        for scheduler in dict.fromkeys(part["scheduler"]):
+            columns += [("seconds_mean", scheduler), ("slowdown_mean", scheduler)]
+        wide = wide[columns]
+        wide.columns = [f"{scheduler} {'s' if what == 'seconds_mean' else 'slowdown'}" for what, scheduler in columns]
+        layouts[length if group == "all" else f"{length}, {group}"] = wide
+    return layouts
+
+
+def thread_state_lanes(timeline: pd.DataFrame) -> pd.DataFrame:
+    """The intervals of timeline.csv with a lane per thread or process (job, copy, rank order):
+    columns lane, thread (label `job#copy/rank`), state, start, end, duration."""
+    frame = timeline.copy()
+    frame["thread"] = frame["job"].astype(str) + "#" + frame["copy"].astype(str) + "/" + frame["rank"].astype(str)
+    order = frame[["job", "copy", "rank", "thread"]].drop_duplicates().sort_values(["job", "copy", "rank"], kind="stable")
+    lanes = {thread: lane for lane, thread in enumerate(order["thread"])}
+    frame["lane"] = frame["thread"].map(lanes)
+    frame["duration"] = frame["end"] - frame["start"]
+    return frame[["lane", "thread", "state", "start", "end", "duration"]].sort_values(["lane", "start"], ignore_index=True)

@@ -1,0 +1,77 @@
+"""`python -m analysis report` end to end, as a user runs it."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from analysis import figures
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_report(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "analysis", "report", *map(str, args)], cwd=REPO, capture_output=True, text=True
+    )
+
+
+def test_report_writes_every_supported_figure_with_its_table(fixtures, tmp_path):
+    done = run_report(fixtures / "smp_load", "--out", tmp_path)
+    assert done.returncode == 0, done.stderr
+    for stem in ["ssr_vs_load", "speedup_vs_load", "thread_surplus", "timeline_5eed000000000001"]:
+        png = tmp_path / f"{stem}.png"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", f"{png} is a PNG"
+        assert (tmp_path / f"{stem}.csv").is_file()
+        assert f"]({stem}.png)" in (tmp_path / "report.md").read_text()
+    table = pd.read_csv(tmp_path / "ssr_vs_load.csv")
+    assert len(table) == 8, "2 spins x 4 loads"
+    redrawn = figures.ssr_vs_load_figure(table, "workload.nosync")
+    assert len(redrawn.axes[0].lines) == 2 + 1, "the CSV beside the PNG is enough to draw the figure again"
+    report = (tmp_path / "report.md").read_text()
+    assert "job-state breakdown: not drawn" in report
+
+
+def test_report_of_a_now_sweep_has_table_1_and_figure_4(fixtures, tmp_path):
+    done = run_report(fixtures / "now_waiting", "--out", tmp_path)
+    assert done.returncode == 0, done.stderr
+    report = (tmp_path / "report.md").read_text()
+    assert "| algorithm | stride s | stride slowdown | ts s | ts slowdown |" in report
+    assert "| block | 6.3 | 3 | 8 | 1.75 |" in report
+    assert (tmp_path / "state_breakdown.png").is_file() and (tmp_path / "waiting_algorithms.csv").is_file()
+
+
+def test_default_output_is_dir_report(fixtures, tmp_path):
+    sweep = tmp_path / "sweep"
+    sweep.mkdir()
+    (sweep / "results.csv").write_text((fixtures / "now_keep_alive" / "results.csv").read_text())
+    done = run_report(sweep)
+    assert done.returncode == 0, done.stderr
+    assert (sweep / "report" / "speedup_bars.png").is_file()
+
+
+def test_unknown_schema_version_exits_2_with_one_line(fixtures, tmp_path):
+    done = run_report(fixtures / "bad_schema", "--out", tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith("analysis: error: ")
+    assert "schema_version 2 is not supported (this analysis package reads version 1)" in done.stderr
+    assert not (tmp_path / "report.md").exists()
+
+
+def test_a_bad_option_value_exits_2(fixtures, tmp_path):
+    done = run_report(fixtures / "smp_load", "--out", tmp_path, "--variant", "workload.typo")
+    assert done.returncode == 2
+    assert done.stderr == "analysis: error: --variant workload.typo: not an axis of this sweep " \
+        "(axes: workload.nosync, workload.jobs.0.wait.spin)\n"
+
+
+def test_thread_surplus_counts_all_threads_when_the_run_folders_give_them(fixtures, tmp_path):
+    # nosync 2, 3, 4 never exceeds the 4 CPUs, but with the job's 2 threads the runs have 4, 5 and 6
+    # threads: SSR 60% at 5 threads passes, 40% at 6 fails, so the surplus is 1.
+    done = run_report(fixtures / "smp_threads", "--out", tmp_path)
+    assert done.returncode == 0, done.stderr
+    table = pd.read_csv(tmp_path / "thread_surplus.csv")
+    assert table[["job_class", "surplus_mean", "ssr_avg"]].values.tolist() == [["pair", 1.0, 60.0]]
+    assert "the total thread count" in (tmp_path / "report.md").read_text()

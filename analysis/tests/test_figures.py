@@ -1,0 +1,46 @@
+"""Each figure function draws the table it is given, with labelled axes (units) and a legend."""
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from analysis import figures, tables
+from analysis.contract import axis_columns, load_results
+
+
+def check_axes(fig, x_part, y_part, bars=None):
+    assert isinstance(fig, Figure)
+    ax = fig.axes[0]
+    assert x_part in ax.get_xlabel() and y_part in ax.get_ylabel()
+    assert ax.get_legend() is not None and ax.get_title()
+    if bars is not None:
+        assert len(ax.patches) == bars
+
+
+def test_curve_figures_draw_one_line_per_curve_and_a_band_with_several_seeds(fixtures):
+    results = load_results(fixtures / "smp_load")
+    roles = tables.find_roles(results)
+    _, classes = tables.job_and_class_tables(results, roles)
+    ssr = figures.ssr_vs_load_figure(tables.ssr_vs_load(classes, roles), roles.load)
+    check_axes(ssr, "workload.nosync", "SSR (%)")
+    assert len(ssr.axes[0].lines) == 2 + 1, "two curves and the 50% line"
+    assert len(ssr.axes[0].collections) == 2, "one std band per curve"
+    speedup = figures.speedup_vs_load_figure(tables.speedup_vs_load(classes, roles, axis_columns(results)), roles.load)
+    check_axes(speedup, "workload.nosync", "(%)")
+
+
+def test_bar_figures_have_one_bar_per_value(fixtures):
+    results = load_results(fixtures / "now_keep_alive")
+    roles = tables.find_roles(results)
+    fig = figures.speedup_bars_figure(tables.speedup_bars(results, roles, axis_columns(results)))
+    check_axes(fig, "scheduler / job length", "speedup in total execution time (%)", bars=8)
+    results = load_results(fixtures / "now_waiting")
+    roles = tables.find_roles(results)
+    breakdown = tables.state_breakdown(tables.job_and_class_tables(results, roles)[0], roles)
+    check_axes(figures.state_breakdown_figure(breakdown), "scheduler", "share of job time (%)", bars=4 * 5)
+
+
+def test_timeline_figure_labels_each_thread(fixtures):
+    timeline = pd.read_csv(fixtures / "smp_load" / "runs" / "5eed000000000001" / "timeline.csv")
+    fig = figures.state_timeline_figure(tables.thread_state_lanes(timeline), "cycles", "run")
+    check_axes(fig, "simulated time (cycles)", "thread")
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["fine#0/0", "fine#0/1"]
