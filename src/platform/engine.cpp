@@ -2,6 +2,8 @@
 
 #include <csignal>
 
+#include "util/signals_deferred.hpp"
+
 namespace cosched::platform {
 
 std::unique_ptr<simgrid::s4u::Engine> make_engine() {
