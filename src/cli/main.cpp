@@ -68,6 +68,9 @@ int validate(const RunOptions& options) {
 
 int run(const RunOptions& options) {
   auto scenario = load(options);
+  if (scenario.model != "now" && options.now.engine)
+    throw config::InputError(fmt::format("--engine: applies to model now only ({} is model {})",
+                                         options.scenario, scenario.model));
   const std::string out_dir = options.out_dir.empty() ? "results/" + scenario.name + "/" : options.out_dir;
   if (std::error_code ec; std::filesystem::exists(out_dir, ec) && !std::filesystem::is_directory(out_dir, ec))
     throw config::InputError(fmt::format("--out {}: expected a directory, but it is a file", out_dir));

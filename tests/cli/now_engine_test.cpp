@@ -163,6 +163,14 @@ TEST(NowEngineBadInput, SequentialEngineWithTheSharedNetwork) {
   expect_no_results(box);
 }
 
+TEST(NowEngineBadInput, EngineWithAnSmpScenario) {
+  Sandbox box;
+  const auto r = box.run({"run", kQuickstart.string(), "--engine", "simgrid", "--out", "out"});
+  const auto line = expect_input_error(r);
+  EXPECT_TRUE(contains(line, "--engine: applies to model now only")) << r.describe();
+  expect_no_results(box);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // 1024 workstations (scenarios/scale/news-1024.yaml) in reduced form: phases of 100us of dedicated time
 // hold floor(100us / (10us + 2L + 4o)) = 2 reads, so each of the 3 jobs sends per barrier 1024 x 2 x 2
