@@ -87,6 +87,9 @@ int validate(const RunOptions& options) {
 
 int run(const RunOptions& options) {
   auto scenario = load(options);
+  if (scenario.model != "now" && options.now.engine)
+    throw config::InputError(fmt::format("--engine: applies to model now only ({} is model {})",
+                                         options.scenario, scenario.model));
   check_platform_file(scenario);
   // The output is checked, and its staging directory made, before the simulation: a run never ends in an
   // output it cannot write, and an earlier run's results stay until this run's are complete.

@@ -33,7 +33,8 @@ struct Arrival {
 };
 
 // The workstations by the time of their next event (ties by workstation index): a binary heap that knows
-// where each workstation is, so that its key can change in place. Entries hold their keys.
+// where each workstation is, so that its key can change in place. Entries hold their keys; four children
+// per entry make it shallow (fewer cache misses with a thousand workstations).
 class WakeHeap {
  public:
   explicit WakeHeap(int workstations) : position_(workstations, -1), wake_(workstations, kNever) {}
@@ -64,6 +65,7 @@ class WakeHeap {
   }
 
  private:
+  static constexpr int kArity = 4;
   struct Entry {
     Nanos at;
     int w;
@@ -75,7 +77,7 @@ class WakeHeap {
   }
   void up(int i, Entry e) {
     while (i > 0) {
-      const int parent = (i - 1) / 2;
+      const int parent = (i - 1) / kArity;
       if (!(e < heap_[parent])) break;
       place(i, heap_[parent]);
       i = parent;
@@ -85,9 +87,12 @@ class WakeHeap {
   void down(int i, Entry e) {
     const int n = static_cast<int>(heap_.size());
     for (;;) {
-      int child = 2 * i + 1;
-      if (child >= n) break;
-      if (child + 1 < n && heap_[child + 1] < heap_[child]) ++child;
+      const int first = kArity * i + 1;
+      if (first >= n) break;
+      int child = first;
+      const int end = std::min(first + kArity, n);
+      for (int c = first + 1; c < end; ++c)
+        if (heap_[c] < heap_[child]) child = c;
       if (!(heap_[child] < e)) break;
       place(i, heap_[child]);
       i = child;
