@@ -15,8 +15,6 @@ enum class EndCondition { AllJobs, FirstFinish };
 // ---- SMP model (Tsafrir thesis, chapter 2) ----
 using Cycles = std::int64_t;
 
-enum class SmpPolicy { RoundRobin };
-
 // The waiting algorithm a thread uses at a barrier. Fixed spin covers the three of the thesis:
 // spin budget 0 (always block), a finite budget, or no limit (always spin).
 struct SmpWait {
@@ -48,7 +46,7 @@ struct SmpJobProfile {
 struct SmpConfig {
   int cpus = 0;
   std::string platform_file;  // resolved path, empty when built from cpus
-  SmpPolicy policy = SmpPolicy::RoundRobin;
+  std::string policy = "rr";  // a name of sched/smp_policy_registry.cpp
   Cycles quantum = 0;
   Cycles cs_in = 0;
   Cycles cs_out = 0;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "config/input_error.hpp"
+#include "sched/smp_policy_registry.hpp"
 #include "util/normal.hpp"
 
 namespace cosched::config {
@@ -157,8 +158,12 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
   }
   {
     MapReader scheduler(top.required("scheduler"), "a mapping with policy, quantum, cs_in and cs_out");
-    if (auto policy = scheduler.optional("policy")) {
-      if (policy->scalar("rr") != "rr") policy->fail("rr");
+    const sched::SmpPolicyEntry* policy = sched::find_smp_policy("rr");
+    if (auto field = scheduler.optional("policy")) {
+      const std::string expected = sched::smp_policy_names();
+      policy = sched::find_smp_policy(field->scalar(expected));
+      if (!policy) field->fail(expected);
+      smp.policy = std::string(policy->name);
     }
     auto quantum = scheduler.required("quantum");
     smp.quantum = quantum.positive_integer();
@@ -169,6 +174,7 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
     smp.cs_out = whole_cycles(scheduler.required("cs_out"), smp.quantum,
                               "a context-switch-out cost in cycles or % of the quantum", 100);
     if (auto v = scheduler.optional("shuffle")) smp.shuffle = v->boolean();
+    policy->read(scheduler, smp);
     scheduler.finish();
   }
   {
@@ -198,11 +204,12 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
   nlohmann::ordered_json out;
   out["platform"]["cpus"] = smp.cpus;
   if (!smp.platform_file.empty()) out["platform"]["file"] = smp.platform_file;
-  out["scheduler"] = {{"policy", "rr"},
+  out["scheduler"] = {{"policy", smp.policy},
                       {"quantum", smp.quantum},
                       {"cs_in", smp.cs_in},
                       {"cs_out", smp.cs_out},
                       {"shuffle", smp.shuffle}};
+  sched::find_smp_policy(smp.policy)->to_json(smp, out["scheduler"]);
   out["workload"]["nosync"] = smp.nosync;
   auto& jobs = out["workload"]["jobs"] = nlohmann::ordered_json::array();
   for (const auto& job : smp.jobs) {

@@ -1,9 +1,10 @@
 #pragma once
-// The SMP machine of the Tsafrir thesis (chapter 2) as a discrete-event system in whole cycles.
+// The SMP machine of the Tsafrir thesis (chapters 2 and 7) as a discrete-event system in whole cycles.
 // Pure C++: no SimGrid calls. The SimGrid actor in smp/simulation.cpp drives it slice by slice.
 //
 // Every event belongs to a CPU, each CPU has at most one pending event, and events with equal time
 // are processed in ascending CPU id (thesis 2.1, 7.5.4). docs/models/smp.md states every rule.
+// The scheduling policy (sched::SmpScheduler) decides; the machine owns the CPUs and shows them to it.
 
 #include <cstdint>
 #include <memory>
@@ -22,6 +23,7 @@ namespace cosched::smp {
 using Cycles = std::int64_t;
 using ThreadId = int;
 using CpuId = int;
+using sched::CpuPhase;
 
 struct JobInstance {
   std::string name;
@@ -37,6 +39,7 @@ struct MachineConfig {
   int cpus = 0;
   Cycles cs_in = 0;
   Cycles cs_out = 0;
+  Cycles quantum = 0;  // for the waiting algorithms' view only; the policy owns time slices
   bool shuffle = false;
   bool end_at_first_finish = false;
   int nosync = 0;
@@ -52,13 +55,21 @@ struct JobOutcome {
   std::int64_t successful_spins = 0;
   std::int64_t total_spins = 0;
   int barriers_completed = 0;
+  std::int64_t blocks = 0;                 // times a thread blocked (gave up its CPU to wait)
+  std::int64_t context_switches = 0;       // switches in of the job's threads
+  std::int64_t spin_cycles = 0;            // cycles its threads spent spinning on a CPU
+  std::optional<Cycles> last_failed_spin;  // when its last unsuccessful spin gave up (thesis 7.6)
 };
 
-enum class ThreadState { Ready, Running, Blocked, Finished };
+// Wait4cs: chosen by schedule() and waiting for the switch out of the CPU's previous thread (thesis 7.2).
+enum class ThreadState { Ready, Wait4cs, Running, Blocked, Finished };
 
-class Machine {
+class Machine final : private sched::SmpHost {
  public:
   Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> scheduler);
+  Machine(Machine&& other) noexcept;
+  Machine& operator=(Machine&&) = delete;
+  Machine(const Machine&) = delete;
 
   // Processes every event with time <= until. Returns true while the run goes on.
   bool run_until(Cycles until);
@@ -76,14 +87,16 @@ class Machine {
   ThreadState thread_state(ThreadId thread) const { return threads_[thread].state; }
   std::optional<CpuId> thread_cpu(ThreadId thread) const;
   ThreadId first_thread_of_job(int job) const { return job_first_thread_[job]; }
-  int thread_count() const { return static_cast<int>(threads_.size()); }
+  int thread_count() const override { return static_cast<int>(threads_.size()); }
+  const sched::CpuView& cpu(CpuId cpu) const override { return cpus_[cpu].view; }
+  const sched::SmpScheduler& scheduler() const { return *scheduler_; }
 
  private:
-  enum class CpuPhase { Idle, SwitchIn, Running, SwitchOut };
   enum class SwitchOutReason { Preempt, Yield, Finish };
 
   struct Thread {
     int job = -1;  // -1: non-synchronizing
+    int address_space = 0;
     ThreadState state = ThreadState::Ready;
     CpuId cpu = -1;
     int barrier = 0;              // index of the barrier it works toward or waits at
@@ -92,17 +105,24 @@ class Machine {
     Cycles work_left = 0;         // computation plus the one-cycle arrival, for the current phase
     Cycles spin_left = 0;         // spin budget left
     Cycles success_at = 0;        // when the spin succeeds, once its barrier has completed
+    Cycles phase_started_at = 0;
+    Cycles blocked_at = 0;  // when it last blocked
+    wait::WaitRecord wait;  // the wait in progress
     std::optional<workload::ComputeInterval> compute;
   };
 
   struct Cpu {
-    CpuPhase phase = CpuPhase::Idle;
-    ThreadId thread = -1;
+    sched::CpuView view;
     Cycles run_since = 0;  // progress of the running thread is accounted up to here
     Cycles quantum_end = 0;
     Cycles next_event = 0;
+    Cycles last_handled = -1;  // the cycle of its last processed event
     SwitchOutReason reason = SwitchOutReason::Preempt;
+    ThreadId after_switch =
+        -1;  // runnable previous thread: reschedule_idle(prev) after the switch (alg. 4, l. 27)
+    Cycles after_switch_at = 0;
     std::uint64_t version = 0;
+    bool pending = false;
   };
 
   struct JobState {
@@ -110,6 +130,7 @@ class Machine {
     int completed = 0;  // barriers completed
     int finished_threads = 0;
     std::vector<ThreadId> blocked;  // in the order they blocked
+    std::unique_ptr<wait::SmpWaiter> waiter;
   };
 
   struct Event {
@@ -121,26 +142,44 @@ class Machine {
     }
   };
 
+  // SmpHost
+  int cpu_count() const override { return static_cast<int>(cpus_.size()); }
+  int address_space(ThreadId thread) const override { return threads_[thread].address_space; }
+  void settle_running() override;
+  void slices_changed() override;
+
   void schedule(CpuId cpu, Cycles time);
   void handle(CpuId cpu);
   void handle_switch_in_end(CpuId cpu);
   void handle_running(CpuId cpu);
   void handle_switch_out_end(CpuId cpu);
   void schedule_running(CpuId cpu);
+  void settle(CpuId cpu);
   void switch_out(CpuId cpu, SwitchOutReason reason);
+  void switch_in(CpuId cpu, ThreadId thread);
+  void go_idle(CpuId cpu);
   void dispatch(CpuId cpu);
   void dispatch_idle();
-  void make_ready(ThreadId thread);
+  // schedule() of the thesis's algorithm 4 on `cpu`; `leaving` says why its thread gives up the CPU, nothing
+  // when it is still runnable (quantum expiry, need_resched).
+  void run_schedule(CpuId cpu, std::optional<SwitchOutReason> leaving);
+  void leave(CpuId cpu, SwitchOutReason reason);
+  void set_need_resched(CpuId cpu);
+  void make_ready(ThreadId thread, sched::ReadyReason reason);
   void arrive(ThreadId thread, CpuId cpu);
   void complete_barrier(int job, CpuId completer);
   // Moves the thread past the barrier it waited at; returns true if that was its last barrier.
   bool pass_barrier(Thread& thread);
+  void record_wait(ThreadId thread);
   void finish(ThreadId thread);
   void start_phase(Thread& thread);
   bool barrier_complete(const Thread& thread) const { return jobs_[thread.job].completed > thread.barrier; }
+  wait::ArrivalView arrival_view(ThreadId thread) const;
+  bool before_switch() const { return decides_before_switch_; }
 
   MachineConfig config_;
   std::unique_ptr<sched::SmpScheduler> scheduler_;
+  bool decides_before_switch_ = false;
   std::vector<Thread> threads_;
   std::vector<Cpu> cpus_;
   std::vector<JobState> jobs_;
@@ -148,9 +187,11 @@ class Machine {
   std::vector<ThreadId> job_first_thread_;
   std::set<CpuId> idle_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_queue_;
+  CpuId current_cpu_ = -1;  // the CPU whose event is being processed
   Cycles now_ = 0;
   std::uint64_t events_ = 0;
   int jobs_remaining_ = 0;
+  int runnable_ = 0;  // threads ready, in wait4cs or on a CPU
   std::int64_t barriers_total_ = 0;
   std::int64_t barriers_done_ = 0;
   bool done_ = false;
