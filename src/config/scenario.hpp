@@ -43,10 +43,21 @@ struct SmpJobProfile {
   SmpWait wait;
 };
 
+// scheduler.policy: linux24 (Tsafrir thesis chapters 6-7).
+struct SmpLinuxConfig {
+  std::string params = "linux22";  // linux22, linux24 or explicit (thesis 6.6.2)
+  Cycles proc_change_penalty = 0;
+  Cycles same_address_space_bonus = 0;
+  Cycles preemption_threshold = 0;
+  std::string wakeup = "smart";     // silly, aip or smart (thesis 6.6.1.2)
+  std::string aip_search = "idle";  // idle (literal reading of AIP) or all
+};
+
 struct SmpConfig {
   int cpus = 0;
   std::string platform_file;  // resolved path, empty when built from cpus
   std::string policy = "rr";  // a name of sched/smp_policy_registry.cpp
+  SmpLinuxConfig linux_sched;
   Cycles quantum = 0;
   Cycles cs_in = 0;
   Cycles cs_out = 0;

@@ -138,6 +138,10 @@ SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index) 
 
 }  // namespace
 
+Cycles smp_cycles(const Field& f, Cycles quantum, std::string_view expected) {
+  return whole_cycles(f, quantum, expected, 1e9);
+}
+
 double sigma_from_symbolic(double density_percent, double interval_cycles) {
   // P(mu - I <= X <= mu + I) = p  =>  I / sigma = z((1 + p) / 2).
   double p = density_percent / 100.0;

@@ -101,7 +101,9 @@ Machine::Machine(Machine&& other) noexcept
       runnable_(other.runnable_),
       barriers_total_(other.barriers_total_),
       barriers_done_(other.barriers_done_),
-      done_(other.done_) {
+      done_(other.done_),
+      tracing_(other.tracing_),
+      trace_(std::move(other.trace_)) {
   if (scheduler_) scheduler_->attach(*this);
 }
 
@@ -161,14 +163,7 @@ void Machine::handle(CpuId cpu) {
       break;
     case CpuPhase::Idle:
       if (!before_switch()) throw std::logic_error("SMP machine: event on an idle CPU");
-      if (c.after_switch >= 0 && now_ >= c.after_switch_at) {
-        const ThreadId prev = c.after_switch;
-        c.after_switch = -1;
-        if (threads_[prev].state == ThreadState::Ready) {
-          settle_running();
-          if (auto target = scheduler_->reschedule_idle(prev, cpu)) set_need_resched(*target);
-        }
-      }
+      run_after_switch(cpu);
       if (c.view.phase == CpuPhase::Idle && c.view.need_resched) run_schedule(cpu, std::nullopt);
       break;
   }
@@ -184,24 +179,11 @@ void Machine::start_phase(Thread& thread) {
 
 void Machine::handle_switch_in_end(CpuId cpu) {
   auto& c = cpus_[cpu];
-  if (c.after_switch >= 0) {
-    // Linux: reschedule_idle(prev) follows the switch (thesis algorithm 4, line 27) as the CPU's next event,
-    // one cycle later (at most one event per CPU per cycle, thesis 2.1; the 864 -> 865 step of 7.6).
-    if (now_ < c.after_switch_at) {
-      schedule(cpu, c.after_switch_at);
-      return;
-    }
-    const ThreadId prev = c.after_switch;
-    c.after_switch = -1;
-    if (threads_[prev].state == ThreadState::Ready) {
-      settle_running();
-      if (auto target = scheduler_->reschedule_idle(prev, cpu)) set_need_resched(*target);
-    }
-  }
   auto& thread = threads_[c.view.current];
   c.view.phase = CpuPhase::Running;
   c.run_since = now_;
   c.quantum_end = now_ + scheduler_->time_slice(c.view.current);
+  note(TraceKind::Run, cpu, c.view.current);
   if (thread.finish_pending) {
     finish(c.view.current);
     return;
@@ -211,12 +193,27 @@ void Machine::handle_switch_in_end(CpuId cpu) {
     // succeeds (thesis 5.3.2.1).
     thread.success_at = now_ + 1;
   }
-  if (before_switch() && c.view.need_resched) {
-    // The kernel checks need_resched before returning to user mode (thesis 6.4.4, 7.6 at time 865).
+  if (before_switch() && c.view.need_resched && c.after_switch < 0) {
+    // The kernel checks need_resched before returning to user mode (thesis 6.4.4).
     run_schedule(cpu, std::nullopt);
     return;
   }
   schedule_running(cpu);
+}
+
+void Machine::run_after_switch(CpuId cpu) {
+  // Linux: reschedule_idle(prev) follows the switch (thesis algorithm 4, line 27) as the CPU's next event,
+  // one cycle after the switch in ends (at most one event per CPU per cycle, thesis 2.1: the 864 -> 865 step
+  // of 7.6). The thread switched in runs meanwhile.
+  auto& c = cpus_[cpu];
+  if (c.after_switch < 0 || now_ < c.after_switch_at) return;
+  const ThreadId prev = c.after_switch;
+  c.after_switch = -1;
+  if (threads_[prev].state != ThreadState::Ready) return;  // another CPU took it meanwhile
+  settle_running();
+  auto target = scheduler_->reschedule_idle(prev, cpu);
+  note(TraceKind::RescheduleIdle, target.value_or(-1), prev);
+  if (target) set_need_resched(*target);
 }
 
 void Machine::schedule_running(CpuId cpu) {
@@ -228,7 +225,9 @@ void Machine::schedule_running(CpuId cpu) {
   } else {
     next = c.run_since + thread.work_left;
   }
-  schedule(cpu, std::min(next, c.quantum_end));
+  next = std::min(next, c.quantum_end);
+  if (c.after_switch >= 0) next = std::min(next, c.after_switch_at);
+  schedule(cpu, next);
 }
 
 void Machine::settle(CpuId cpu) {
@@ -253,6 +252,10 @@ void Machine::settle(CpuId cpu) {
   }
 }
 
+void Machine::note(TraceKind kind, CpuId cpu, ThreadId thread) {
+  if (tracing_) trace_.push_back(TraceEntry{now_, kind, cpu, thread});
+}
+
 void Machine::settle_running() {
   for (CpuId cpu = 0; cpu < static_cast<CpuId>(cpus_.size()); ++cpu) settle(cpu);
 }
@@ -270,6 +273,7 @@ void Machine::slices_changed() {
 void Machine::handle_running(CpuId cpu) {
   auto& c = cpus_[cpu];
   settle(cpu);
+  run_after_switch(cpu);
   const ThreadId id = c.view.current;
   auto& thread = threads_[id];
   if (thread.spinning) {
@@ -277,6 +281,7 @@ void Machine::handle_running(CpuId cpu) {
       thread.spinning = false;
       ++outcomes_[thread.job].successful_spins;
       thread.wait.succeeded = true;
+      note(TraceKind::SpinSuccess, cpu, id);
       record_wait(id);
       if (pass_barrier(thread)) {
         finish(id);
@@ -286,6 +291,7 @@ void Machine::handle_running(CpuId cpu) {
       // The last poll failed: yield the CPU (cs_out), then block (thesis 2.1).
       thread.spinning = false;
       outcomes_[thread.job].last_failed_spin = now_;
+      note(TraceKind::SpinFail, cpu, id);
       ++outcomes_[thread.job].blocks;
       thread.wait.blocked = true;
       leave(cpu, SwitchOutReason::Yield);
@@ -335,7 +341,9 @@ wait::ArrivalView Machine::arrival_view(ThreadId id) const {
 void Machine::arrive(ThreadId id, CpuId cpu) {
   auto& thread = threads_[id];
   auto& job = jobs_[thread.job];
+  note(TraceKind::Arrive, cpu, id);
   if (++job.arrived == config_.jobs[thread.job].threads) {
+    note(TraceKind::Complete, cpu, id);
     // The last to arrive completes the barrier and goes on at once; it does not spin (thesis 2.3.1).
     complete_barrier(thread.job, cpu);
     if (pass_barrier(thread)) finish(id);
@@ -353,6 +361,7 @@ void Machine::arrive(ThreadId id, CpuId cpu) {
     return;
   }
   ++outcomes_[thread.job].total_spins;
+  note(TraceKind::Spin, cpu, id);
   thread.wait.spun = true;
   thread.spinning = true;
   thread.spin_left = budget;
@@ -432,6 +441,7 @@ void Machine::switch_out(CpuId cpu, SwitchOutReason reason) {
   auto& c = cpus_[cpu];
   c.view.phase = CpuPhase::SwitchOut;
   c.reason = reason;
+  note(TraceKind::SwitchOut, cpu, c.view.current);
   schedule(cpu, now_ + config_.cs_out);
 }
 
@@ -457,6 +467,7 @@ void Machine::handle_switch_out_end(CpuId cpu) {
         thread.state = ThreadState::Blocked;
         thread.cpu = -1;
         thread.blocked_at = now_;
+        note(TraceKind::Block, cpu, id);
         --runnable_;
         jobs_[thread.job].blocked.push_back(id);
         scheduler_->blocked(id);
@@ -465,6 +476,7 @@ void Machine::handle_switch_out_end(CpuId cpu) {
     case SwitchOutReason::Finish:
       thread.state = ThreadState::Finished;
       thread.cpu = -1;
+      note(TraceKind::Finish, cpu, id);
       --runnable_;
       scheduler_->finished(id);
       break;
@@ -481,9 +493,13 @@ void Machine::handle_switch_out_end(CpuId cpu) {
     go_idle(cpu);
   }
   if (still_runnable) {
+    if (c.after_switch >= 0) {  // an earlier switch's reschedule_idle still pending: it comes first
+      c.after_switch_at = now_;
+      run_after_switch(cpu);
+    }
     // reschedule_idle(prev) runs after the switch (algorithm 4, line 27), as this CPU's next event.
     c.after_switch = id;
-    c.after_switch_at = now_ + (next >= 0 ? config_.cs_in : 0) + 1;
+    c.after_switch_at = now_ + (next >= 0 ? config_.cs_in : 0) + 1;  // a second event after the switch
     if (next < 0) schedule(cpu, c.after_switch_at);
   } else if (next < 0 && c.view.need_resched) {
     run_schedule(cpu, std::nullopt);
@@ -492,6 +508,7 @@ void Machine::handle_switch_out_end(CpuId cpu) {
 
 void Machine::make_ready(ThreadId id, sched::ReadyReason reason) {
   auto& thread = threads_[id];
+  note(TraceKind::Ready, thread.cpu, id);
   thread.state = ThreadState::Ready;
   thread.cpu = -1;
   scheduler_->enqueue(id, reason);
@@ -505,6 +522,7 @@ void Machine::switch_in(CpuId cpu, ThreadId id) {
   if (thread.job >= 0) ++outcomes_[thread.job].context_switches;
   c.view.current = id;
   c.view.phase = CpuPhase::SwitchIn;
+  note(TraceKind::SwitchIn, cpu, id);
   schedule(cpu, now_ + config_.cs_in);
 }
 
@@ -555,6 +573,7 @@ void Machine::run_schedule(CpuId cpu, std::optional<SwitchOutReason> leaving) {
   }
   if (next) {
     threads_[*next].state = ThreadState::Wait4cs;  // waits for the switch out (thesis 7.2)
+    note(TraceKind::Wait4cs, cpu, *next);
     threads_[*next].cpu = cpu;
     c.view.next = *next;
   }
@@ -565,6 +584,7 @@ void Machine::set_need_resched(CpuId target) {
   auto& t = cpus_[target];
   const bool was_set = t.view.need_resched;
   t.view.need_resched = true;
+  note(TraceKind::NeedResched, target, t.view.current);
   // Thesis algorithm 2, lines 17-20: interrupt another CPU only when its flag changes. The interrupt is
   // handled in this cycle unless that CPU already had its event of this cycle (thesis 2.1, 7.5.4).
   if (was_set || target == current_cpu_) return;

@@ -64,6 +64,32 @@ struct JobOutcome {
 // Wait4cs: chosen by schedule() and waiting for the switch out of the CPU's previous thread (thesis 7.2).
 enum class ThreadState { Ready, Wait4cs, Running, Blocked, Finished };
 
+// One step of a run, recorded on request (Machine::record_trace): enough to follow a run cycle by cycle and
+// to draw every thread's state over time (thesis figures 4.2, 7.3).
+enum class TraceKind {
+  SwitchIn,        // a context switch in starts (the thread is running from here, thesis 7.2)
+  Run,             // the switch in ended: the thread runs its own code
+  Arrive,          // it reached a barrier
+  Complete,        // ... as the last: the barrier completes
+  Spin,            // it starts spinning
+  SpinSuccess,     // a poll saw the barrier complete
+  SpinFail,        // its spin ran out: it yields
+  SwitchOut,       // a context switch out starts
+  Wait4cs,         // chosen by schedule(), waiting for the switch out (thesis 7.2)
+  Ready,           // it enters the ready set (cpu: where it was, or -1)
+  Block,           // it blocks at the end of its switch out
+  Finish,          // it finished, at the end of its switch out
+  NeedResched,     // the CPU's need_resched is set (thread: the CPU's current thread)
+  RescheduleIdle,  // reschedule_idle(thread) after a switch chose cpu (-1: none)
+};
+
+struct TraceEntry {
+  Cycles time;
+  TraceKind kind;
+  CpuId cpu;
+  ThreadId thread;
+};
+
 class Machine final : private sched::SmpHost {
  public:
   Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> scheduler);
@@ -90,6 +116,9 @@ class Machine final : private sched::SmpHost {
   int thread_count() const override { return static_cast<int>(threads_.size()); }
   const sched::CpuView& cpu(CpuId cpu) const override { return cpus_[cpu].view; }
   const sched::SmpScheduler& scheduler() const { return *scheduler_; }
+  sched::SmpScheduler& scheduler() { return *scheduler_; }
+  void record_trace(bool on) { tracing_ = on; }
+  const std::vector<TraceEntry>& trace() const { return trace_; }
 
  private:
   enum class SwitchOutReason { Preempt, Yield, Finish };
@@ -148,6 +177,8 @@ class Machine final : private sched::SmpHost {
   void settle_running() override;
   void slices_changed() override;
 
+  void note(TraceKind kind, CpuId cpu, ThreadId thread);
+  void run_after_switch(CpuId cpu);
   void schedule(CpuId cpu, Cycles time);
   void handle(CpuId cpu);
   void handle_switch_in_end(CpuId cpu);
@@ -195,6 +226,8 @@ class Machine final : private sched::SmpHost {
   std::int64_t barriers_total_ = 0;
   std::int64_t barriers_done_ = 0;
   bool done_ = false;
+  bool tracing_ = false;
+  std::vector<TraceEntry> trace_;
 };
 
 }  // namespace cosched::smp
