@@ -49,6 +49,13 @@ nlohmann::ordered_json summarize(const Machine& machine, const config::Scenario&
     job["ssr"] = rate ? nlohmann::ordered_json(*rate) : nullptr;
     job["spins"] = {{"successful", outcome.successful_spins}, {"total", outcome.total_spins}};
     job["barriers_completed"] = outcome.barriers_completed;
+    // Thesis 7.6: the transition point, taken as the time of the job's last unsuccessful spin.
+    job["transition_point"] =
+        outcome.last_failed_spin ? nlohmann::ordered_json(*outcome.last_failed_spin) : nullptr;
+    job["blocks"] = outcome.blocks;
+    job["context_switches"] = outcome.context_switches;
+    job["spin_cycles"] = outcome.spin_cycles;
+
     jobs.push_back(job);
   }
   auto rate = metrics::ssr(successful, total);
