@@ -17,11 +17,32 @@ using Cycles = std::int64_t;
 
 // The waiting algorithm a thread uses at a barrier. Fixed spin covers the three of the thesis:
 // spin budget 0 (always block), a finite budget, or no limit (always spin).
+// Kontothanassis & Wisniewski's competitive and scheduler-information barriers and the thesis's chapter 10
+// proposals add their own parameters (docs/models/smp.md, section 16).
 struct SmpWait {
-  enum class Algorithm { FixedSpin, Block, Spin };
+  enum class Algorithm {
+    FixedSpin,
+    Block,
+    Spin,
+    CompetitiveFixed,
+    LastOne,
+    AverageThree,
+    CoarseAdjustment,
+    SchedulerInfo,
+    YieldOnWake,
+    LoadBased,
+    GranularityAware,
+  };
   Algorithm algorithm = Algorithm::FixedSpin;
-  Cycles spin_cycles = 0;  // budget for FixedSpin
-  std::string spin_given;  // as written (e.g. "6%", "CS+"), for the record
+  std::string name = "fixed-spin";
+  Cycles spin_cycles = 0;           // budget for FixedSpin and the chapter 10 algorithms
+  std::string spin_given;           // as written (e.g. "6%", "CS+"), for the record
+  Cycles switch_time = 0;           // K&W's switch_time (the cost c of a context switch), default CS
+  Cycles adjust = 0;                // K&W's Adjust (last-one, average-three)
+  std::string count = "remaining";  // scheduler-info: remaining, remaining-or-equal or not-blocked (fig. 13)
+  std::string condition = "no-idle";  // yield-on-wake: no idle CPU, or runnable threads exceed the CPUs
+  double factor = 2;                  // load-based: spin while runnable threads <= factor x CPUs
+  Cycles coarse = 0;                  // granularity-aware: block when the estimated grain exceeds this
 };
 
 // Standard deviation of the computation interval, in the thesis's direct or symbolic format (2.2.1).
@@ -53,11 +74,18 @@ struct SmpLinuxConfig {
   std::string aip_search = "idle";  // idle (literal reading of AIP) or all
 };
 
+// scheduler.policy: partitioned (Kontothanassis & Wisniewski section 4).
+struct SmpPartitionConfig {
+  Cycles period = 0;      // cycles between two partition decisions
+  std::string partition;  // distribution of partition sizes, thesis 5.1.3 notation
+};
+
 struct SmpConfig {
   int cpus = 0;
   std::string platform_file;  // resolved path, empty when built from cpus
   std::string policy = "rr";  // a name of sched/smp_policy_registry.cpp
   SmpLinuxConfig linux_sched;
+  SmpPartitionConfig partitioned;
   Cycles quantum = 0;
   Cycles cs_in = 0;
   Cycles cs_out = 0;

@@ -4,7 +4,9 @@
 
 #include "config/smp_section.hpp"
 #include "sched/linux24.hpp"
+#include "sched/partitioned.hpp"
 #include "sched/round_robin.hpp"
+#include "workload/distribution.hpp"
 
 namespace cosched::sched {
 namespace {
@@ -92,6 +94,36 @@ std::unique_ptr<SmpScheduler> make_linux(const SmpConfig& smp, int, std::uint64_
       params, wakeup, l.aip_search == "all" ? AipSearch::IdleAndPreemption : AipSearch::IdleOnly);
 }
 
+void read_partitioned(MapReader& scheduler, SmpConfig& smp) {
+  auto period = scheduler.required("period");
+  smp.partitioned.period =
+      config::smp_cycles(period, smp.quantum, "a positive period in cycles or % of the quantum");
+  if (smp.partitioned.period <= 0) period.fail("a positive period in cycles or % of the quantum");
+  auto partition = scheduler.required("partition");
+  const std::string expected = "a distribution of partition sizes such as \"7:5,2-6:95\"";
+  smp.partitioned.partition = partition.scalar(expected);
+  std::string why;
+  auto distribution = workload::Distribution::parse(smp.partitioned.partition, &why);
+  if (!distribution) partition.fail(expected + " (" + why + ")");
+  if (distribution->min() < 1) partition.fail(expected + " with sizes of at least 1");
+  if (smp.cpus > 0 && distribution->max() > smp.cpus)
+    partition.fail(fmt::format("{} with sizes up to platform.cpus = {}", expected, smp.cpus));
+}
+
+void partitioned_json(const SmpConfig& smp, Json& out) {
+  out["period"] = smp.partitioned.period;
+  out["partition"] = smp.partitioned.partition;
+}
+
+std::unique_ptr<SmpScheduler> make_partitioned(const SmpConfig& smp, int cpus, std::uint64_t seed) {
+  auto distribution = workload::Distribution::parse(smp.partitioned.partition);
+  int jobs = 0;
+  for (const auto& job : smp.jobs) jobs += job.copies;
+  // The partition stream has a seed of its own, derived from the run's seed.
+  return std::make_unique<Partitioned>(smp.quantum, smp.partitioned.period, *distribution, cpus, jobs,
+                                       seed * 0x9E3779B97F4A7C15ULL + 0x5EED);
+}
+
 const SmpPolicyEntry kPolicies[] = {
     {"rr", "SCHED_RR: one global FIFO ready queue, fixed quantum (Tsafrir thesis chapter 2)",
      [](MapReader&, SmpConfig&) {}, [](const SmpConfig&, Json&) {},
@@ -102,6 +134,9 @@ const SmpPolicyEntry kPolicies[] = {
      "Linux 2.4 SCHED_OTHER: counters, epochs, goodness, reschedule_idle, wakeup schemes (thesis chapters "
      "6-7)",
      read_linux, linux_json, make_linux},
+    {"partitioned",
+     "dynamic hardware partitions redrawn every period, round robin within (Kontothanassis & Wisniewski 4)",
+     read_partitioned, partitioned_json, make_partitioned},
 };
 
 }  // namespace

@@ -87,6 +87,14 @@ class SmpScheduler {
   virtual bool has_ready() const = 0;
   virtual std::size_t ready_count() const = 0;
 
+  // Processors the job with this address space may use now (Kontothanassis & Wisniewski's partition size).
+  virtual int partition_cpus(int /*address_space*/) const { return host_ ? host_->cpu_count() : 0; }
+  // A change of the policy's own (a new partition) due at that cycle; the machine calls change() then, and
+  // vacates the CPUs that are no longer usable.
+  virtual std::optional<Cycles> next_change() const { return std::nullopt; }
+  virtual void change(Cycles /*now*/) {}
+  virtual bool cpu_usable(CpuId /*cpu*/) const { return true; }
+
  protected:
   SmpHost* host_ = nullptr;
 };

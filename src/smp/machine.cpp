@@ -108,8 +108,9 @@ Machine::Machine(Machine&& other) noexcept
 }
 
 std::optional<Cycles> Machine::next_event_time() const {
-  if (events_queue_.empty()) return std::nullopt;
-  return events_queue_.top().time;
+  std::optional<Cycles> next = scheduler_->next_change();
+  if (!events_queue_.empty() && (!next || events_queue_.top().time < *next)) next = events_queue_.top().time;
+  return next;
 }
 
 double Machine::barrier_progress() const {
@@ -123,7 +124,15 @@ std::optional<CpuId> Machine::thread_cpu(ThreadId thread) const {
 }
 
 bool Machine::run_until(Cycles until) {
-  while (!done_ && !events_queue_.empty()) {
+  while (!done_) {
+    const auto change = scheduler_->next_change();
+    if (change && *change <= until && (events_queue_.empty() || *change <= events_queue_.top().time)) {
+      // A policy change takes effect at the start of its cycle, before the CPUs' events of that cycle.
+      now_ = *change;
+      apply_change();
+      continue;
+    }
+    if (events_queue_.empty()) break;
     const Event event = events_queue_.top();
     if (event.time > until) break;
     events_queue_.pop();
@@ -137,9 +146,27 @@ bool Machine::run_until(Cycles until) {
     c.last_handled = now_;
     current_cpu_ = -1;
   }
-  if (!done_ && events_queue_.empty())
+  if (!done_ && events_queue_.empty() && !scheduler_->next_change())
     throw std::logic_error("SMP machine: no pending event while synchronizing jobs are unfinished");
   return !done_;
+}
+
+void Machine::apply_change() {
+  ++events_;
+  scheduler_->change(now_);
+  for (CpuId cpu = 0; cpu < static_cast<CpuId>(cpus_.size()); ++cpu) {
+    auto& c = cpus_[cpu];
+    if (scheduler_->cpu_usable(cpu) || c.view.phase == CpuPhase::Idle) continue;
+    // The CPU left the job's partition: its thread goes back to the ready set (switching in: when the switch
+    // ends; switching out: it is leaving already).
+    c.view.need_resched = true;
+    if (c.view.phase == CpuPhase::Running) {
+      const Cycles when = c.last_handled == now_ ? now_ + 1 : now_;
+      if (when < c.next_event) schedule(cpu, when);
+    }
+  }
+  if (!before_switch()) dispatch_idle();
+  for (int job = 0; job < static_cast<int>(jobs_.size()); ++job) recheck_spinners(job);
 }
 
 void Machine::schedule(CpuId cpu, Cycles time) {
@@ -184,6 +211,12 @@ void Machine::handle_switch_in_end(CpuId cpu) {
   c.run_since = now_;
   c.quantum_end = now_ + scheduler_->time_slice(c.view.current);
   note(TraceKind::Run, cpu, c.view.current);
+  if (thread.wait_to_record) {
+    // K&W's tblkd runs from the block until the thread runs again.
+    thread.wait_to_record = false;
+    thread.wait.blocked_cycles = now_ - thread.blocked_at;
+    record_wait(c.view.current);
+  }
   if (thread.finish_pending) {
     finish(c.view.current);
     return;
@@ -196,6 +229,11 @@ void Machine::handle_switch_in_end(CpuId cpu) {
   if (before_switch() && c.view.need_resched && c.after_switch < 0) {
     // The kernel checks need_resched before returning to user mode (thesis 6.4.4).
     run_schedule(cpu, std::nullopt);
+    return;
+  }
+  if (!before_switch() && c.view.need_resched) {
+    c.view.need_resched = false;  // the CPU left the partition during the switch in
+    switch_out(cpu, SwitchOutReason::Preempt);
     return;
   }
   schedule_running(cpu);
@@ -287,6 +325,11 @@ void Machine::handle_running(CpuId cpu) {
         finish(id);
         return;
       }
+      auto& job = jobs_[thread.job];
+      if (job.waiter->release_after_success(arrival_view(id), job.woken_at_last_completion)) {
+        leave(cpu, SwitchOutReason::Release);  // yield-on-wake: regroup in the ready queue (thesis 10)
+        return;
+      }
     } else if (thread.spin_left <= 0) {
       // The last poll failed: yield the CPU (cs_out), then block (thesis 2.1).
       thread.spinning = false;
@@ -294,6 +337,7 @@ void Machine::handle_running(CpuId cpu) {
       note(TraceKind::SpinFail, cpu, id);
       ++outcomes_[thread.job].blocks;
       thread.wait.blocked = true;
+      thread.blocked_at = now_;
       leave(cpu, SwitchOutReason::Yield);
       return;
     }
@@ -310,8 +354,13 @@ void Machine::handle_running(CpuId cpu) {
     }
     return;
   }
-  if (before_switch() && c.view.need_resched) {
-    run_schedule(cpu, std::nullopt);
+  if (c.view.need_resched) {
+    if (before_switch()) {
+      run_schedule(cpu, std::nullopt);
+    } else {
+      c.view.need_resched = false;  // the CPU left the partition
+      switch_out(cpu, SwitchOutReason::Preempt);
+    }
     return;
   }
   schedule_running(cpu);
@@ -327,7 +376,7 @@ wait::ArrivalView Machine::arrival_view(ThreadId id) const {
   view.job_threads = config_.jobs[thread.job].threads;
   view.arrived = job.arrived;
   view.blocked_peers = static_cast<int>(job.blocked.size());
-  view.partition_cpus = config_.cpus;
+  view.partition_cpus = scheduler_->partition_cpus(thread.address_space);
   view.cpus = config_.cpus;
   view.idle_cpus = static_cast<int>(
       std::count_if(cpus_.begin(), cpus_.end(), [](const Cpu& c) { return c.view.phase == CpuPhase::Idle; }));
@@ -342,6 +391,10 @@ void Machine::arrive(ThreadId id, CpuId cpu) {
   auto& thread = threads_[id];
   auto& job = jobs_[thread.job];
   note(TraceKind::Arrive, cpu, id);
+  const Cycles since_last_arrival =
+      thread.last_arrival_dispatch == thread.dispatches ? now_ - thread.last_arrival_at : -1;
+  thread.last_arrival_at = now_;
+  thread.last_arrival_dispatch = thread.dispatches;
   if (++job.arrived == config_.jobs[thread.job].threads) {
     note(TraceKind::Complete, cpu, id);
     // The last to arrive completes the barrier and goes on at once; it does not spin (thesis 2.3.1).
@@ -353,10 +406,13 @@ void Machine::arrive(ThreadId id, CpuId cpu) {
   thread.wait.thread = id - job_first_thread_[thread.job];
   thread.wait.barrier = thread.barrier;
   thread.wait.arrived_at = now_;
-  const Cycles budget = job.waiter->spin_budget(arrival_view(id));
+  auto view = arrival_view(id);
+  view.since_last_arrival = since_last_arrival;
+  const Cycles budget = job.waiter->spin_budget(view);
   if (budget <= 0) {
     ++outcomes_[thread.job].blocks;
     thread.wait.blocked = true;
+    thread.blocked_at = now_;
     leave(cpu, SwitchOutReason::Yield);  // always-block: no spin, not counted in SSR
     return;
   }
@@ -383,10 +439,10 @@ void Machine::complete_barrier(int job_index, CpuId completer) {
   // Blocked threads move to the ready-queue tail together, in the order they blocked (thesis 2.1).
   std::vector<ThreadId> woken = std::move(job.blocked);
   job.blocked.clear();
+  job.woken_at_last_completion = static_cast<int>(woken.size());
   for (ThreadId id : woken) {
     auto& thread = threads_[id];
-    thread.wait.blocked_cycles = now_ - thread.blocked_at;
-    record_wait(id);
+    thread.wait_to_record = true;
     if (pass_barrier(thread)) thread.finish_pending = true;
     ++runnable_;
     make_ready(id, sched::ReadyReason::Woken);
@@ -443,6 +499,24 @@ void Machine::switch_out(CpuId cpu, SwitchOutReason reason) {
   c.reason = reason;
   note(TraceKind::SwitchOut, cpu, c.view.current);
   schedule(cpu, now_ + config_.cs_out);
+  const int job = threads_[c.view.current].job;
+  if (job >= 0) recheck_spinners(job);
+}
+
+void Machine::recheck_spinners(int job_index) {
+  auto& job = jobs_[job_index];
+  const ThreadId first = job_first_thread_[job_index];
+  for (ThreadId id = first; id < first + config_.jobs[job_index].threads; ++id) {
+    auto& thread = threads_[id];
+    if (!thread.spinning || thread.state != ThreadState::Running || thread.success_at <= now_) continue;
+    auto& c = cpus_[thread.cpu];
+    if (c.view.phase != CpuPhase::Running || thread.cpu == current_cpu_) continue;
+    if (!job.waiter->give_up(arrival_view(id))) continue;
+    settle(thread.cpu);
+    thread.spin_left = 0;  // its next event ends the spin; at most one event per CPU per cycle
+    const Cycles when = c.last_handled == now_ ? now_ + 1 : now_;
+    if (when < c.next_event) schedule(thread.cpu, when);
+  }
 }
 
 void Machine::handle_switch_out_end(CpuId cpu) {
@@ -453,20 +527,20 @@ void Machine::handle_switch_out_end(CpuId cpu) {
   bool still_runnable = false;
   switch (c.reason) {
     case SwitchOutReason::Preempt:
+    case SwitchOutReason::Release:
       make_ready(id, sched::ReadyReason::Preempted);
       still_runnable = true;
       break;
     case SwitchOutReason::Yield:
       if (barrier_complete(thread)) {
         // The barrier completed during the cs_out: ready-queue tail instead of blocked (thesis 4.3.4).
-        record_wait(id);
+        thread.wait_to_record = true;
         if (pass_barrier(thread)) thread.finish_pending = true;
         make_ready(id, sched::ReadyReason::Requeued);
         still_runnable = true;
       } else {
         thread.state = ThreadState::Blocked;
         thread.cpu = -1;
-        thread.blocked_at = now_;
         note(TraceKind::Block, cpu, id);
         --runnable_;
         jobs_[thread.job].blocked.push_back(id);
@@ -519,6 +593,7 @@ void Machine::switch_in(CpuId cpu, ThreadId id) {
   auto& thread = threads_[id];
   thread.state = ThreadState::Running;  // the context-switch periods count as running (thesis 7.2)
   thread.cpu = cpu;
+  ++thread.dispatches;
   if (thread.job >= 0) ++outcomes_[thread.job].context_switches;
   c.view.current = id;
   c.view.phase = CpuPhase::SwitchIn;
@@ -531,6 +606,7 @@ void Machine::go_idle(CpuId cpu) {
   c.view.phase = CpuPhase::Idle;
   c.view.current = -1;
   c.view.idle_since = now_;
+  if (!before_switch()) c.view.need_resched = false;  // a CPU outside the partitions has nothing to leave
   c.pending = false;
   ++c.version;  // no pending event
   if (!before_switch()) idle_.insert(cpu);
@@ -546,11 +622,17 @@ void Machine::dispatch(CpuId cpu) {
 }
 
 void Machine::dispatch_idle() {
-  // Round robin: idle CPUs take newly ready threads at once, in ascending CPU id.
-  while (!idle_.empty() && scheduler_->has_ready()) {
-    CpuId cpu = *idle_.begin();
-    idle_.erase(idle_.begin());
-    dispatch(cpu);
+  // Round robin: idle CPUs take newly ready threads at once, in ascending CPU id. A CPU the policy gives no
+  // thread (outside any partition) stays idle.
+  for (auto it = idle_.begin(); it != idle_.end() && scheduler_->has_ready();) {
+    const CpuId cpu = *it;
+    auto next = scheduler_->pick_next(cpu, std::nullopt);
+    if (!next) {
+      ++it;
+      continue;
+    }
+    it = idle_.erase(it);
+    switch_in(cpu, *next);
   }
 }
 

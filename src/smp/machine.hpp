@@ -121,7 +121,7 @@ class Machine final : private sched::SmpHost {
   const std::vector<TraceEntry>& trace() const { return trace_; }
 
  private:
-  enum class SwitchOutReason { Preempt, Yield, Finish };
+  enum class SwitchOutReason { Preempt, Yield, Finish, Release };
 
   struct Thread {
     int job = -1;  // -1: non-synchronizing
@@ -135,7 +135,11 @@ class Machine final : private sched::SmpHost {
     Cycles spin_left = 0;         // spin budget left
     Cycles success_at = 0;        // when the spin succeeds, once its barrier has completed
     Cycles phase_started_at = 0;
-    Cycles blocked_at = 0;  // when it last blocked
+    Cycles blocked_at = 0;        // when it last blocked
+    bool wait_to_record = false;  // a wait that blocked: told to the waiter when the thread runs again
+    std::int64_t dispatches = 0;  // switches in so far
+    Cycles last_arrival_at = -1;
+    std::int64_t last_arrival_dispatch = -1;
     wait::WaitRecord wait;  // the wait in progress
     std::optional<workload::ComputeInterval> compute;
   };
@@ -160,6 +164,7 @@ class Machine final : private sched::SmpHost {
     int finished_threads = 0;
     std::vector<ThreadId> blocked;  // in the order they blocked
     std::unique_ptr<wait::SmpWaiter> waiter;
+    int woken_at_last_completion = 0;
   };
 
   struct Event {
@@ -178,6 +183,7 @@ class Machine final : private sched::SmpHost {
   void slices_changed() override;
 
   void note(TraceKind kind, CpuId cpu, ThreadId thread);
+  void apply_change();
   void run_after_switch(CpuId cpu);
   void schedule(CpuId cpu, Cycles time);
   void handle(CpuId cpu);
@@ -202,6 +208,8 @@ class Machine final : private sched::SmpHost {
   // Moves the thread past the barrier it waited at; returns true if that was its last barrier.
   bool pass_barrier(Thread& thread);
   void record_wait(ThreadId thread);
+  // Asks the job's spinning threads whether they give up, after a change they observe (thesis 10, K&W 3).
+  void recheck_spinners(int job);
   void finish(ThreadId thread);
   void start_phase(Thread& thread);
   bool barrier_complete(const Thread& thread) const { return jobs_[thread.job].completed > thread.barrier; }

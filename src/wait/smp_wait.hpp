@@ -32,6 +32,9 @@ struct ArrivalView {
   Cycles context_switch = 0;  // cs_in + cs_out
   Cycles quantum = 0;
   Cycles phase_started_at = 0;  // when its last computation phase began (after its previous barrier)
+  // Cycles since its previous arrival at a barrier when it has kept its CPU since then (the same quantum),
+  // else -1 (thesis chapter 10, job granularity classification).
+  Cycles since_last_arrival = -1;
 };
 
 // How one wait ended, told to the algorithm when the thread passes the barrier.
