@@ -42,7 +42,10 @@ void Linux24::grow() {
   // Every task starts an epoch with a full quantum (6.4.4: the counter is refreshed from the static
   // priority).
   const auto n = static_cast<std::size_t>(host_ ? host_->thread_count() : 0);
-  if (tasks_.size() < n) tasks_.resize(n, Task{params_.quantum, -1});
+  const std::size_t old = tasks_.size();
+  if (old >= n) return;
+  tasks_.resize(n, Task{params_.quantum, -1, 0});
+  for (std::size_t t = old; t < n; ++t) tasks_[t].space = host_->address_space(static_cast<ThreadId>(t));
 }
 
 Cycles Linux24::counter(ThreadId thread) const {
@@ -87,14 +90,25 @@ void Linux24::new_epoch() {
 
 std::optional<ThreadId> Linux24::pick_next(CpuId cpu, std::optional<ThreadId> prev) {
   grow();
+  // The bonus depends on the CPU's current task only: read its address space once per call.
+  const ThreadId current = host_->cpu(cpu).current;
+  const int current_space = current >= 0 ? host_->address_space(current) : -1;
+  auto fast_goodness = [&](ThreadId t) {
+    const auto& task = tasks_[static_cast<std::size_t>(t)];
+    if (task.counter == 0) return Cycles{0};
+    Cycles weight = task.counter;
+    if (task.processor == cpu) weight += params_.proc_change_penalty;
+    if (current_space >= 0 && task.space == current_space) weight += params_.same_address_space_bonus;
+    return weight;
+  };
   for (;;) {
     // Algorithm 4, lines 5-15: prev first, so that it wins ties; then the ready tasks in list order, each
     // replacing the best only when strictly better.
     std::optional<ThreadId> next = prev;
-    Cycles best = prev ? goodness(*prev, cpu) : -1;
+    Cycles best = prev ? fast_goodness(*prev) : -1;
     std::size_t best_index = ready_.size();
     for (std::size_t i = 0; i < ready_.size(); ++i) {
-      const Cycles g = goodness(ready_[i], cpu);
+      const Cycles g = fast_goodness(ready_[i]);
       if (g > best) {
         best = g;
         next = ready_[i];

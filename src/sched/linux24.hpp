@@ -58,6 +58,7 @@ class Linux24 final : public SmpScheduler {
   struct Task {
     Cycles counter = 0;
     CpuId processor = -1;
+    int space = 0;  // its address space (mm)
   };
   void grow();
   // reschedule_idle's choice with `flagged` the need_resched flags as this wake-up sees them.
