@@ -7,6 +7,7 @@
 
 #include "sched/linux24.hpp"
 #include "smp/machine.hpp"
+#include "smp_test_support.hpp"
 #include "wait/smp_wait.hpp"
 
 namespace cosched::smp {
@@ -161,6 +162,36 @@ TEST(SmpLinuxEpoch, AnExhaustedPrevKeepsItsCpuAfterTheEpochWithoutASwitch) {
   EXPECT_FALSE(has(m, 23, TraceKind::SwitchOut, 0, 1)) << "after the epoch prev keeps its CPU";
   EXPECT_TRUE(has(m, 33, TraceKind::SwitchOut, 0, 1)) << "its new counter of 10 runs out at 33";
   EXPECT_TRUE(has(m, 33, TraceKind::Wait4cs, 0, 0)) << "thread 0 (10 + 8) wins against the exhausted prev";
+}
+
+}  // namespace
+}  // namespace cosched::smp
+
+namespace cosched::smp {
+namespace {
+
+// Same scenario and seed give identical results, for every policy and waiting algorithm added by issue 9.
+TEST(SmpDeterminism, LinuxAndPartitionedRunsRepeatExactly) {
+  const std::vector<std::vector<std::string>> variants = {
+      {"workload.nosync=40", "workload.jobs.0.barriers=300", "scheduler.wakeup=silly"},
+      {"workload.nosync=40", "workload.jobs.0.barriers=300", "scheduler.wakeup=aip",
+       "scheduler.aip_search=all"},
+      {"workload.nosync=40", "workload.jobs.0.barriers=300", "workload.jobs.0.wait={algorithm: load-based}"},
+      {"workload.nosync=40", "workload.jobs.0.barriers=300",
+       "workload.jobs.0.wait={algorithm: yield-on-wake, condition: runnable-exceeds-cpus}"},
+      {"workload.nosync=0", "workload.jobs.0.barriers=300",
+       "scheduler={policy: partitioned, quantum: 100, cs_in: 3, "
+       "cs_out: 3, period: 500, partition: \"7:5,2-6:95\"}",
+       "workload.jobs.0.wait={algorithm: scheduler-info}"},
+  };
+  for (const auto& overrides : variants) {
+    auto a = testing::run_scenario("scenarios/tsafrir/ch7-linux-nonsync.yaml", overrides);
+    auto b = testing::run_scenario("scenarios/tsafrir/ch7-linux-nonsync.yaml", overrides);
+    EXPECT_EQ(a.now(), b.now()) << overrides.back();
+    EXPECT_EQ(a.events(), b.events()) << overrides.back();
+    EXPECT_EQ(a.outcomes()[0].successful_spins, b.outcomes()[0].successful_spins) << overrides.back();
+    EXPECT_EQ(a.outcomes()[0].barriers_completed, 300) << overrides.back();
+  }
 }
 
 }  // namespace
