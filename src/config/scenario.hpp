@@ -15,15 +15,34 @@ enum class EndCondition { AllJobs, FirstFinish };
 // ---- SMP model (Tsafrir thesis, chapter 2) ----
 using Cycles = std::int64_t;
 
-enum class SmpPolicy { RoundRobin };
-
 // The waiting algorithm a thread uses at a barrier. Fixed spin covers the three of the thesis:
 // spin budget 0 (always block), a finite budget, or no limit (always spin).
+// Kontothanassis & Wisniewski's competitive and scheduler-information barriers and the thesis's chapter 10
+// proposals add their own parameters (docs/models/smp.md, section 16).
 struct SmpWait {
-  enum class Algorithm { FixedSpin, Block, Spin };
+  enum class Algorithm {
+    FixedSpin,
+    Block,
+    Spin,
+    CompetitiveFixed,
+    LastOne,
+    AverageThree,
+    CoarseAdjustment,
+    SchedulerInfo,
+    YieldOnWake,
+    LoadBased,
+    GranularityAware,
+  };
   Algorithm algorithm = Algorithm::FixedSpin;
-  Cycles spin_cycles = 0;  // budget for FixedSpin
-  std::string spin_given;  // as written (e.g. "6%", "CS+"), for the record
+  std::string name = "fixed-spin";
+  Cycles spin_cycles = 0;           // budget for FixedSpin and the chapter 10 algorithms
+  std::string spin_given;           // as written (e.g. "6%", "CS+"), for the record
+  Cycles switch_time = 0;           // K&W's switch_time (the cost c of a context switch), default CS
+  Cycles adjust = 0;                // K&W's Adjust (last-one, average-three)
+  std::string count = "remaining";  // scheduler-info: remaining, remaining-or-equal or not-blocked (fig. 13)
+  std::string condition = "no-idle";  // yield-on-wake: no idle CPU, or runnable threads exceed the CPUs
+  double factor = 2;                  // load-based: spin while runnable threads <= factor x CPUs
+  Cycles coarse = 0;                  // granularity-aware: block when the estimated grain exceeds this
 };
 
 // Standard deviation of the computation interval, in the thesis's direct or symbolic format (2.2.1).
@@ -45,10 +64,28 @@ struct SmpJobProfile {
   SmpWait wait;
 };
 
+// scheduler.policy: linux24 (Tsafrir thesis chapters 6-7).
+struct SmpLinuxConfig {
+  std::string params = "linux22";  // linux22, linux24 or explicit (thesis 6.6.2)
+  Cycles proc_change_penalty = 0;
+  Cycles same_address_space_bonus = 0;
+  Cycles preemption_threshold = 0;
+  std::string wakeup = "smart";     // silly, aip or smart (thesis 6.6.1.2)
+  std::string aip_search = "idle";  // idle (literal reading of AIP) or all
+};
+
+// scheduler.policy: partitioned (Kontothanassis & Wisniewski section 4).
+struct SmpPartitionConfig {
+  Cycles period = 0;      // cycles between two partition decisions
+  std::string partition;  // distribution of partition sizes, thesis 5.1.3 notation
+};
+
 struct SmpConfig {
   int cpus = 0;
   std::string platform_file;  // resolved path, empty when built from cpus
-  SmpPolicy policy = SmpPolicy::RoundRobin;
+  std::string policy = "rr";  // a name of sched/smp_policy_registry.cpp
+  SmpLinuxConfig linux_sched;
+  SmpPartitionConfig partitioned;
   Cycles quantum = 0;
   Cycles cs_in = 0;
   Cycles cs_out = 0;

@@ -5,7 +5,9 @@
 #include <cmath>
 
 #include "config/input_error.hpp"
+#include "sched/smp_policy_registry.hpp"
 #include "util/normal.hpp"
+#include "workload/distribution.hpp"
 
 namespace cosched::config {
 namespace {
@@ -47,37 +49,126 @@ Cycles whole_cycles(const Field& f, Cycles quantum, std::string_view expected, d
   return static_cast<Cycles>(std::llround(value));
 }
 
+// A spin duration: cycles, a percentage of the quantum, or a symbol of thesis 7.5-7.6:
+// CS = cs_in + cs_out, CS+ = CS + 1 cycle, 2CS+ = 2 CS + 1 cycle.
+Cycles spin_duration(const Field& f, const SmpConfig& smp, std::string* given) {
+  const Cycles cs = smp.cs_in + smp.cs_out;
+  const std::string expected = "a spin duration: cycles, a percentage of the quantum, CS, CS+ or 2CS+";
+  auto text = f.scalar(expected);
+  if (given) *given = text;
+  if (text == "CS") return cs;
+  if (text == "CS+") return cs + 1;
+  if (text == "2CS+") return 2 * cs + 1;
+  return whole_cycles(f, smp.quantum, expected, 100);
+}
+
+constexpr const char* kWaitNames =
+    "fixed-spin, block, spin, competitive-fixed, last-one, average-three, coarse-adjustment, scheduler-info, "
+    "yield-on-wake, load-based or granularity-aware";
+
+struct WaitName {
+  const char* name;
+  SmpWait::Algorithm algorithm;
+};
+
+constexpr WaitName kWaits[] = {
+    {"fixed-spin", SmpWait::Algorithm::FixedSpin},
+    {"block", SmpWait::Algorithm::Block},
+    {"spin", SmpWait::Algorithm::Spin},
+    {"competitive-fixed", SmpWait::Algorithm::CompetitiveFixed},
+    {"last-one", SmpWait::Algorithm::LastOne},
+    {"average-three", SmpWait::Algorithm::AverageThree},
+    {"coarse-adjustment", SmpWait::Algorithm::CoarseAdjustment},
+    {"scheduler-info", SmpWait::Algorithm::SchedulerInfo},
+    {"yield-on-wake", SmpWait::Algorithm::YieldOnWake},
+    {"load-based", SmpWait::Algorithm::LoadBased},
+    {"granularity-aware", SmpWait::Algorithm::GranularityAware},
+};
+
 SmpWait read_wait(const Field& f, const SmpConfig& smp) {
+  using A = SmpWait::Algorithm;
   MapReader map(f, "a mapping such as {algorithm: fixed-spin, spin: 6%}");
   auto algorithm = map.required("algorithm");
-  auto name = algorithm.scalar("fixed-spin, block or spin");
+  auto name = algorithm.scalar(kWaitNames);
   SmpWait wait;
-  auto spin = map.optional("spin");
-  if (name == "fixed-spin") {
-    wait.algorithm = SmpWait::Algorithm::FixedSpin;
-    if (!spin) f.error("missing required key 'spin' for algorithm fixed-spin");
-    const Cycles cs = smp.cs_in + smp.cs_out;
-    const std::string expected = "a spin duration: cycles, a percentage of the quantum, CS, CS+ or 2CS+";
-    auto text = spin->scalar(expected);
-    wait.spin_given = text;
-    // Thesis 7.5-7.6: CS = cs_in + cs_out, CS+ = CS + 1 cycle, 2CS+ = 2 CS + 1 cycle.
-    if (text == "CS") {
-      wait.spin_cycles = cs;
-    } else if (text == "CS+") {
-      wait.spin_cycles = cs + 1;
-    } else if (text == "2CS+") {
-      wait.spin_cycles = 2 * cs + 1;
+  const WaitName* entry = nullptr;
+  for (const auto& w : kWaits) {
+    if (name == w.name) entry = &w;
+  }
+  if (!entry) algorithm.fail(kWaitNames);
+  wait.algorithm = entry->algorithm;
+  wait.name = entry->name;
+  const Cycles cs = smp.cs_in + smp.cs_out;
+  auto optional_spin = [&](Cycles fallback, const char* fallback_given) {
+    if (auto v = map.optional("spin")) {
+      wait.spin_cycles = spin_duration(*v, smp, &wait.spin_given);
     } else {
-      wait.spin_cycles = whole_cycles(*spin, smp.quantum, expected, 100);
+      wait.spin_cycles = fallback;
+      wait.spin_given = fallback_given;
     }
-  } else if (name == "block" || name == "spin") {
-    if (spin)
-      spin->error(fmt::format("algorithm {} takes no 'spin' (it is {})", name,
-                              name == "block" ? "always 0" : "unlimited"));
-    wait.algorithm = name == "block" ? SmpWait::Algorithm::Block : SmpWait::Algorithm::Spin;
-    wait.spin_given = name == "block" ? "0" : "unlimited";
-  } else {
-    algorithm.fail("fixed-spin, block or spin");
+  };
+  auto switch_time = [&] {
+    wait.switch_time = cs;  // K&W section 3: c, "the cost of a context switch"
+    if (auto v = map.optional("switch_time")) wait.switch_time = spin_duration(*v, smp, nullptr);
+  };
+  switch (wait.algorithm) {
+    case A::FixedSpin: {
+      auto spin = map.optional("spin");
+      if (!spin) f.error("missing required key 'spin' for algorithm fixed-spin");
+      wait.spin_cycles = spin_duration(*spin, smp, &wait.spin_given);
+      break;
+    }
+    case A::Block:
+    case A::Spin:
+      if (auto spin = map.optional("spin"))
+        spin->error(fmt::format("algorithm {} takes no 'spin' (it is {})", name,
+                                name == "block" ? "always 0" : "unlimited"));
+      wait.spin_given = name == "block" ? "0" : "unlimited";
+      break;
+    case A::CompetitiveFixed:
+    case A::CoarseAdjustment:
+      switch_time();
+      break;
+    case A::LastOne:
+    case A::AverageThree: {
+      switch_time();
+      auto adjust = map.optional("adjust");
+      if (!adjust)
+        f.error(
+            fmt::format("missing required key 'adjust' for algorithm {} (the paper gives no value)", name));
+      wait.adjust = spin_duration(*adjust, smp, nullptr);
+      if (wait.adjust <= 0) adjust->fail("a positive adjustment");
+      break;
+    }
+    case A::SchedulerInfo:
+      if (auto v = map.optional("count")) {
+        const char* expected = "remaining, remaining-or-equal or not-blocked";
+        wait.count = v->scalar(expected);
+        if (wait.count != "remaining" && wait.count != "remaining-or-equal" && wait.count != "not-blocked")
+          v->fail(expected);
+      }
+      break;
+    case A::YieldOnWake:
+      optional_spin(cs, "CS");  // thesis chapter 10: "the widely accepted maximal spin duration of CS"
+      if (auto v = map.optional("condition")) {
+        wait.condition = v->scalar("no-idle or runnable-exceeds-cpus");
+        if (wait.condition != "no-idle" && wait.condition != "runnable-exceeds-cpus")
+          v->fail("no-idle or runnable-exceeds-cpus");
+      }
+      break;
+    case A::LoadBased:
+      optional_spin(2 * cs + 1, "2CS+");  // thesis chapter 10: 2CS+ is the best fixed spin
+      if (auto v = map.optional("factor")) {
+        wait.factor = v->number();
+        if (!(wait.factor > 0) || wait.factor > 1e6) v->fail("a positive multiple of the CPUs");
+      }
+      break;
+    case A::GranularityAware:
+      optional_spin(2 * cs + 1, "2CS+");
+      wait.coarse = smp.quantum / 2;  // a choice: between the thesis's medium (10%) and coarse (100%) grains
+      if (auto v = map.optional("coarse"))
+        wait.coarse = whole_cycles(*v, smp.quantum, "cycles or % of the quantum", 1e9);
+      break;
   }
   map.finish();
   return wait;
@@ -137,6 +228,10 @@ SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index) 
 
 }  // namespace
 
+Cycles smp_cycles(const Field& f, Cycles quantum, std::string_view expected) {
+  return whole_cycles(f, quantum, expected, 1e9);
+}
+
 double sigma_from_symbolic(double density_percent, double interval_cycles) {
   // P(mu - I <= X <= mu + I) = p  =>  I / sigma = z((1 + p) / 2).
   double p = density_percent / 100.0;
@@ -157,8 +252,12 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
   }
   {
     MapReader scheduler(top.required("scheduler"), "a mapping with policy, quantum, cs_in and cs_out");
-    if (auto policy = scheduler.optional("policy")) {
-      if (policy->scalar("rr") != "rr") policy->fail("rr");
+    const sched::SmpPolicyEntry* policy = sched::find_smp_policy("rr");
+    if (auto field = scheduler.optional("policy")) {
+      const std::string expected = sched::smp_policy_names();
+      policy = sched::find_smp_policy(field->scalar(expected));
+      if (!policy) field->fail(expected);
+      smp.policy = std::string(policy->name);
     }
     auto quantum = scheduler.required("quantum");
     smp.quantum = quantum.positive_integer();
@@ -169,6 +268,7 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
     smp.cs_out = whole_cycles(scheduler.required("cs_out"), smp.quantum,
                               "a context-switch-out cost in cycles or % of the quantum", 100);
     if (auto v = scheduler.optional("shuffle")) smp.shuffle = v->boolean();
+    policy->read(scheduler, smp);
     scheduler.finish();
   }
   {
@@ -191,6 +291,20 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
     }
     workload.finish();
   }
+  if (smp.policy == "partitioned") {
+    if (smp.nosync > 0)
+      top.field().error(
+          "scheduler.policy: partitioned runs synchronizing jobs only: give workload.nosync: 0");
+    int jobs = 0;
+    for (const auto& job : smp.jobs) jobs += job.copies;
+    auto distribution = workload::Distribution::parse(smp.partitioned.partition);
+    const double block = std::floor(distribution->max());
+    if (smp.cpus > 0 && block * jobs > smp.cpus)
+      top.field().error(
+          fmt::format("scheduler.partition: {} jobs with partitions of up to {:g} processors need more than "
+                      "platform.cpus = {}",
+                      jobs, block, smp.cpus));
+  }
   return smp;
 }
 
@@ -198,11 +312,12 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
   nlohmann::ordered_json out;
   out["platform"]["cpus"] = smp.cpus;
   if (!smp.platform_file.empty()) out["platform"]["file"] = smp.platform_file;
-  out["scheduler"] = {{"policy", "rr"},
+  out["scheduler"] = {{"policy", smp.policy},
                       {"quantum", smp.quantum},
                       {"cs_in", smp.cs_in},
                       {"cs_out", smp.cs_out},
                       {"shuffle", smp.shuffle}};
+  sched::find_smp_policy(smp.policy)->to_json(smp, out["scheduler"]);
   out["workload"]["nosync"] = smp.nosync;
   auto& jobs = out["workload"]["jobs"] = nlohmann::ordered_json::array();
   for (const auto& job : smp.jobs) {
@@ -216,18 +331,28 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
       j["sigma_symbolic"] = {{"density", *job.sigma.density}, {"interval", *job.sigma.interval}};
     }
     j["copies"] = job.copies;
+    auto& w = j["wait"] = {{"algorithm", job.wait.name}};
+    using A = SmpWait::Algorithm;
     switch (job.wait.algorithm) {
-      case SmpWait::Algorithm::FixedSpin:
-        j["wait"] = {
-            {"algorithm", "fixed-spin"}, {"spin", job.wait.spin_cycles}, {"spin_given", job.wait.spin_given}};
+      case A::FixedSpin:
+      case A::YieldOnWake:
+      case A::LoadBased:
+      case A::GranularityAware:
+        w["spin"] = job.wait.spin_cycles;
+        w["spin_given"] = job.wait.spin_given;
         break;
-      case SmpWait::Algorithm::Block:
-        j["wait"] = {{"algorithm", "block"}};
-        break;
-      case SmpWait::Algorithm::Spin:
-        j["wait"] = {{"algorithm", "spin"}};
+      default:
         break;
     }
+    if (job.wait.algorithm == A::CompetitiveFixed || job.wait.algorithm == A::LastOne ||
+        job.wait.algorithm == A::AverageThree || job.wait.algorithm == A::CoarseAdjustment)
+      w["switch_time"] = job.wait.switch_time;
+    if (job.wait.algorithm == A::LastOne || job.wait.algorithm == A::AverageThree)
+      w["adjust"] = job.wait.adjust;
+    if (job.wait.algorithm == A::SchedulerInfo) w["count"] = job.wait.count;
+    if (job.wait.algorithm == A::YieldOnWake) w["condition"] = job.wait.condition;
+    if (job.wait.algorithm == A::LoadBased) w["factor"] = job.wait.factor;
+    if (job.wait.algorithm == A::GranularityAware) w["coarse"] = job.wait.coarse;
     jobs.push_back(j);
   }
   return out;

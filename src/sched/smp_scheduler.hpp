@@ -1,10 +1,12 @@
 #pragma once
-// The decision logic of an SMP scheduling policy: which ready thread a free CPU runs next and for how long.
-// Policies never advance time or touch SimGrid; the SMP machine (src/smp/machine.hpp) calls them.
+// The decision logic of an SMP scheduling policy: which ready thread a CPU runs next, for how long, and which
+// CPUs must reschedule when threads become ready. Policies never advance time or touch SimGrid; the SMP
+// machine (src/smp/machine.hpp) calls them and owns the CPUs, whose state it shows them through SmpHost.
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace cosched::sched {
 
@@ -12,17 +14,89 @@ using ThreadId = int;
 using CpuId = int;
 using Cycles = std::int64_t;
 
+// Why a thread enters the ready set (Tsafrir thesis 2.1, 6.5.3, 6.5.4).
+enum class ReadyReason {
+  Start,      // at start-up, in the start-up order
+  Woken,      // its barrier completed while it was blocked (__wake_up_common)
+  Preempted,  // it left its CPU still runnable (quantum expiry, or a better thread took the CPU)
+  Requeued,   // it gave up its CPU to block, but its barrier completed during the switch out (thesis 4.3.4)
+};
+
+// What a CPU is doing, as a policy may see it.
+enum class CpuPhase { Idle, SwitchIn, Running, SwitchOut };
+
+struct CpuView {
+  CpuPhase phase = CpuPhase::Idle;
+  // The CPU's current task: the running thread, the one switching in, or (during a switch out) the one
+  // leaving, which counts as running until its switch ends (thesis 7.2). -1 on an idle CPU (the idle task).
+  ThreadId current = -1;
+  ThreadId next = -1;         // chosen to run after the switch out (the thesis's wait4cs state), or -1
+  bool need_resched = false;  // schedule() must run on this CPU at its next chance (thesis 6.4.4)
+  Cycles idle_since = 0;      // when it last became idle: "least recently active" (thesis 6.5.2)
+};
+
+// What the machine shows a policy.
+class SmpHost {
+ public:
+  virtual ~SmpHost() = default;
+  virtual int cpu_count() const = 0;
+  virtual const CpuView& cpu(CpuId cpu) const = 0;
+  virtual int thread_count() const = 0;
+  // Threads with the same address space (the threads of one job) share this number (thesis 6.4.4, mm).
+  virtual int address_space(ThreadId thread) const = 0;
+  // Accounts every running thread's user time up to now (charge() for each), so that counters are current.
+  virtual void settle_running() = 0;
+  // Every thread's time slice changed (a Linux epoch): the machine re-reads those of running threads.
+  virtual void slices_changed() = 0;
+};
+
 class SmpScheduler {
  public:
   virtual ~SmpScheduler() = default;
-  // The thread became ready (start-up, preemption, wake-up after a barrier).
-  virtual void enqueue(ThreadId thread) = 0;
-  // The thread a free CPU should run next, removed from the ready set; nothing when none is ready.
-  virtual std::optional<ThreadId> pick_next(CpuId cpu) = 0;
-  // How long the thread may run once dispatched, in cycles.
+  // Called once by the machine before any other call.
+  virtual void attach(SmpHost& host) { host_ = &host; }
+
+  // How the machine drives the policy.
+  // true: schedule() decides the next thread when the CPU's thread leaves, before its switch out, and the
+  //   chosen thread waits for the switch (thesis 7.2, wait4cs); idle CPUs run schedule() only when their
+  //   need_resched is set (thesis 6.5.2, 6.6.1).
+  // false: the CPU takes the next thread at the end of the switch out, and idle CPUs take newly ready
+  //   threads at once (round robin, thesis 2.1).
+  virtual bool decides_before_switch() const { return false; }
+
+  virtual void enqueue(ThreadId thread, ReadyReason reason) = 0;
+  // The thread `cpu` should run next. `prev` is the CPU's current thread when it is still runnable: it
+  // competes with the ready threads and, when returned, keeps running without a switch. Any other returned
+  // thread is removed from the ready set. Nothing when no thread can run.
+  virtual std::optional<ThreadId> pick_next(CpuId cpu, std::optional<ThreadId> prev) = 0;
+  // How long the thread may run from now, in cycles of user time.
   virtual Cycles time_slice(ThreadId thread) const = 0;
+  // The thread ran `cycles` of user time (computing or spinning).
+  virtual void charge(ThreadId /*thread*/, Cycles /*cycles*/) {}
+  // The thread left the ready set for good or for a while (it blocked, or finished).
+  virtual void blocked(ThreadId /*thread*/) {}
+  virtual void finished(ThreadId /*thread*/) {}
+  // Threads that a barrier completion on `this_cpu` has just made ready (already enqueued, in wake order):
+  // the CPUs whose need_resched must be set, in the order they are chosen (__wake_up_common, thesis 6.5.3).
+  virtual std::vector<CpuId> wake(const std::vector<ThreadId>& /*woken*/, CpuId /*this_cpu*/) { return {}; }
+  // reschedule_idle(thread) run on `this_cpu` (thesis algorithm 2): the CPU whose need_resched must be set.
+  virtual std::optional<CpuId> reschedule_idle(ThreadId /*thread*/, CpuId /*this_cpu*/) {
+    return std::nullopt;
+  }
+
   virtual bool has_ready() const = 0;
   virtual std::size_t ready_count() const = 0;
+
+  // Processors the job with this address space may use now (Kontothanassis & Wisniewski's partition size).
+  virtual int partition_cpus(int /*address_space*/) const { return host_ ? host_->cpu_count() : 0; }
+  // A change of the policy's own (a new partition) due at that cycle; the machine calls change() then, and
+  // vacates the CPUs that are no longer usable.
+  virtual std::optional<Cycles> next_change() const { return std::nullopt; }
+  virtual void change(Cycles /*now*/) {}
+  virtual bool cpu_usable(CpuId /*cpu*/) const { return true; }
+
+ protected:
+  SmpHost* host_ = nullptr;
 };
 
 }  // namespace cosched::sched

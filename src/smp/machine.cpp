@@ -27,6 +27,8 @@ std::uint64_t uniform_below(std::mt19937_64& engine, std::uint64_t bound) {
 Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> scheduler)
     : config_(std::move(config)), scheduler_(std::move(scheduler)) {
   if (config_.cpus <= 0) throw std::invalid_argument("platform.cpus: an SMP needs at least one CPU");
+  scheduler_->attach(*this);
+  decides_before_switch_ = scheduler_->decides_before_switch();
   cpus_.resize(config_.cpus);
   jobs_.resize(config_.jobs.size());
   outcomes_.resize(config_.jobs.size());
@@ -35,11 +37,13 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
   // Start-up order (thesis 3.2.1.1, footnote 1): by (job id, thread id), synchronizing jobs first.
   for (std::size_t j = 0; j < config_.jobs.size(); ++j) {
     const auto& job = config_.jobs[j];
+    jobs_[j].waiter = job.wait->make_waiter();
     job_first_thread_.push_back(static_cast<ThreadId>(threads_.size()));
     barriers_total_ += job.barriers;
     for (int t = 0; t < job.threads; ++t) {
       Thread thread;
       thread.job = static_cast<int>(j);
+      thread.address_space = static_cast<int>(j);  // the threads of a job share its address space
       thread.compute.emplace(job.compute_mean, job.compute_sigma, util::mix_seed(config_.seed, j + 1, t));
       start_phase(thread);
       threads_.push_back(std::move(thread));
@@ -47,9 +51,11 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
   }
   for (int n = 0; n < config_.nosync; ++n) {
     Thread thread;
+    thread.address_space = static_cast<int>(config_.jobs.size()) + n;  // each a job of its own (thesis 2.1)
     thread.work_left = kNever;  // non-synchronizing threads compute forever
     threads_.push_back(std::move(thread));
   }
+  runnable_ = static_cast<int>(threads_.size());
 
   std::vector<ThreadId> order(threads_.size());
   std::iota(order.begin(), order.end(), 0);
@@ -64,14 +70,47 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
     std::mt19937_64 engine(util::mix_seed(config_.seed, 0, 1));
     for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[uniform_below(engine, i)]);
   }
-  for (ThreadId id : order) scheduler_->enqueue(id);
-  for (CpuId c = 0; c < config_.cpus; ++c) idle_.insert(c);
-  dispatch_idle();
+  for (ThreadId id : order) scheduler_->enqueue(id, sched::ReadyReason::Start);
+  if (before_switch()) {
+    // Every CPU starts with need_resched set and runs schedule() at cycle 0, in ascending id.
+    for (CpuId c = 0; c < config_.cpus; ++c) {
+      cpus_[c].view.need_resched = true;
+      schedule(c, 0);
+    }
+  } else {
+    for (CpuId c = 0; c < config_.cpus; ++c) idle_.insert(c);
+    dispatch_idle();
+  }
+}
+
+Machine::Machine(Machine&& other) noexcept
+    : config_(std::move(other.config_)),
+      scheduler_(std::move(other.scheduler_)),
+      decides_before_switch_(other.decides_before_switch_),
+      threads_(std::move(other.threads_)),
+      cpus_(std::move(other.cpus_)),
+      jobs_(std::move(other.jobs_)),
+      outcomes_(std::move(other.outcomes_)),
+      job_first_thread_(std::move(other.job_first_thread_)),
+      idle_(std::move(other.idle_)),
+      events_queue_(std::move(other.events_queue_)),
+      current_cpu_(other.current_cpu_),
+      now_(other.now_),
+      events_(other.events_),
+      jobs_remaining_(other.jobs_remaining_),
+      runnable_(other.runnable_),
+      barriers_total_(other.barriers_total_),
+      barriers_done_(other.barriers_done_),
+      done_(other.done_),
+      tracing_(other.tracing_),
+      trace_(std::move(other.trace_)) {
+  if (scheduler_) scheduler_->attach(*this);
 }
 
 std::optional<Cycles> Machine::next_event_time() const {
-  if (events_queue_.empty()) return std::nullopt;
-  return events_queue_.top().time;
+  std::optional<Cycles> next = scheduler_->next_change();
+  if (!events_queue_.empty() && (!next || events_queue_.top().time < *next)) next = events_queue_.top().time;
+  return next;
 }
 
 double Machine::barrier_progress() const {
@@ -85,28 +124,61 @@ std::optional<CpuId> Machine::thread_cpu(ThreadId thread) const {
 }
 
 bool Machine::run_until(Cycles until) {
-  while (!done_ && !events_queue_.empty()) {
+  while (!done_) {
+    const auto change = scheduler_->next_change();
+    if (change && *change <= until && (events_queue_.empty() || *change <= events_queue_.top().time)) {
+      // A policy change takes effect at the start of its cycle, before the CPUs' events of that cycle.
+      now_ = *change;
+      apply_change();
+      continue;
+    }
+    if (events_queue_.empty()) break;
     const Event event = events_queue_.top();
     if (event.time > until) break;
     events_queue_.pop();
-    if (event.version != cpus_[event.cpu].version) continue;  // superseded
+    auto& c = cpus_[event.cpu];
+    if (event.version != c.version) continue;  // superseded
+    c.pending = false;
     now_ = event.time;
     ++events_;
+    current_cpu_ = event.cpu;
     handle(event.cpu);
+    c.last_handled = now_;
+    current_cpu_ = -1;
   }
-  if (!done_ && events_queue_.empty())
+  if (!done_ && events_queue_.empty() && !scheduler_->next_change())
     throw std::logic_error("SMP machine: no pending event while synchronizing jobs are unfinished");
   return !done_;
+}
+
+void Machine::apply_change() {
+  ++events_;
+  scheduler_->change(now_);
+  for (CpuId cpu = 0; cpu < static_cast<CpuId>(cpus_.size()); ++cpu) {
+    auto& c = cpus_[cpu];
+    if (scheduler_->cpu_usable(cpu) || c.view.phase == CpuPhase::Idle) continue;
+    // The CPU left the job's partition: its thread goes back to the ready set (switching in: when the switch
+    // ends; switching out: it is leaving already).
+    c.view.need_resched = true;
+    if (c.view.phase == CpuPhase::Running) {
+      const Cycles when = c.last_handled == now_ ? now_ + 1 : now_;
+      if (when < c.next_event) schedule(cpu, when);
+    }
+  }
+  if (!before_switch()) dispatch_idle();
+  for (int job = 0; job < static_cast<int>(jobs_.size()); ++job) recheck_spinners(job);
 }
 
 void Machine::schedule(CpuId cpu, Cycles time) {
   auto& c = cpus_[cpu];
   c.next_event = time;
+  c.pending = true;
   events_queue_.push(Event{time, cpu, ++c.version});
 }
 
 void Machine::handle(CpuId cpu) {
-  switch (cpus_[cpu].phase) {
+  auto& c = cpus_[cpu];
+  switch (c.view.phase) {
     case CpuPhase::SwitchIn:
       handle_switch_in_end(cpu);
       break;
@@ -117,25 +189,36 @@ void Machine::handle(CpuId cpu) {
       handle_switch_out_end(cpu);
       break;
     case CpuPhase::Idle:
-      throw std::logic_error("SMP machine: event on an idle CPU");
+      if (!before_switch()) throw std::logic_error("SMP machine: event on an idle CPU");
+      run_after_switch(cpu);
+      if (c.view.phase == CpuPhase::Idle && c.view.need_resched) run_schedule(cpu, std::nullopt);
+      break;
   }
-  dispatch_idle();
+  if (!before_switch()) dispatch_idle();
 }
 
 void Machine::start_phase(Thread& thread) {
   // Compute, then one cycle for the arrival itself (thesis 3.2.1.1: one cycle to compute, two to
   // synchronize).
   thread.work_left = thread.compute->draw() + 1;
+  thread.phase_started_at = now_;
 }
 
 void Machine::handle_switch_in_end(CpuId cpu) {
   auto& c = cpus_[cpu];
-  auto& thread = threads_[c.thread];
-  c.phase = CpuPhase::Running;
+  auto& thread = threads_[c.view.current];
+  c.view.phase = CpuPhase::Running;
   c.run_since = now_;
-  c.quantum_end = now_ + scheduler_->time_slice(c.thread);
+  c.quantum_end = now_ + scheduler_->time_slice(c.view.current);
+  note(TraceKind::Run, cpu, c.view.current);
+  if (thread.wait_to_record) {
+    // K&W's tblkd runs from the block until the thread runs again.
+    thread.wait_to_record = false;
+    thread.wait.blocked_cycles = now_ - thread.blocked_at;
+    record_wait(c.view.current);
+  }
   if (thread.finish_pending) {
-    finish(c.thread);
+    finish(c.view.current);
     return;
   }
   if (thread.spinning && barrier_complete(thread)) {
@@ -143,77 +226,208 @@ void Machine::handle_switch_in_end(CpuId cpu) {
     // succeeds (thesis 5.3.2.1).
     thread.success_at = now_ + 1;
   }
-  schedule_running(cpu);
-}
-
-void Machine::schedule_running(CpuId cpu) {
-  auto& c = cpus_[cpu];
-  const auto& thread = threads_[c.thread];
-  Cycles next;
-  if (thread.spinning) {
-    next = std::min(thread.success_at, c.run_since + thread.spin_left);
-  } else {
-    next = c.run_since + thread.work_left;
+  if (before_switch() && c.view.need_resched && c.after_switch < 0) {
+    // The kernel checks need_resched before returning to user mode (thesis 6.4.4).
+    run_schedule(cpu, std::nullopt);
+    return;
   }
-  schedule(cpu, std::min(next, c.quantum_end));
-}
-
-void Machine::handle_running(CpuId cpu) {
-  auto& c = cpus_[cpu];
-  const ThreadId id = c.thread;
-  auto& thread = threads_[id];
-  const Cycles elapsed = now_ - c.run_since;
-  c.run_since = now_;
-  if (thread.spinning) {
-    if (thread.success_at <= now_) {
-      thread.spinning = false;
-      ++outcomes_[thread.job].successful_spins;
-      if (pass_barrier(thread)) {
-        finish(id);
-        return;
-      }
-    } else {
-      thread.spin_left -= elapsed;
-      if (thread.spin_left <= 0) {
-        // The last poll failed: yield the CPU (cs_out), then block (thesis 2.1).
-        thread.spinning = false;
-        switch_out(cpu, SwitchOutReason::Yield);
-        return;
-      }
-    }
-  } else {
-    thread.work_left -= elapsed;
-    if (thread.work_left == 0) {
-      arrive(id, cpu);
-      if (c.phase != CpuPhase::Running) return;
-    }
-  }
-  // An action completing exactly at the end of the quantum counts before the preemption.
-  if (now_ >= c.quantum_end) {
+  if (!before_switch() && c.view.need_resched) {
+    c.view.need_resched = false;  // the CPU left the partition during the switch in
     switch_out(cpu, SwitchOutReason::Preempt);
     return;
   }
   schedule_running(cpu);
 }
 
+void Machine::run_after_switch(CpuId cpu) {
+  // Linux: reschedule_idle(prev) follows the switch (thesis algorithm 4, line 27) as the CPU's next event,
+  // one cycle after the switch in ends (at most one event per CPU per cycle, thesis 2.1: the 864 -> 865 step
+  // of 7.6). The thread switched in runs meanwhile.
+  auto& c = cpus_[cpu];
+  if (c.after_switch < 0 || now_ < c.after_switch_at) return;
+  const ThreadId prev = c.after_switch;
+  c.after_switch = -1;
+  if (threads_[prev].state != ThreadState::Ready) return;  // another CPU took it meanwhile
+  settle_running();
+  auto target = scheduler_->reschedule_idle(prev, cpu);
+  note(TraceKind::RescheduleIdle, target.value_or(-1), prev);
+  if (target) set_need_resched(*target);
+}
+
+void Machine::schedule_running(CpuId cpu) {
+  auto& c = cpus_[cpu];
+  const auto& thread = threads_[c.view.current];
+  Cycles next;
+  if (thread.spinning) {
+    next = std::min(thread.success_at, c.run_since + thread.spin_left);
+  } else {
+    next = c.run_since + thread.work_left;
+  }
+  next = std::min(next, c.quantum_end);
+  if (c.after_switch >= 0) next = std::min(next, c.after_switch_at);
+  schedule(cpu, next);
+}
+
+void Machine::settle(CpuId cpu) {
+  auto& c = cpus_[cpu];
+  if (c.view.phase != CpuPhase::Running) return;
+  const Cycles elapsed = now_ - c.run_since;
+  if (elapsed <= 0) return;
+  c.run_since = now_;
+  const ThreadId id = c.view.current;
+  auto& thread = threads_[id];
+  // A task's counter is charged for every cycle of user time, computing or spinning (thesis 6.4.4).
+  scheduler_->charge(id, elapsed);
+  if (thread.spinning) {
+    if (thread.success_at > now_ - elapsed) {
+      const Cycles spun = std::min(elapsed, thread.success_at - (now_ - elapsed));
+      thread.wait.spin_cycles += spun;
+      outcomes_[thread.job].spin_cycles += spun;
+    }
+    if (thread.success_at > now_) thread.spin_left -= elapsed;
+  } else {
+    thread.work_left -= elapsed;
+  }
+}
+
+void Machine::note(TraceKind kind, CpuId cpu, ThreadId thread) {
+  if (tracing_) trace_.push_back(TraceEntry{now_, kind, cpu, thread});
+}
+
+void Machine::settle_running() {
+  for (CpuId cpu = 0; cpu < static_cast<CpuId>(cpus_.size()); ++cpu) settle(cpu);
+}
+
+void Machine::slices_changed() {
+  // Linux epoch: running threads got new counters; their quantum ends move (they were settled first).
+  for (CpuId cpu = 0; cpu < static_cast<CpuId>(cpus_.size()); ++cpu) {
+    auto& c = cpus_[cpu];
+    if (c.view.phase != CpuPhase::Running) continue;
+    c.quantum_end = c.run_since + scheduler_->time_slice(c.view.current);
+    if (cpu != current_cpu_) schedule_running(cpu);
+  }
+}
+
+void Machine::handle_running(CpuId cpu) {
+  auto& c = cpus_[cpu];
+  settle(cpu);
+  run_after_switch(cpu);
+  const ThreadId id = c.view.current;
+  auto& thread = threads_[id];
+  if (thread.spinning) {
+    if (thread.success_at <= now_) {
+      thread.spinning = false;
+      ++outcomes_[thread.job].successful_spins;
+      thread.wait.succeeded = true;
+      note(TraceKind::SpinSuccess, cpu, id);
+      record_wait(id);
+      if (pass_barrier(thread)) {
+        finish(id);
+        return;
+      }
+      auto& job = jobs_[thread.job];
+      if (job.waiter->release_after_success(arrival_view(id), job.woken_at_last_completion)) {
+        leave(cpu, SwitchOutReason::Release);  // yield-on-wake: regroup in the ready queue (thesis 10)
+        return;
+      }
+    } else if (thread.spin_left <= 0) {
+      // The last poll failed: yield the CPU (cs_out), then block (thesis 2.1).
+      thread.spinning = false;
+      outcomes_[thread.job].last_failed_spin = now_;
+      note(TraceKind::SpinFail, cpu, id);
+      ++outcomes_[thread.job].blocks;
+      thread.wait.blocked = true;
+      thread.blocked_at = now_;
+      leave(cpu, SwitchOutReason::Yield);
+      return;
+    }
+  } else if (thread.work_left == 0) {
+    arrive(id, cpu);
+    if (c.view.phase != CpuPhase::Running) return;
+  }
+  // An action completing exactly at the end of the quantum counts before the preemption.
+  if (now_ >= c.quantum_end) {
+    if (before_switch()) {
+      run_schedule(cpu, std::nullopt);  // the counter is 0: need_resched (thesis 6.4.4)
+    } else {
+      switch_out(cpu, SwitchOutReason::Preempt);
+    }
+    return;
+  }
+  if (c.view.need_resched) {
+    if (before_switch()) {
+      run_schedule(cpu, std::nullopt);
+    } else {
+      c.view.need_resched = false;  // the CPU left the partition
+      switch_out(cpu, SwitchOutReason::Preempt);
+    }
+    return;
+  }
+  schedule_running(cpu);
+}
+
+wait::ArrivalView Machine::arrival_view(ThreadId id) const {
+  const auto& thread = threads_[id];
+  const auto& job = jobs_[thread.job];
+  wait::ArrivalView view;
+  view.now = now_;
+  view.thread = id - job_first_thread_[thread.job];
+  view.barrier = thread.barrier;
+  view.job_threads = config_.jobs[thread.job].threads;
+  view.arrived = job.arrived;
+  view.blocked_peers = static_cast<int>(job.blocked.size());
+  view.partition_cpus = scheduler_->partition_cpus(thread.address_space);
+  view.cpus = config_.cpus;
+  view.idle_cpus = static_cast<int>(
+      std::count_if(cpus_.begin(), cpus_.end(), [](const Cpu& c) { return c.view.phase == CpuPhase::Idle; }));
+  view.runnable_threads = runnable_;
+  view.context_switch = config_.cs_in + config_.cs_out;
+  view.quantum = config_.quantum;
+  view.phase_started_at = thread.phase_started_at;
+  return view;
+}
+
 void Machine::arrive(ThreadId id, CpuId cpu) {
   auto& thread = threads_[id];
   auto& job = jobs_[thread.job];
+  note(TraceKind::Arrive, cpu, id);
+  const Cycles since_last_arrival =
+      thread.last_arrival_dispatch == thread.dispatches ? now_ - thread.last_arrival_at : -1;
+  thread.last_arrival_at = now_;
+  thread.last_arrival_dispatch = thread.dispatches;
   if (++job.arrived == config_.jobs[thread.job].threads) {
+    note(TraceKind::Complete, cpu, id);
     // The last to arrive completes the barrier and goes on at once; it does not spin (thesis 2.3.1).
     complete_barrier(thread.job, cpu);
     if (pass_barrier(thread)) finish(id);
     return;
   }
-  const Cycles budget = config_.jobs[thread.job].wait->spin_budget();
+  thread.wait = wait::WaitRecord{};
+  thread.wait.thread = id - job_first_thread_[thread.job];
+  thread.wait.barrier = thread.barrier;
+  thread.wait.arrived_at = now_;
+  auto view = arrival_view(id);
+  view.since_last_arrival = since_last_arrival;
+  const Cycles budget = job.waiter->spin_budget(view);
   if (budget <= 0) {
-    switch_out(cpu, SwitchOutReason::Yield);  // always-block: no spin, not counted in SSR
+    ++outcomes_[thread.job].blocks;
+    thread.wait.blocked = true;
+    thread.blocked_at = now_;
+    leave(cpu, SwitchOutReason::Yield);  // always-block: no spin, not counted in SSR
     return;
   }
   ++outcomes_[thread.job].total_spins;
+  note(TraceKind::Spin, cpu, id);
+  thread.wait.spun = true;
   thread.spinning = true;
   thread.spin_left = budget;
   thread.success_at = kNever;
+}
+
+void Machine::record_wait(ThreadId id) {
+  auto& thread = threads_[id];
+  thread.wait.passed_at = now_;
+  jobs_[thread.job].waiter->record(thread.wait);
 }
 
 void Machine::complete_barrier(int job_index, CpuId completer) {
@@ -223,12 +437,16 @@ void Machine::complete_barrier(int job_index, CpuId completer) {
   ++barriers_done_;
   ++outcomes_[job_index].barriers_completed;
   // Blocked threads move to the ready-queue tail together, in the order they blocked (thesis 2.1).
-  for (ThreadId id : job.blocked) {
-    auto& thread = threads_[id];
-    if (pass_barrier(thread)) thread.finish_pending = true;
-    make_ready(id);
-  }
+  std::vector<ThreadId> woken = std::move(job.blocked);
   job.blocked.clear();
+  job.woken_at_last_completion = static_cast<int>(woken.size());
+  for (ThreadId id : woken) {
+    auto& thread = threads_[id];
+    thread.wait_to_record = true;
+    if (pass_barrier(thread)) thread.finish_pending = true;
+    ++runnable_;
+    make_ready(id, sched::ReadyReason::Woken);
+  }
   // Spinning threads on a CPU succeed at their next poll. A poll at this very cycle exists if the spin
   // began before now, and it sees the completion only if its CPU comes after the completer's (thesis 7.5.4).
   const ThreadId first = job_first_thread_[job_index];
@@ -236,9 +454,14 @@ void Machine::complete_barrier(int job_index, CpuId completer) {
     auto& thread = threads_[id];
     if (!thread.spinning || thread.state != ThreadState::Running) continue;
     auto& c = cpus_[thread.cpu];
-    if (c.phase != CpuPhase::Running) continue;  // switching in: handled when it starts to run
+    if (c.view.phase != CpuPhase::Running) continue;  // switching in: handled when it starts to run
     thread.success_at = (thread.cpu > completer && c.run_since < now_) ? now_ : now_ + 1;
     if (thread.success_at < c.next_event) schedule(thread.cpu, thread.success_at);
+  }
+  if (before_switch() && !woken.empty()) {
+    // __wake_up_common (thesis 6.5.3) with the configured wakeup scheme (6.6.1.2).
+    settle_running();
+    for (CpuId target : scheduler_->wake(woken, completer)) set_need_resched(target);
   }
 }
 
@@ -259,75 +482,198 @@ void Machine::finish(ThreadId id) {
     if (--jobs_remaining_ == 0) done_ = true;
   }
   if (config_.end_at_first_finish) done_ = true;  // thesis 5.1.4
-  switch_out(cpu, SwitchOutReason::Finish);       // a finished thread releases its CPU with cs_out
+  leave(cpu, SwitchOutReason::Finish);            // a finished thread releases its CPU with cs_out
+}
+
+void Machine::leave(CpuId cpu, SwitchOutReason reason) {
+  if (before_switch()) {
+    run_schedule(cpu, reason);
+  } else {
+    switch_out(cpu, reason);
+  }
 }
 
 void Machine::switch_out(CpuId cpu, SwitchOutReason reason) {
   auto& c = cpus_[cpu];
-  c.phase = CpuPhase::SwitchOut;
+  c.view.phase = CpuPhase::SwitchOut;
   c.reason = reason;
+  note(TraceKind::SwitchOut, cpu, c.view.current);
   schedule(cpu, now_ + config_.cs_out);
+  const int job = threads_[c.view.current].job;
+  if (job >= 0) recheck_spinners(job);
+}
+
+void Machine::recheck_spinners(int job_index) {
+  auto& job = jobs_[job_index];
+  const ThreadId first = job_first_thread_[job_index];
+  for (ThreadId id = first; id < first + config_.jobs[job_index].threads; ++id) {
+    auto& thread = threads_[id];
+    if (!thread.spinning || thread.state != ThreadState::Running || thread.success_at <= now_) continue;
+    auto& c = cpus_[thread.cpu];
+    if (c.view.phase != CpuPhase::Running || thread.cpu == current_cpu_) continue;
+    if (!job.waiter->give_up(arrival_view(id))) continue;
+    settle(thread.cpu);
+    thread.spin_left = 0;  // its next event ends the spin; at most one event per CPU per cycle
+    const Cycles when = c.last_handled == now_ ? now_ + 1 : now_;
+    if (when < c.next_event) schedule(thread.cpu, when);
+  }
 }
 
 void Machine::handle_switch_out_end(CpuId cpu) {
   auto& c = cpus_[cpu];
-  const ThreadId id = c.thread;
+  const ThreadId id = c.view.current;
   auto& thread = threads_[id];
-  c.thread = -1;
+  c.view.current = -1;
+  bool still_runnable = false;
   switch (c.reason) {
     case SwitchOutReason::Preempt:
-      make_ready(id);
+    case SwitchOutReason::Release:
+      make_ready(id, sched::ReadyReason::Preempted);
+      still_runnable = true;
       break;
     case SwitchOutReason::Yield:
       if (barrier_complete(thread)) {
         // The barrier completed during the cs_out: ready-queue tail instead of blocked (thesis 4.3.4).
+        thread.wait_to_record = true;
         if (pass_barrier(thread)) thread.finish_pending = true;
-        make_ready(id);
+        make_ready(id, sched::ReadyReason::Requeued);
+        still_runnable = true;
       } else {
         thread.state = ThreadState::Blocked;
         thread.cpu = -1;
+        note(TraceKind::Block, cpu, id);
+        --runnable_;
         jobs_[thread.job].blocked.push_back(id);
+        scheduler_->blocked(id);
       }
       break;
     case SwitchOutReason::Finish:
       thread.state = ThreadState::Finished;
       thread.cpu = -1;
+      note(TraceKind::Finish, cpu, id);
+      --runnable_;
+      scheduler_->finished(id);
       break;
   }
-  dispatch(cpu);
-}
-
-void Machine::make_ready(ThreadId id) {
-  auto& thread = threads_[id];
-  thread.state = ThreadState::Ready;
-  thread.cpu = -1;
-  scheduler_->enqueue(id);
-}
-
-void Machine::dispatch(CpuId cpu) {
-  auto& c = cpus_[cpu];
-  auto next = scheduler_->pick_next(cpu);
-  if (!next) {
-    c.phase = CpuPhase::Idle;
-    ++c.version;  // no pending event
-    idle_.insert(cpu);
+  if (!before_switch()) {
+    dispatch(cpu);
     return;
   }
-  auto& thread = threads_[*next];
+  const ThreadId next = c.view.next;
+  c.view.next = -1;
+  if (next >= 0) {
+    switch_in(cpu, next);
+  } else {
+    go_idle(cpu);
+  }
+  if (still_runnable) {
+    if (c.after_switch >= 0) {  // an earlier switch's reschedule_idle still pending: it comes first
+      c.after_switch_at = now_;
+      run_after_switch(cpu);
+    }
+    // reschedule_idle(prev) runs after the switch (algorithm 4, line 27), as this CPU's next event.
+    c.after_switch = id;
+    c.after_switch_at = now_ + (next >= 0 ? config_.cs_in : 0) + 1;  // a second event after the switch
+    if (next < 0) schedule(cpu, c.after_switch_at);
+  } else if (next < 0 && c.view.need_resched) {
+    run_schedule(cpu, std::nullopt);
+  }
+}
+
+void Machine::make_ready(ThreadId id, sched::ReadyReason reason) {
+  auto& thread = threads_[id];
+  note(TraceKind::Ready, thread.cpu, id);
+  thread.state = ThreadState::Ready;
+  thread.cpu = -1;
+  scheduler_->enqueue(id, reason);
+}
+
+void Machine::switch_in(CpuId cpu, ThreadId id) {
+  auto& c = cpus_[cpu];
+  auto& thread = threads_[id];
   thread.state = ThreadState::Running;  // the context-switch periods count as running (thesis 7.2)
   thread.cpu = cpu;
-  c.thread = *next;
-  c.phase = CpuPhase::SwitchIn;
+  ++thread.dispatches;
+  if (thread.job >= 0) ++outcomes_[thread.job].context_switches;
+  c.view.current = id;
+  c.view.phase = CpuPhase::SwitchIn;
+  note(TraceKind::SwitchIn, cpu, id);
   schedule(cpu, now_ + config_.cs_in);
 }
 
-void Machine::dispatch_idle() {
-  // Idle CPUs take newly ready threads at once, in ascending CPU id.
-  while (!idle_.empty() && scheduler_->has_ready()) {
-    CpuId cpu = *idle_.begin();
-    idle_.erase(idle_.begin());
-    dispatch(cpu);
+void Machine::go_idle(CpuId cpu) {
+  auto& c = cpus_[cpu];
+  c.view.phase = CpuPhase::Idle;
+  c.view.current = -1;
+  c.view.idle_since = now_;
+  if (!before_switch()) c.view.need_resched = false;  // a CPU outside the partitions has nothing to leave
+  c.pending = false;
+  ++c.version;  // no pending event
+  if (!before_switch()) idle_.insert(cpu);
+}
+
+void Machine::dispatch(CpuId cpu) {
+  auto next = scheduler_->pick_next(cpu, std::nullopt);
+  if (!next) {
+    go_idle(cpu);
+    return;
   }
+  switch_in(cpu, *next);
+}
+
+void Machine::dispatch_idle() {
+  // Round robin: idle CPUs take newly ready threads at once, in ascending CPU id. A CPU the policy gives no
+  // thread (outside any partition) stays idle.
+  for (auto it = idle_.begin(); it != idle_.end() && scheduler_->has_ready();) {
+    const CpuId cpu = *it;
+    auto next = scheduler_->pick_next(cpu, std::nullopt);
+    if (!next) {
+      ++it;
+      continue;
+    }
+    it = idle_.erase(it);
+    switch_in(cpu, *next);
+  }
+}
+
+void Machine::run_schedule(CpuId cpu, std::optional<SwitchOutReason> leaving) {
+  auto& c = cpus_[cpu];
+  c.view.need_resched = false;
+  const bool running = c.view.phase == CpuPhase::Running;
+  std::optional<ThreadId> prev;
+  if (running && !leaving) prev = c.view.current;
+  const auto next = scheduler_->pick_next(cpu, prev);
+  if (!running) {
+    if (next) switch_in(cpu, *next);  // from the idle task: only the switch in is paid
+    return;
+  }
+  if (prev && next == prev) {
+    // prev keeps its CPU without a switch (thesis 6.5.4: prev wins ties).
+    c.quantum_end = now_ + scheduler_->time_slice(*prev);
+    schedule_running(cpu);
+    return;
+  }
+  if (next) {
+    threads_[*next].state = ThreadState::Wait4cs;  // waits for the switch out (thesis 7.2)
+    note(TraceKind::Wait4cs, cpu, *next);
+    threads_[*next].cpu = cpu;
+    c.view.next = *next;
+  }
+  switch_out(cpu, leaving.value_or(SwitchOutReason::Preempt));
+}
+
+void Machine::set_need_resched(CpuId target) {
+  auto& t = cpus_[target];
+  const bool was_set = t.view.need_resched;
+  t.view.need_resched = true;
+  note(TraceKind::NeedResched, target, t.view.current);
+  // Thesis algorithm 2, lines 17-20: interrupt another CPU only when its flag changes. The interrupt is
+  // handled in this cycle unless that CPU already had its event of this cycle (thesis 2.1, 7.5.4).
+  if (was_set || target == current_cpu_) return;
+  if (t.view.phase != CpuPhase::Running && t.view.phase != CpuPhase::Idle)
+    return;  // seen when its switch ends
+  const Cycles when = t.last_handled == now_ ? now_ + 1 : now_;
+  if (!t.pending || when < t.next_event) schedule(target, when);
 }
 
 }  // namespace cosched::smp

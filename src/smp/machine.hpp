@@ -1,9 +1,10 @@
 #pragma once
-// The SMP machine of the Tsafrir thesis (chapter 2) as a discrete-event system in whole cycles.
+// The SMP machine of the Tsafrir thesis (chapters 2 and 7) as a discrete-event system in whole cycles.
 // Pure C++: no SimGrid calls. The SimGrid actor in smp/simulation.cpp drives it slice by slice.
 //
 // Every event belongs to a CPU, each CPU has at most one pending event, and events with equal time
 // are processed in ascending CPU id (thesis 2.1, 7.5.4). docs/models/smp.md states every rule.
+// The scheduling policy (sched::SmpScheduler) decides; the machine owns the CPUs and shows them to it.
 
 #include <cstdint>
 #include <memory>
@@ -22,6 +23,7 @@ namespace cosched::smp {
 using Cycles = std::int64_t;
 using ThreadId = int;
 using CpuId = int;
+using sched::CpuPhase;
 
 struct JobInstance {
   std::string name;
@@ -37,6 +39,7 @@ struct MachineConfig {
   int cpus = 0;
   Cycles cs_in = 0;
   Cycles cs_out = 0;
+  Cycles quantum = 0;  // for the waiting algorithms' view only; the policy owns time slices
   bool shuffle = false;
   bool end_at_first_finish = false;
   int nosync = 0;
@@ -52,13 +55,47 @@ struct JobOutcome {
   std::int64_t successful_spins = 0;
   std::int64_t total_spins = 0;
   int barriers_completed = 0;
+  std::int64_t blocks = 0;                 // times a thread blocked (gave up its CPU to wait)
+  std::int64_t context_switches = 0;       // switches in of the job's threads
+  std::int64_t spin_cycles = 0;            // cycles its threads spent spinning on a CPU
+  std::optional<Cycles> last_failed_spin;  // when its last unsuccessful spin gave up (thesis 7.6)
 };
 
-enum class ThreadState { Ready, Running, Blocked, Finished };
+// Wait4cs: chosen by schedule() and waiting for the switch out of the CPU's previous thread (thesis 7.2).
+enum class ThreadState { Ready, Wait4cs, Running, Blocked, Finished };
 
-class Machine {
+// One step of a run, recorded on request (Machine::record_trace): enough to follow a run cycle by cycle and
+// to draw every thread's state over time (thesis figures 4.2, 7.3).
+enum class TraceKind {
+  SwitchIn,        // a context switch in starts (the thread is running from here, thesis 7.2)
+  Run,             // the switch in ended: the thread runs its own code
+  Arrive,          // it reached a barrier
+  Complete,        // ... as the last: the barrier completes
+  Spin,            // it starts spinning
+  SpinSuccess,     // a poll saw the barrier complete
+  SpinFail,        // its spin ran out: it yields
+  SwitchOut,       // a context switch out starts
+  Wait4cs,         // chosen by schedule(), waiting for the switch out (thesis 7.2)
+  Ready,           // it enters the ready set (cpu: where it was, or -1)
+  Block,           // it blocks at the end of its switch out
+  Finish,          // it finished, at the end of its switch out
+  NeedResched,     // the CPU's need_resched is set (thread: the CPU's current thread)
+  RescheduleIdle,  // reschedule_idle(thread) after a switch chose cpu (-1: none)
+};
+
+struct TraceEntry {
+  Cycles time;
+  TraceKind kind;
+  CpuId cpu;
+  ThreadId thread;
+};
+
+class Machine final : private sched::SmpHost {
  public:
   Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> scheduler);
+  Machine(Machine&& other) noexcept;
+  Machine& operator=(Machine&&) = delete;
+  Machine(const Machine&) = delete;
 
   // Processes every event with time <= until. Returns true while the run goes on.
   bool run_until(Cycles until);
@@ -76,14 +113,19 @@ class Machine {
   ThreadState thread_state(ThreadId thread) const { return threads_[thread].state; }
   std::optional<CpuId> thread_cpu(ThreadId thread) const;
   ThreadId first_thread_of_job(int job) const { return job_first_thread_[job]; }
-  int thread_count() const { return static_cast<int>(threads_.size()); }
+  int thread_count() const override { return static_cast<int>(threads_.size()); }
+  const sched::CpuView& cpu(CpuId cpu) const override { return cpus_[cpu].view; }
+  const sched::SmpScheduler& scheduler() const { return *scheduler_; }
+  sched::SmpScheduler& scheduler() { return *scheduler_; }
+  void record_trace(bool on) { tracing_ = on; }
+  const std::vector<TraceEntry>& trace() const { return trace_; }
 
  private:
-  enum class CpuPhase { Idle, SwitchIn, Running, SwitchOut };
-  enum class SwitchOutReason { Preempt, Yield, Finish };
+  enum class SwitchOutReason { Preempt, Yield, Finish, Release };
 
   struct Thread {
     int job = -1;  // -1: non-synchronizing
+    int address_space = 0;
     ThreadState state = ThreadState::Ready;
     CpuId cpu = -1;
     int barrier = 0;              // index of the barrier it works toward or waits at
@@ -92,17 +134,28 @@ class Machine {
     Cycles work_left = 0;         // computation plus the one-cycle arrival, for the current phase
     Cycles spin_left = 0;         // spin budget left
     Cycles success_at = 0;        // when the spin succeeds, once its barrier has completed
+    Cycles phase_started_at = 0;
+    Cycles blocked_at = 0;        // when it last blocked
+    bool wait_to_record = false;  // a wait that blocked: told to the waiter when the thread runs again
+    std::int64_t dispatches = 0;  // switches in so far
+    Cycles last_arrival_at = -1;
+    std::int64_t last_arrival_dispatch = -1;
+    wait::WaitRecord wait;  // the wait in progress
     std::optional<workload::ComputeInterval> compute;
   };
 
   struct Cpu {
-    CpuPhase phase = CpuPhase::Idle;
-    ThreadId thread = -1;
+    sched::CpuView view;
     Cycles run_since = 0;  // progress of the running thread is accounted up to here
     Cycles quantum_end = 0;
     Cycles next_event = 0;
+    Cycles last_handled = -1;  // the cycle of its last processed event
     SwitchOutReason reason = SwitchOutReason::Preempt;
+    ThreadId after_switch =
+        -1;  // runnable previous thread: reschedule_idle(prev) after the switch (alg. 4, l. 27)
+    Cycles after_switch_at = 0;
     std::uint64_t version = 0;
+    bool pending = false;
   };
 
   struct JobState {
@@ -110,6 +163,8 @@ class Machine {
     int completed = 0;  // barriers completed
     int finished_threads = 0;
     std::vector<ThreadId> blocked;  // in the order they blocked
+    std::unique_ptr<wait::SmpWaiter> waiter;
+    int woken_at_last_completion = 0;
   };
 
   struct Event {
@@ -121,26 +176,49 @@ class Machine {
     }
   };
 
+  // SmpHost
+  int cpu_count() const override { return static_cast<int>(cpus_.size()); }
+  int address_space(ThreadId thread) const override { return threads_[thread].address_space; }
+  void settle_running() override;
+  void slices_changed() override;
+
+  void note(TraceKind kind, CpuId cpu, ThreadId thread);
+  void apply_change();
+  void run_after_switch(CpuId cpu);
   void schedule(CpuId cpu, Cycles time);
   void handle(CpuId cpu);
   void handle_switch_in_end(CpuId cpu);
   void handle_running(CpuId cpu);
   void handle_switch_out_end(CpuId cpu);
   void schedule_running(CpuId cpu);
+  void settle(CpuId cpu);
   void switch_out(CpuId cpu, SwitchOutReason reason);
+  void switch_in(CpuId cpu, ThreadId thread);
+  void go_idle(CpuId cpu);
   void dispatch(CpuId cpu);
   void dispatch_idle();
-  void make_ready(ThreadId thread);
+  // schedule() of the thesis's algorithm 4 on `cpu`; `leaving` says why its thread gives up the CPU, nothing
+  // when it is still runnable (quantum expiry, need_resched).
+  void run_schedule(CpuId cpu, std::optional<SwitchOutReason> leaving);
+  void leave(CpuId cpu, SwitchOutReason reason);
+  void set_need_resched(CpuId cpu);
+  void make_ready(ThreadId thread, sched::ReadyReason reason);
   void arrive(ThreadId thread, CpuId cpu);
   void complete_barrier(int job, CpuId completer);
   // Moves the thread past the barrier it waited at; returns true if that was its last barrier.
   bool pass_barrier(Thread& thread);
+  void record_wait(ThreadId thread);
+  // Asks the job's spinning threads whether they give up, after a change they observe (thesis 10, K&W 3).
+  void recheck_spinners(int job);
   void finish(ThreadId thread);
   void start_phase(Thread& thread);
   bool barrier_complete(const Thread& thread) const { return jobs_[thread.job].completed > thread.barrier; }
+  wait::ArrivalView arrival_view(ThreadId thread) const;
+  bool before_switch() const { return decides_before_switch_; }
 
   MachineConfig config_;
   std::unique_ptr<sched::SmpScheduler> scheduler_;
+  bool decides_before_switch_ = false;
   std::vector<Thread> threads_;
   std::vector<Cpu> cpus_;
   std::vector<JobState> jobs_;
@@ -148,12 +226,16 @@ class Machine {
   std::vector<ThreadId> job_first_thread_;
   std::set<CpuId> idle_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_queue_;
+  CpuId current_cpu_ = -1;  // the CPU whose event is being processed
   Cycles now_ = 0;
   std::uint64_t events_ = 0;
   int jobs_remaining_ = 0;
+  int runnable_ = 0;  // threads ready, in wait4cs or on a CPU
   std::int64_t barriers_total_ = 0;
   std::int64_t barriers_done_ = 0;
   bool done_ = false;
+  bool tracing_ = false;
+  std::vector<TraceEntry> trace_;
 };
 
 }  // namespace cosched::smp

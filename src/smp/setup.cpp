@@ -1,7 +1,7 @@
 #include "smp/setup.hpp"
 
 #include "metrics/ssr.hpp"
-#include "sched/round_robin.hpp"
+#include "sched/smp_policy_registry.hpp"
 #include "wait/smp_wait.hpp"
 
 namespace cosched::smp {
@@ -12,6 +12,7 @@ Machine build_machine(const config::Scenario& scenario, int cpus) {
   machine.cpus = cpus;
   machine.cs_in = smp.cs_in;
   machine.cs_out = smp.cs_out;
+  machine.quantum = smp.quantum;
   machine.shuffle = smp.shuffle;
   machine.end_at_first_finish = scenario.end == config::EndCondition::FirstFinish;
   machine.nosync = smp.nosync;
@@ -23,7 +24,7 @@ Machine build_machine(const config::Scenario& scenario, int cpus) {
                                          profile.compute_cycles, profile.sigma.cycles, wait});
     }
   }
-  return Machine(std::move(machine), std::make_unique<sched::RoundRobin>(smp.quantum));
+  return Machine(std::move(machine), sched::find_smp_policy(smp.policy)->make(smp, cpus, scenario.seed));
 }
 
 nlohmann::ordered_json summarize(const Machine& machine, const config::Scenario& scenario) {
@@ -48,6 +49,13 @@ nlohmann::ordered_json summarize(const Machine& machine, const config::Scenario&
     job["ssr"] = rate ? nlohmann::ordered_json(*rate) : nullptr;
     job["spins"] = {{"successful", outcome.successful_spins}, {"total", outcome.total_spins}};
     job["barriers_completed"] = outcome.barriers_completed;
+    // Thesis 7.6: the transition point, taken as the time of the job's last unsuccessful spin.
+    job["transition_point"] =
+        outcome.last_failed_spin ? nlohmann::ordered_json(*outcome.last_failed_spin) : nullptr;
+    job["blocks"] = outcome.blocks;
+    job["context_switches"] = outcome.context_switches;
+    job["spin_cycles"] = outcome.spin_cycles;
+
     jobs.push_back(job);
   }
   auto rate = metrics::ssr(successful, total);

@@ -1,0 +1,165 @@
+#include "sched/smp_policy_registry.hpp"
+
+#include <fmt/format.h>
+
+#include "config/smp_section.hpp"
+#include "sched/linux24.hpp"
+#include "sched/partitioned.hpp"
+#include "sched/round_robin.hpp"
+#include "workload/distribution.hpp"
+
+namespace cosched::sched {
+namespace {
+
+using config::MapReader;
+using config::SmpConfig;
+using Json = nlohmann::ordered_json;
+
+// scheduler.params: linux22 | linux24 | {proc_change_penalty, same_address_space_bonus, preemption_threshold}
+// (thesis 6.6.2), the explicit values in cycles or % of the quantum.
+void read_linux_params(config::Field field, SmpConfig& smp) {
+  auto& linux_sched = smp.linux_sched;
+  if (field.is_map()) {
+    MapReader map(field, "linux22, linux24 or a mapping of the three parameters");
+    const std::string expected = "a non-negative duration in cycles or % of the quantum";
+    linux_sched.params = "explicit";
+    linux_sched.proc_change_penalty =
+        config::smp_cycles(map.required("proc_change_penalty"), smp.quantum, expected);
+    linux_sched.same_address_space_bonus =
+        config::smp_cycles(map.required("same_address_space_bonus"), smp.quantum, expected);
+    linux_sched.preemption_threshold =
+        config::smp_cycles(map.required("preemption_threshold"), smp.quantum, expected);
+    map.finish();
+    return;
+  }
+  const std::string expected =
+      "linux22, linux24 or a mapping of proc_change_penalty, same_address_space_bonus and "
+      "preemption_threshold";
+  const auto name = field.scalar(expected);
+  Linux24Params params;
+  if (name == "linux22") {
+    params = Linux24Params::linux22(smp.quantum);
+  } else if (name == "linux24") {
+    params = Linux24Params::linux24(smp.quantum);
+  } else {
+    field.fail(expected);
+  }
+  linux_sched.params = name;
+  linux_sched.proc_change_penalty = params.proc_change_penalty;
+  linux_sched.same_address_space_bonus = params.same_address_space_bonus;
+  linux_sched.preemption_threshold = params.preemption_threshold;
+}
+
+void read_linux(MapReader& scheduler, SmpConfig& smp) {
+  if (auto field = scheduler.optional("params")) {
+    read_linux_params(*field, smp);
+  } else {
+    auto params =
+        Linux24Params::linux22(smp.quantum);  // thesis 6.6.2: "use the parameter values of Linux-2.2"
+    smp.linux_sched.proc_change_penalty = params.proc_change_penalty;
+    smp.linux_sched.same_address_space_bonus = params.same_address_space_bonus;
+    smp.linux_sched.preemption_threshold = params.preemption_threshold;
+  }
+  if (auto field = scheduler.optional("wakeup")) {
+    auto name = field->scalar("silly, aip or smart");
+    if (name != "silly" && name != "aip" && name != "smart") field->fail("silly, aip or smart");
+    smp.linux_sched.wakeup = name;
+  }
+  if (auto field = scheduler.optional("aip_search")) {
+    auto name = field->scalar("idle or all");
+    if (name != "idle" && name != "all") field->fail("idle or all");
+    if (smp.linux_sched.wakeup != "aip") field->error("aip_search applies only to wakeup: aip");
+    smp.linux_sched.aip_search = name;
+  }
+}
+
+void linux_json(const SmpConfig& smp, Json& out) {
+  const auto& l = smp.linux_sched;
+  out["params"] = l.params;
+  out["proc_change_penalty"] = l.proc_change_penalty;
+  out["same_address_space_bonus"] = l.same_address_space_bonus;
+  out["preemption_threshold"] = l.preemption_threshold;
+  out["wakeup"] = l.wakeup;
+  if (l.wakeup == "aip") out["aip_search"] = l.aip_search;
+}
+
+std::unique_ptr<SmpScheduler> make_linux(const SmpConfig& smp, int, std::uint64_t) {
+  const auto& l = smp.linux_sched;
+  Linux24Params params{smp.quantum, l.proc_change_penalty, l.same_address_space_bonus,
+                       l.preemption_threshold};
+  WakeupScheme wakeup = l.wakeup == "silly" ? WakeupScheme::Silly
+                        : l.wakeup == "aip" ? WakeupScheme::Aip
+                                            : WakeupScheme::Smart;
+  return std::make_unique<Linux24>(
+      params, wakeup, l.aip_search == "all" ? AipSearch::IdleAndPreemption : AipSearch::IdleOnly);
+}
+
+void read_partitioned(MapReader& scheduler, SmpConfig& smp) {
+  auto period = scheduler.required("period");
+  smp.partitioned.period =
+      config::smp_cycles(period, smp.quantum, "a positive period in cycles or % of the quantum");
+  if (smp.partitioned.period <= 0) period.fail("a positive period in cycles or % of the quantum");
+  auto partition = scheduler.required("partition");
+  const std::string expected = "a distribution of partition sizes such as \"7:5,2-6:95\"";
+  smp.partitioned.partition = partition.scalar(expected);
+  std::string why;
+  auto distribution = workload::Distribution::parse(smp.partitioned.partition, &why);
+  if (!distribution) partition.fail(expected + " (" + why + ")");
+  if (distribution->min() < 1) partition.fail(expected + " with sizes of at least 1");
+  if (smp.cpus > 0 && distribution->max() > smp.cpus)
+    partition.fail(fmt::format("{} with sizes up to platform.cpus = {}", expected, smp.cpus));
+}
+
+void partitioned_json(const SmpConfig& smp, Json& out) {
+  out["period"] = smp.partitioned.period;
+  out["partition"] = smp.partitioned.partition;
+}
+
+std::unique_ptr<SmpScheduler> make_partitioned(const SmpConfig& smp, int cpus, std::uint64_t seed) {
+  auto distribution = workload::Distribution::parse(smp.partitioned.partition);
+  int jobs = 0;
+  for (const auto& job : smp.jobs) jobs += job.copies;
+  // The partition stream has a seed of its own, derived from the run's seed.
+  return std::make_unique<Partitioned>(smp.quantum, smp.partitioned.period, *distribution, cpus, jobs,
+                                       seed * 0x9E3779B97F4A7C15ULL + 0x5EED);
+}
+
+const SmpPolicyEntry kPolicies[] = {
+    {"rr", "SCHED_RR: one global FIFO ready queue, fixed quantum (Tsafrir thesis chapter 2)",
+     [](MapReader&, SmpConfig&) {}, [](const SmpConfig&, Json&) {},
+     [](const SmpConfig& smp, int, std::uint64_t) -> std::unique_ptr<SmpScheduler> {
+       return std::make_unique<RoundRobin>(smp.quantum);
+     }},
+    {"linux24",
+     "Linux 2.4 SCHED_OTHER: counters, epochs, goodness, reschedule_idle, wakeup schemes (thesis chapters "
+     "6-7)",
+     read_linux, linux_json, make_linux},
+    {"partitioned",
+     "dynamic hardware partitions redrawn every period, round robin within (Kontothanassis & Wisniewski 4)",
+     read_partitioned, partitioned_json, make_partitioned},
+};
+
+}  // namespace
+
+std::span<const SmpPolicyEntry> smp_policies() {
+  return kPolicies;
+}
+
+const SmpPolicyEntry* find_smp_policy(std::string_view name) {
+  for (const auto& entry : kPolicies) {
+    if (entry.name == name) return &entry;
+  }
+  return nullptr;
+}
+
+std::string smp_policy_names() {
+  std::string out;
+  const std::size_t n = std::size(kPolicies);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0) out += i + 1 == n ? " or " : ", ";
+    out += kPolicies[i].name;
+  }
+  return out;
+}
+
+}  // namespace cosched::sched
