@@ -24,6 +24,7 @@
 #include "platform/engine.hpp"
 #include "platform/platform_check.hpp"
 #include "platform/smp_platform.hpp"
+#include "smp/setup.hpp"
 #include "smp/simulation.hpp"
 #include "util/signals_deferred.hpp"
 
@@ -61,9 +62,10 @@ config::Scenario load(const RunOptions& options) {
 void check_platform_file(const config::Scenario& scenario) {
   if (const auto* smp = std::get_if<config::SmpConfig>(&scenario.model_config);
       smp && !smp->platform_file.empty()) {
-    platform::check_in_child_process(smp->platform_file, [smp] {
+    platform::check_in_child_process(smp->platform_file, [smp, &scenario] {
       auto engine = platform::make_engine();
-      platform::build_smp_platform(*engine, *smp);
+      const auto host = platform::build_smp_platform(*engine, *smp);
+      smp::build_machine(scenario, host.cpus);  // what only the file's core count can tell
     });
   }
   if (const auto* now = std::get_if<config::NowConfig>(&scenario.model_config);

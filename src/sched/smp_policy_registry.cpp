@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
+#include "config/input_error.hpp"
 #include "config/smp_section.hpp"
 #include "sched/linux24.hpp"
 #include "sched/partitioned.hpp"
@@ -119,6 +122,13 @@ std::unique_ptr<SmpScheduler> make_partitioned(const SmpConfig& smp, int cpus, s
   auto distribution = workload::Distribution::parse(smp.partitioned.partition);
   int jobs = 0;
   for (const auto& job : smp.jobs) jobs += job.copies;
+  // With platform.cpus this was checked when the scenario was read; a platform file says it only now.
+  const double block = std::floor(distribution->max());
+  if (block * jobs > cpus)
+    throw config::InputError(fmt::format(
+        "{}: platform.file: its host has {} cores, but scheduler.partition gives {} jobs partitions of up "
+        "to {:g} processors; expected at least {:g} cores",
+        smp.platform_file, cpus, jobs, block, block * jobs));
   // The partition stream has a seed of its own, derived from the run's seed.
   return std::make_unique<Partitioned>(smp.quantum, smp.partitioned.period, *distribution, cpus, jobs,
                                        seed * 0x9E3779B97F4A7C15ULL + 0x5EED);

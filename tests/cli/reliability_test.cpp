@@ -220,6 +220,23 @@ TEST(BrokenPlatformCorpus, EveryFileHasItsMessageAndThereAreEnough) {
         << "expected " << file << " to exist in " << kBadPlatforms;
 }
 
+// Partitions that need more processors than a platform file's host has: only the file can tell, and it is
+// still bad input, found by validate as by run.
+TEST(BrokenPlatformCorpus, PartitionsLargerThanTheFilesHost) {
+  Sandbox box;
+  const std::string scenario = (box.work() / "partitioned.yaml").string();
+  write_text(scenario, "model: smp\nplatform: {file: " + (kRoot / "platforms" / "smp-32.xml").string() +
+                           "}\nscheduler: {policy: partitioned, quantum: 1000, cs_in: 5, cs_out: 5, period: "
+                           "8000, partition: \"7:5,2-6:95\"}\nworkload:\n  jobs: [{threads: 4, copies: 5, "
+                           "barriers: 3, compute: 100, wait: {algorithm: block}}]\n");
+  const std::string fragment =
+      "smp-32.xml: platform.file: its host has 32 cores, but scheduler.partition gives 5 "
+      "jobs partitions of up to 7 processors; expected at least 35 cores";
+  const auto line = expect_input_error(box.run({"validate", scenario}));
+  EXPECT_TRUE(contains(line, fragment)) << line;
+  expect_refused_run(box, {scenario}, fragment);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // 3. Results are never destroyed; 4. output cannot escape.
 
