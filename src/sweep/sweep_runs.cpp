@@ -15,6 +15,9 @@
 #include <sstream>
 #include <thread>
 
+#include "config/input_error.hpp"
+#include "metrics/result_files.hpp"
+
 namespace cosched::sweep {
 namespace {
 
@@ -272,6 +275,12 @@ std::size_t collect(const SweepPlan& plan, const std::string& out_dir) {
     } catch (const nlohmann::json::exception&) {
       continue;  // cannot happen for a summary written by cosched; such a run stays pending
     }
+    if (summary.value("schema_version", 0) != metrics::kSchemaVersion)
+      throw config::InputError(fmt::format(
+          "{}: schema_version {}; expected {}, the version this cosched writes (rerun that run: delete its "
+          "folder and run the sweep again)",
+          (run_dir(out_dir, run.id) / "summary.json").string(), summary.value("schema_version", 0),
+          metrics::kSchemaVersion));
     std::map<std::size_t, std::string> row;
     row[0] = run.id;
     row[1] = std::to_string(run.seed);

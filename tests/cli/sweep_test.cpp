@@ -247,6 +247,19 @@ TEST(Sweep, CollectRebuildsResults) {
   EXPECT_EQ(read_text(box.work() / "out" / "results.csv"), before);
 }
 
+TEST(Sweep, CollectRefusesAnUnknownSchemaVersion) {
+  Sandbox box;
+  write_sweep(box, "s.yaml", "axes:\n  workload.nosync: [0]\n");
+  expect_success(box.run({"sweep", "s.yaml", "--out", "out", "--quiet"}));
+  const auto id = results(box)[1][0];
+  const auto summary = box.work() / "out" / "runs" / id / "summary.json";
+  auto text = read_text(summary);
+  text.replace(text.find("\"schema_version\": 1"), 19, "\"schema_version\": 9");
+  write_text(summary, text);
+  const auto line = expect_input_error(box.run({"sweep", "collect", "out"}));
+  EXPECT_TRUE(contains(line, "summary.json: schema_version 9; expected 1")) << line;
+}
+
 TEST(Sweep, StatusOfAFolderWithoutASweep) {
   Sandbox box;
   const auto line = expect_input_error(box.run({"sweep", "status", "nowhere"}));
