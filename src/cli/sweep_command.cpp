@@ -36,7 +36,7 @@ std::string shell_quote(const std::string& text) {
 
 int finish(const sweep::SweepPlan& plan, const std::string& dir, const sweep::RunnerOutcome& outcome,
            bool quiet) {
-  const auto rows = sweep::collect(plan, dir);
+  sweep::collect(plan, dir);
   const auto status = sweep::sweep_status(plan, dir);
   if (outcome.signal) {
     fmt::print(stderr,
@@ -57,7 +57,6 @@ int finish(const sweep::SweepPlan& plan, const std::string& dir, const sweep::Ru
                status.failed, (fs::path(dir) / "failures.csv").string());
     return kExitSomeRunsFailed;
   }
-  (void)rows;
   return 0;
 }
 

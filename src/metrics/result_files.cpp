@@ -30,12 +30,7 @@ void flatten(const nlohmann::ordered_json& value, const std::string& prefix,
   if (value.is_null()) {
     text = "";
   } else if (value.is_string()) {
-    text = value.get<std::string>();
-    if (text.find_first_of(",\"\n") != std::string::npos) {
-      std::string quoted = "\"";
-      for (char ch : text) quoted += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-      text = quoted + "\"";
-    }
+    text = csv_cell(value.get<std::string>());
   } else {
     text = value.dump();
   }
@@ -50,6 +45,13 @@ void write_file(const fs::path& path, const std::string& content) {
 }
 
 }  // namespace
+
+std::string csv_cell(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
 
 std::string jobs_csv(const nlohmann::ordered_json& jobs) {
   std::string csv;

@@ -48,4 +48,7 @@ class ResultStaging {
 
 std::string jobs_csv(const nlohmann::ordered_json& jobs);
 
+// One CSV cell (RFC 4180): quoted, with inner quotes doubled, when it holds a comma, a quote or a newline.
+std::string csv_cell(const std::string& text);
+
 }  // namespace cosched::metrics

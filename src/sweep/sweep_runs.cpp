@@ -88,16 +88,9 @@ std::string tail_lines(const std::string& text, std::size_t lines) {
   return text.substr(at);
 }
 
-std::string csv_cell(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
 std::string cell(const nlohmann::ordered_json& value) {
   if (value.is_null()) return "";
-  if (value.is_string()) return csv_cell(value.get<std::string>());
+  if (value.is_string()) return metrics::csv_cell(value.get<std::string>());
   return value.dump();
 }
 
@@ -284,7 +277,7 @@ std::size_t collect(const SweepPlan& plan, const std::string& out_dir) {
     std::map<std::size_t, std::string> row;
     row[0] = run.id;
     row[1] = std::to_string(run.seed);
-    for (std::size_t a = 0; a < run.values.size(); ++a) row[2 + a] = csv_cell(run.values[a]);
+    for (std::size_t a = 0; a < run.values.size(); ++a) row[2 + a] = metrics::csv_cell(run.values[a]);
     std::vector<std::pair<std::string, std::string>> cells;
     for (const auto& [key, value] : summary.items())
       if (key != "jobs" && key != "seed") flatten(value, key, cells);
@@ -305,7 +298,7 @@ std::size_t collect(const SweepPlan& plan, const std::string& out_dir) {
     rows.push_back(std::move(row));
   }
   std::string csv;
-  for (std::size_t c = 0; c < columns.size(); ++c) csv += (c ? "," : "") + csv_cell(columns[c]);
+  for (std::size_t c = 0; c < columns.size(); ++c) csv += (c ? "," : "") + metrics::csv_cell(columns[c]);
   csv += "\n";
   for (const auto& row : rows) {
     for (std::size_t c = 0; c < columns.size(); ++c) {
@@ -324,9 +317,9 @@ std::size_t collect(const SweepPlan& plan, const std::string& out_dir) {
     const auto newline = record.find('\n');
     std::string sets;
     for (const auto& set : run.sets) sets += (sets.empty() ? "" : " ") + set;
-    failures +=
-        fmt::format("{},{},{},{}\n", run.id, csv_cell(record.substr(0, newline)),
-                    csv_cell(newline == std::string::npos ? "" : record.substr(newline + 1)), csv_cell(sets));
+    failures += fmt::format("{},{},{},{}\n", run.id, metrics::csv_cell(record.substr(0, newline)),
+                            metrics::csv_cell(newline == std::string::npos ? "" : record.substr(newline + 1)),
+                            metrics::csv_cell(sets));
   }
   write_atomically(fs::path(out_dir) / "failures.csv", failures);
   return rows.size();
