@@ -7,7 +7,6 @@
 
 namespace cosched::now {
 
-using config::BarrierKind;
 using sched::LeaveReason;
 
 Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
@@ -26,8 +25,8 @@ void Node::add_process(int job, int rank) {
   ranks[rank] = static_cast<int>(processes_.size());
   Process p(job, rank,
             workload::ProcessProgram(layout.program, rank, util::mix_seed(params_.seed, job + 1, rank)));
-  p.arrivals.assign(layout.barriers, 0);
-  p.notices.assign(layout.barriers, 0);
+  if (!layout.barrier) throw std::logic_error("NOW node: a job without a barrier protocol");
+  p.barriers = barrier::BarrierState(layout.barriers);
   processes_.push_back(std::move(p));
 }
 
@@ -157,28 +156,30 @@ void Node::program_next(Process& p) {
     return;
   }
   begin_wait(p, Activity::AwaitBarrier);
-  const Message arrival{Message::Kind::BarrierArrival, p.job, p.rank, 0, p.barrier};
-  if (job.barrier_kind == BarrierKind::Root) {
-    if (p.rank != 0) {
-      Message m = arrival;
-      m.to = 0;
-      p.to_send.push_back({job.workstation_of[0], m});
-    }
-  } else {
-    for (int r = 0; r < job.processes; ++r) {
-      if (r == p.rank) continue;
-      Message m = arrival;
-      m.to = r;
-      p.to_send.push_back({job.workstation_of[r], m});
-    }
-  }
+  p.barrier_arrived = now_;
+  std::vector<barrier::Outgoing> out;
+  job.barrier->arrive(p.rank, p.barrier, out);
+  send_barrier_messages(p, out);
+}
+
+void Node::send_barrier_messages(Process& p, const std::vector<barrier::Outgoing>& messages) {
+  const JobLayout& job = layout(p);
+  for (const auto& m : messages)
+    p.to_send.push_back({job.workstation_of[m.to], {m.kind, p.job, p.rank, m.to, m.barrier}});
 }
 
 bool Node::wait_satisfied(const Process& p) const {
   if (p.activity == Activity::AwaitRead) return p.reply_received;
-  const JobLayout& job = layout(p);
-  const bool counts_arrivals = job.barrier_kind == BarrierKind::AllToAll || p.rank == 0;
-  return counts_arrivals ? p.arrivals[p.barrier] == job.processes - 1 : p.notices[p.barrier] != 0;
+  return layout(p).barrier->passed(p.barriers, p.rank, p.barrier);
+}
+
+wait::Observation Node::observe(const Process& p, wait::WaitKind kind) const {
+  wait::Observation seen;
+  seen.kind = kind;
+  seen.phase_length = p.spin_phase_length;
+  seen.messages = p.messages_in_phase;
+  if (kind == wait::WaitKind::Barrier) seen.barrier_elapsed = now_ - p.barrier_arrived;
+  return seen;
 }
 
 void Node::complete_wait(Process& p) {
@@ -193,11 +194,9 @@ void Node::complete_wait(Process& p) {
     return;
   }
   const JobLayout& job = layout(p);
-  if (job.barrier_kind == BarrierKind::Root && p.rank == 0) {
-    // Flat, sequential completion notices from the root (Brim & Miller 3.2).
-    for (int r = 1; r < job.processes; ++r)
-      p.to_send.push_back({job.workstation_of[r], {Message::Kind::BarrierNotice, p.job, 0, r, p.barrier}});
-  }
+  std::vector<barrier::Outgoing> out;
+  job.barrier->pass(p.rank, p.barrier, out);
+  send_barrier_messages(p, out);
   tracker_->barrier_passed();
   if (++p.barrier == job.barriers) {
     p.activity = Activity::Done;
@@ -217,11 +216,12 @@ void Node::finish_handle(Process& p, const Message& m) {
       p.reply_received = true;
       break;
     case Message::Kind::BarrierArrival:
-      ++p.arrivals[m.barrier];
+    case Message::Kind::BarrierNotice: {
+      std::vector<barrier::Outgoing> out;
+      layout(p).barrier->receive(p.barriers, p.rank, m, out);
+      send_barrier_messages(p, out);
       break;
-    case Message::Kind::BarrierNotice:
-      p.notices[m.barrier] = 1;
-      break;
+    }
   }
 }
 
@@ -317,9 +317,9 @@ void Node::run_cpu() {
         const auto& algorithm = *layout(p).wait;
         Nanos next = -1;  // the length of a new spin phase, if one starts now
         if (!p.spinning) {
-          next = always_spin_ ? wait::kSpinForever : algorithm.first_spin(kind);
+          next = always_spin_ ? wait::kSpinForever : algorithm.first_spin(observe(p, kind));
         } else if (now_ >= p.spin_phase_end) {
-          next = algorithm.next_spin(kind, p.spin_phase_length, p.messages_in_phase);
+          next = algorithm.next_spin(observe(p, kind));
         }
         if (next == 0) {
           p.spinning = false;
@@ -333,7 +333,7 @@ void Node::run_cpu() {
           p.wait_spun = true;
           p.spin_phase_length = next;
           p.spin_phase_end = now_ + next;
-          p.messages_in_phase = 0;
+          p.messages_in_phase = {};
         }
         set_category(p, kind == wait::WaitKind::Read ? Category::Communicate : Category::Synchronize);
         start_op(Op::Spin, p.spin_phase_end);
@@ -358,7 +358,22 @@ void Node::deliver(Nanos now, const Message& message) {
   auto& p = processes_[id];
   if (p.state == ProcState::Finished) throw std::logic_error("NOW node: a message for a finished process");
   p.inbox.push_back(message);
-  if (p.spinning) ++p.messages_in_phase;
+  if (p.spinning) {
+    switch (message.kind) {
+      case Message::Kind::ReadRequest:
+        ++p.messages_in_phase.read_requests;
+        break;
+      case Message::Kind::ReadReply:
+        ++p.messages_in_phase.read_replies;
+        break;
+      case Message::Kind::BarrierArrival:
+        ++p.messages_in_phase.barrier_arrivals;
+        break;
+      case Message::Kind::BarrierNotice:
+        ++p.messages_in_phase.barrier_notices;
+        break;
+    }
+  }
   switch (p.state) {
     case ProcState::Running:
       // Handled at once if it is running; after its switch-in or its current handler otherwise.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "barrier/protocol.hpp"
 #include "config/scenario.hpp"
 #include "now/job_tracker.hpp"
 #include "now/message.hpp"
@@ -26,8 +27,8 @@ struct JobLayout {
   int processes = 0;
   int barriers = 0;
   int tickets = 100;
-  std::vector<int> workstation_of;  // by rank
-  config::BarrierKind barrier_kind = config::BarrierKind::Root;
+  std::vector<int> workstation_of;                   // by rank
+  std::shared_ptr<const barrier::Protocol> barrier;  // who sends which barrier messages
   std::shared_ptr<const wait::NowWaitAlgorithm> wait;
   workload::ProgramSpec program;
 };
@@ -153,16 +154,16 @@ class Node {
     Nanos compute_left = 0;
     Activity activity = Activity::Compute;
     bool reply_received = false;
-    std::vector<int> arrivals;     // barrier arrivals received, by barrier
-    std::vector<char> notices;     // completion notices received, by barrier
-    std::deque<Message> inbox;     // arrived, not yet handled
-    std::deque<Envelope> to_send;  // messages it must still send (o each)
+    barrier::BarrierState barriers;  // barrier messages handled
+    Nanos barrier_arrived = 0;       // when it arrived at the barrier it waits at
+    std::deque<Message> inbox;       // arrived, not yet handled
+    std::deque<Envelope> to_send;    // messages it must still send (o each)
     bool spinning = false;
     Nanos spin_phase_end = 0;
     Nanos spin_phase_length = 0;
-    int messages_in_phase = 0;
-    bool wait_spun = false;     // the current wait entered a spin phase
-    bool wait_blocked = false;  // the current wait blocked at least once
+    wait::MessageCounts messages_in_phase;  // arrived during the current spin phase
+    bool wait_spun = false;                 // the current wait entered a spin phase
+    bool wait_blocked = false;              // the current wait blocked at least once
     Category category = Category::Ready;
     Nanos since = 0;
     TimeBreakdown time;
@@ -178,6 +179,8 @@ class Node {
   void start_phase(Process& p);
   void program_next(Process& p);
   bool wait_satisfied(const Process& p) const;
+  void send_barrier_messages(Process& p, const std::vector<barrier::Outgoing>& messages);
+  wait::Observation observe(const Process& p, wait::WaitKind kind) const;
   void complete_wait(Process& p);
   void finish_handle(Process& p, const Message& m);
   void start_op(Op op, Nanos end);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <simgrid/s4u.hpp>
 
+#include "barrier/protocol.hpp"
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
 #include "metrics/ssr.hpp"
@@ -66,9 +67,10 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
     workload::ProgramSpec program{
         profile.comm_interval,  profile.sync_interval,          profile.imbalance, profile.pattern,
         profile.interval_basis, 2 * latency + 4 * now.overhead, profile.processes};
+    const auto protocol = barrier::make_protocol(profile.barrier_kind, profile.processes);
     for (int copy = 0; copy < profile.copies; ++copy) {
       jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets,
-                               profile.placement, profile.barrier_kind, algorithm, program});
+                               profile.placement, protocol, algorithm, program});
     }
   }
   return jobs;

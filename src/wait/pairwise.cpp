@@ -12,16 +12,16 @@ Pairwise::Pairwise(Timings timings) : timings_(timings) {
     throw std::invalid_argument("wait.window: the conditional window must be positive");
 }
 
-Nanos Pairwise::first_spin(WaitKind kind) const {
-  return kind == WaitKind::Read ? timings_.read_spin : timings_.barrier_spin;
+Nanos Pairwise::first_spin(const Observation& seen) const {
+  return seen.kind == WaitKind::Read ? timings_.read_spin : timings_.barrier_spin;
 }
 
 std::int64_t Pairwise::threshold(Nanos length) const {
   return std::max<Nanos>(1, length / timings_.read_spin);
 }
 
-Nanos Pairwise::next_spin(WaitKind, Nanos length, int messages) const {
-  return messages >= threshold(length) ? timings_.window : 0;
+Nanos Pairwise::next_spin(const Observation& seen) const {
+  return seen.messages.total() >= threshold(seen.phase_length) ? timings_.window : 0;
 }
 
 }  // namespace cosched::wait

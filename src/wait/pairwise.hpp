@@ -20,8 +20,8 @@ class Pairwise final : public NowWaitAlgorithm {
     Nanos window = 0;        // conditional spin window
   };
   explicit Pairwise(Timings timings);
-  Nanos first_spin(WaitKind kind) const override;
-  Nanos next_spin(WaitKind kind, Nanos length, int messages) const override;
+  Nanos first_spin(const Observation& seen) const override;
+  Nanos next_spin(const Observation& seen) const override;
   std::int64_t threshold(Nanos length) const;
   const Timings& timings() const { return timings_; }
 

@@ -22,6 +22,7 @@ JobLayout compute_only_job(const std::string& name, int processes, Nanos compute
   job.barriers = 1;
   for (int r = 0; r < processes; ++r) job.workstation_of.push_back(r);
   job.wait = std::move(wait);
+  job.barrier = barrier::make_protocol(config::BarrierKind::Root, processes);
   job.program.sync_interval = compute;
   job.program.pattern = config::Pattern::None;
   job.program.processes = processes;
