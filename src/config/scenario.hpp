@@ -61,6 +61,8 @@ struct SmpConfig {
 using Nanos = std::int64_t;  // simulated time in nanoseconds
 
 enum class NowPolicy { Gang, TimeSharing, Stride, StrideCredit };
+// Stride schedulers: does a woken process take the CPU when its pass is below the running one's?
+enum class WakePreempt { Pass, None };
 enum class SleepReturn { Always, Maxwait };
 enum class Pattern { None, News, Random };
 enum class IntervalBasis { Compute, Dedicated };
@@ -75,6 +77,15 @@ struct NowWait {
   std::optional<Nanos> window;        // conditional spin window (default: the barrier baseline)
   std::optional<Nanos> initial_spin;  // large-initial-spin, in time
   bool initial_spin_v_l_2o = false;   // large-initial-spin: "V+L+2o" (Brim & Miller 3.3)
+  // What a spin interrupted by a preemption or the end of a quantum does when the process runs again.
+  enum class Resume { Restart, Keep, Block };
+  Resume resume = Resume::Block;
+  // The conditional spin rule: a count of messages per window, or each message extends the spin.
+  enum class Conditional { Count, Extend };
+  Conditional conditional = Conditional::Extend;
+  // block-immediately: the conditional window of its reads.
+  enum class ReadWindow { Pairwise, ReadBaseline, None };
+  ReadWindow read_window = ReadWindow::Pairwise;
 };
 
 struct NowJobProfile {
@@ -107,7 +118,8 @@ struct NowConfig {
   Nanos context_switch = 100'000;
   SleepReturn sleep_return = SleepReturn::Always;
   int initial_level = 29;
-  std::optional<Nanos> credit_cap;  // default: one quantum
+  std::optional<Nanos> credit_cap;               // default: one quantum
+  WakePreempt wake_preempt = WakePreempt::None;  // stride schedulers; default by policy
   std::vector<NowJobProfile> jobs;
 };
 

@@ -6,6 +6,7 @@
 namespace cosched::wait {
 
 Pairwise::Pairwise(Timings timings) : timings_(timings) {
+  if (timings_.read_window < 0) timings_.read_window = timings_.window;
   if (timings_.read_spin <= 0)
     throw std::invalid_argument("wait.read_spin: the read baseline must be positive");
   if (timings_.window <= 0)
@@ -21,7 +22,15 @@ std::int64_t Pairwise::threshold(Nanos length) const {
 }
 
 Nanos Pairwise::next_spin(const Observation& seen) const {
-  return seen.messages.total() >= threshold(seen.phase_length) ? timings_.window : 0;
+  if (timings_.extend) return 0;  // the phase ran out without a message extending it
+  if (timings_.extend) {
+    // A phase that ran out has no message left extending it; one cut short by the end of a quantum goes
+    // on for what its last message extends it by.
+    if (!seen.since_last_message) return 0;
+    const Nanos left = window(seen.kind) - *seen.since_last_message;
+    return left > 0 ? left : 0;
+  }
+  return seen.messages.total() >= threshold(seen.phase_length) ? window(seen.kind) : 0;
 }
 
 }  // namespace cosched::wait
