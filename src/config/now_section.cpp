@@ -54,6 +54,8 @@ const Names<NowWait::Conditional> kConditionalNames = {{"count", NowWait::Condit
 const Names<NowWait::ReadWindow> kReadWindowNames = {{"pairwise", NowWait::ReadWindow::Pairwise},
                                                      {"read-baseline", NowWait::ReadWindow::ReadBaseline},
                                                      {"none", NowWait::ReadWindow::None}};
+const Names<NowWait::AfterWake> kAfterWakeNames = {{"first-phase", NowWait::AfterWake::FirstPhase},
+                                                   {"window", NowWait::AfterWake::Window}};
 const Names<SleepReturn> kSleepReturnNames = {{"always", SleepReturn::Always},
                                               {"maxwait", SleepReturn::Maxwait}};
 
@@ -87,6 +89,7 @@ NowWait read_wait(const Field& f) {
   auto resume = map.optional("resume");
   auto conditional = map.optional("conditional");
   auto read_window = map.optional("read_window");
+  auto after_wake = map.optional("after_wake");
   const bool two_phase = wait.algorithm == A::Pairwise || wait.algorithm == A::BlockImmediately ||
                          wait.algorithm == A::LargeInitialSpin;
   const std::string name = algorithm.scalar("");
@@ -124,6 +127,11 @@ NowWait read_wait(const Field& f) {
     if (!two_phase)
       conditional->error(fmt::format("only the two-phase algorithms take this key (algorithm is {})", name));
     wait.conditional = choice(*conditional, kConditionalNames);
+  }
+  if (after_wake) {
+    if (!two_phase)
+      after_wake->error(fmt::format("only the two-phase algorithms take this key (algorithm is {})", name));
+    wait.after_wake = choice(*after_wake, kAfterWakeNames);
   }
   if (read_window) {
     if (wait.algorithm != A::BlockImmediately)
@@ -320,7 +328,10 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
     const bool two_phase = job.wait.algorithm == NowWait::Algorithm::Pairwise ||
                            job.wait.algorithm == NowWait::Algorithm::BlockImmediately ||
                            job.wait.algorithm == NowWait::Algorithm::LargeInitialSpin;
-    if (two_phase) wait["conditional"] = name_of(kConditionalNames, job.wait.conditional);
+    if (two_phase) {
+      wait["conditional"] = name_of(kConditionalNames, job.wait.conditional);
+      wait["after_wake"] = name_of(kAfterWakeNames, job.wait.after_wake);
+    }
     if (job.wait.algorithm == NowWait::Algorithm::BlockImmediately)
       wait["read_window"] = name_of(kReadWindowNames, job.wait.read_window);
     j["tickets"] = job.tickets;

@@ -86,6 +86,10 @@ struct NowWait {
   // block-immediately: the conditional window of its reads.
   enum class ReadWindow { Pairwise, ReadBaseline, None };
   ReadWindow read_window = ReadWindow::Pairwise;
+  // Two-phase algorithms: what a process woken during a wait spins first when it runs again: the wait's
+  // first phase, or one conditional window.
+  enum class AfterWake { FirstPhase, Window };
+  AfterWake after_wake = AfterWake::Window;
 };
 
 struct NowJobProfile {

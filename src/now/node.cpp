@@ -343,7 +343,10 @@ void Node::run_cpu() {
         if (next == 0) {
           // decided above
         } else if (!p.spinning) {
-          next = always_spin_ ? wait::kSpinForever : algorithm.first_spin(observe(p, kind));
+          // A process woken during this wait spins what its algorithm gives after a wake-up.
+          next = always_spin_     ? wait::kSpinForever
+                 : p.wait_blocked ? algorithm.after_wake(observe(p, kind))
+                                  : algorithm.first_spin(observe(p, kind));
         } else if (now_ >= p.spin_phase_end) {
           next = algorithm.next_spin(observe(p, kind));
         }

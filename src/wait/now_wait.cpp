@@ -29,6 +29,7 @@ std::unique_ptr<NowWaitAlgorithm> make_algorithm(const config::NowWait& wait, co
   t.barrier_spin = wait.barrier_spin.value_or(3 * platform.context_switch);
   t.window = wait.window.value_or(t.barrier_spin > 0 ? t.barrier_spin : t.read_spin);
   t.extend = wait.conditional == config::NowWait::Conditional::Extend;
+  t.window_after_wake = wait.after_wake == config::NowWait::AfterWake::Window;
   if (wait.algorithm == A::BlockImmediately) {
     t.barrier_spin = 0;
     using W = config::NowWait::ReadWindow;

@@ -55,6 +55,8 @@ class NowWaitAlgorithm {
   virtual Nanos first_spin(const Observation& seen) const = 0;
   // At the end of a spin phase: the next phase's length, or 0 to block.
   virtual Nanos next_spin(const Observation& seen) const = 0;
+  // The first phase of a process that blocked during this wait, was woken and runs again.
+  virtual Nanos after_wake(const Observation& seen) const { return first_spin(seen); }
 
  private:
   Resume resume_ = Resume::Restart;

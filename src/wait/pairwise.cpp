@@ -21,6 +21,13 @@ std::int64_t Pairwise::threshold(Nanos length) const {
   return std::max<Nanos>(1, length / timings_.read_spin);
 }
 
+Nanos Pairwise::after_wake(const Observation& seen) const {
+  if (!timings_.window_after_wake) return first_spin(seen);
+  // BLOCK_IMMEDIATELY never spins at a barrier, woken or not.
+  if (seen.kind == WaitKind::Barrier && timings_.barrier_spin == 0) return 0;
+  return window(seen.kind);
+}
+
 Nanos Pairwise::next_spin(const Observation& seen) const {
   if (timings_.extend) return 0;  // the phase ran out without a message extending it
   if (timings_.extend) {

@@ -23,10 +23,13 @@ class Pairwise final : public NowWaitAlgorithm {
     // messages (count); true, each message extends the phase to at least its arrival + the window, and
     // a phase that ends is the last (extend, B&M 3.4).
     bool extend = false;
+    // After a wake-up: one window (true) or the first phase again (false).
+    bool window_after_wake = false;
   };
   explicit Pairwise(Timings timings);
   Nanos first_spin(const Observation& seen) const override;
   Nanos next_spin(const Observation& seen) const override;
+  Nanos after_wake(const Observation& seen) const override;
   Nanos extension(WaitKind kind) const override { return timings_.extend ? window(kind) : 0; }
   Nanos window(WaitKind kind) const {
     return kind == WaitKind::Read ? timings_.read_window : timings_.window;

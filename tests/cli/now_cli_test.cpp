@@ -187,6 +187,7 @@ TEST(NowResults, DiagnosticsCountEveryReadAndEveryBarrier) {
   const auto& wait = resolved["workload"]["jobs"][0]["wait"];
   EXPECT_EQ(wait.value("resume", ""), "block") << wait.dump();
   EXPECT_EQ(wait.value("conditional", ""), "extend") << wait.dump();
+  EXPECT_EQ(wait.value("after_wake", ""), "window") << wait.dump();
   int barriers_total = 0;
   for (const auto& job : summary["jobs"]) {
     std::int64_t reads = 0;
@@ -532,6 +533,7 @@ const BadNowCase kBadNowCases[] = {
     {"resume-on-block.yaml", "23:40", "workload.jobs[0].wait.resume", "block never spins"},
     {"conditional-on-spin.yaml", "23:44", "workload.jobs[0].wait.conditional",
      "only the two-phase algorithms"},
+    {"after-wake-on-spin.yaml", "23:43", "workload.jobs[0].wait.after_wake", "only the two-phase algorithms"},
     {"read-window-on-pairwise.yaml", "23:48", "workload.jobs[0].wait.read_window",
      "only block-immediately takes"},
 };

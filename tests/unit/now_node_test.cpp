@@ -223,6 +223,27 @@ TEST(NowNode, WithoutWakePreemptionAWokenProcessWaitsForTheRunningOneToLeave) {
   EXPECT_EQ(woken.diagnostics.wake_to_dispatch, 3700 * kUs) << "woken at 3 ms, dispatched at 6.7 ms";
 }
 
+TEST(NowNode, AWokenBarrierWaiterSpinsOneWindowOrItsFirstPhaseAgain) {
+  // The root reaches the barrier at 1.1 ms, spins its 5 ms first phase to 6.1 ms, receives nothing (39
+  // messages needed under count) and blocks. A request at 7 ms wakes it: switch to 7.1 ms, handle and
+  // reply (7.104 ms); then it spins one 300us window (after_wake: window) to 7.404 ms, or its 5 ms first
+  // phase again (first-phase) to 12.104 ms.
+  for (const bool window : {true, false}) {
+    auto algorithm = std::make_shared<wait::Pairwise>(
+        wait::Pairwise::Timings{128 * kUs, 5 * kMs, 300 * kUs, -1, false, window});
+    algorithm->set_resume(wait::Resume::Block);
+    Fixture f({compute_only_job("A", 2, 1 * kMs, algorithm)});
+    f.node->add_process(0, 0);
+    f.node->start();
+    f.node->advance(6100 * kUs);
+    EXPECT_FALSE(f.node->next_timer().has_value()) << "blocked at 6.1 ms";
+    f.node->advance(7 * kMs);
+    f.node->deliver(7 * kMs, request(0, 1, 0));
+    f.node->advance(7104 * kUs);
+    EXPECT_EQ(f.node->next_timer(), (window ? 7404 : 12'104) * kUs) << (window ? "window" : "first-phase");
+  }
+}
+
 TEST(NowNode, ASpinLongerThanTheQuantumIsCutAtItsEndAndJudged) {
   // Job 1's root spins 25 ms from 1.7 ms under count; its quantum ends at 10.7 ms (10 ms from its
   // switch-in at 0.7 ms). The phase is cut there and judged: 9 ms with no message (threshold 70): it
