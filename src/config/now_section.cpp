@@ -46,6 +46,17 @@ const Names<IntervalBasis> kBasisNames = {{"compute", IntervalBasis::Compute},
                                           {"dedicated", IntervalBasis::Dedicated}};
 const Names<BarrierKind> kBarrierNames = {{"root", BarrierKind::Root}, {"all-to-all", BarrierKind::AllToAll}};
 const Names<NowNetwork> kNetworkNames = {{"logp", NowNetwork::LogP}, {"shared", NowNetwork::Shared}};
+const Names<WakePreempt> kWakePreemptNames = {{"pass", WakePreempt::Pass}, {"none", WakePreempt::None}};
+const Names<NowWait::Resume> kResumeNames = {{"restart", NowWait::Resume::Restart},
+                                             {"keep", NowWait::Resume::Keep},
+                                             {"block", NowWait::Resume::Block}};
+const Names<NowWait::Conditional> kConditionalNames = {{"count", NowWait::Conditional::Count},
+                                                       {"extend", NowWait::Conditional::Extend}};
+const Names<NowWait::ReadWindow> kReadWindowNames = {{"pairwise", NowWait::ReadWindow::Pairwise},
+                                                     {"read-baseline", NowWait::ReadWindow::ReadBaseline},
+                                                     {"none", NowWait::ReadWindow::None}};
+const Names<NowWait::AfterWake> kAfterWakeNames = {{"first-phase", NowWait::AfterWake::FirstPhase},
+                                                   {"window", NowWait::AfterWake::Window}};
 const Names<SleepReturn> kSleepReturnNames = {{"always", SleepReturn::Always},
                                               {"maxwait", SleepReturn::Maxwait}};
 
@@ -76,6 +87,10 @@ NowWait read_wait(const Field& f) {
   auto read_spin = map.optional("read_spin");
   auto barrier_spin = map.optional("barrier_spin");
   auto window = map.optional("window");
+  auto resume = map.optional("resume");
+  auto conditional = map.optional("conditional");
+  auto read_window = map.optional("read_window");
+  auto after_wake = map.optional("after_wake");
   const bool two_phase = wait.algorithm == A::Pairwise || wait.algorithm == A::BlockImmediately ||
                          wait.algorithm == A::LargeInitialSpin;
   const std::string name = algorithm.scalar("");
@@ -103,6 +118,26 @@ NowWait read_wait(const Field& f) {
     if (!two_phase)
       (*key)->error(fmt::format("only the two-phase algorithms take this key (algorithm is {})", name));
     *target = duration(**key);
+  }
+  if (resume) {
+    if (wait.algorithm == A::Block)
+      resume->error("block never spins, so no spin is interrupted; remove 'resume'");
+    wait.resume = choice(*resume, kResumeNames);
+  }
+  if (conditional) {
+    if (!two_phase)
+      conditional->error(fmt::format("only the two-phase algorithms take this key (algorithm is {})", name));
+    wait.conditional = choice(*conditional, kConditionalNames);
+  }
+  if (after_wake) {
+    if (!two_phase)
+      after_wake->error(fmt::format("only the two-phase algorithms take this key (algorithm is {})", name));
+    wait.after_wake = choice(*after_wake, kAfterWakeNames);
+  }
+  if (read_window) {
+    if (wait.algorithm != A::BlockImmediately)
+      read_window->error(fmt::format("only block-immediately takes 'read_window' (algorithm is {})", name));
+    wait.read_window = choice(*read_window, kReadWindowNames);
   }
   if (barrier_spin && wait.algorithm != A::Pairwise)
     barrier_spin->error(
@@ -219,6 +254,14 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
       if (level > 59) initial_level->fail("a TS level from 0 to 59");
       now.initial_level = static_cast<int>(level);
     }
+    // Choice (docs/models/now.md section 6): W&W's stride decides at quantum ends and when the running
+    // client leaves; B&M 3.4 has SSC, like TS, schedule a woken process "immediately".
+    now.wake_preempt = now.policy == NowPolicy::StrideCredit ? WakePreempt::Pass : WakePreempt::None;
+    if (auto v = scheduler.optional("wake_preempt")) {
+      if (now.policy != NowPolicy::Stride && now.policy != NowPolicy::StrideCredit)
+        v->error("applies to policies stride and stride-credit only");
+      now.wake_preempt = choice(*v, kWakePreemptNames);
+    }
     if (credit_cap) {
       if (now.policy != NowPolicy::StrideCredit) credit_cap->error("applies to policy stride-credit only");
       now.credit_cap = duration(*credit_cap, true);
@@ -257,6 +300,8 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
     scheduler["sleep_return"] = name_of(kSleepReturnNames, now.sleep_return);
     scheduler["initial_level"] = now.initial_level;
   }
+  if (now.policy == NowPolicy::Stride || now.policy == NowPolicy::StrideCredit)
+    scheduler["wake_preempt"] = name_of(kWakePreemptNames, now.wake_preempt);
   if (now.policy == NowPolicy::StrideCredit)
     scheduler["credit_cap_s"] = seconds(now.credit_cap.value_or(now.quantum));
   auto& jobs = out["workload"]["jobs"] = nlohmann::ordered_json::array();
@@ -281,6 +326,17 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
     if (job.wait.window) wait["window_s"] = seconds(*job.wait.window);
     if (job.wait.initial_spin) wait["initial_spin_s"] = seconds(*job.wait.initial_spin);
     if (job.wait.initial_spin_v_l_2o) wait["initial_spin"] = "V+L+2o";
+    if (job.wait.algorithm != NowWait::Algorithm::Block)
+      wait["resume"] = name_of(kResumeNames, job.wait.resume);
+    const bool two_phase = job.wait.algorithm == NowWait::Algorithm::Pairwise ||
+                           job.wait.algorithm == NowWait::Algorithm::BlockImmediately ||
+                           job.wait.algorithm == NowWait::Algorithm::LargeInitialSpin;
+    if (two_phase) {
+      wait["conditional"] = name_of(kConditionalNames, job.wait.conditional);
+      wait["after_wake"] = name_of(kAfterWakeNames, job.wait.after_wake);
+    }
+    if (job.wait.algorithm == NowWait::Algorithm::BlockImmediately)
+      wait["read_window"] = name_of(kReadWindowNames, job.wait.read_window);
     j["tickets"] = job.tickets;
     jobs.push_back(j);
   }

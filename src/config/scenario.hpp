@@ -98,6 +98,8 @@ struct SmpConfig {
 using Nanos = std::int64_t;  // simulated time in nanoseconds
 
 enum class NowPolicy { Gang, TimeSharing, Stride, StrideCredit };
+// Stride schedulers: does a woken process take the CPU when its pass is below the running one's?
+enum class WakePreempt { Pass, None };
 enum class SleepReturn { Always, Maxwait };
 enum class Pattern { None, News, Random };
 enum class IntervalBasis { Compute, Dedicated };
@@ -112,6 +114,19 @@ struct NowWait {
   std::optional<Nanos> window;        // conditional spin window (default: the barrier baseline)
   std::optional<Nanos> initial_spin;  // large-initial-spin, in time
   bool initial_spin_v_l_2o = false;   // large-initial-spin: "V+L+2o" (Brim & Miller 3.3)
+  // What a spin interrupted by a preemption or the end of a quantum does when the process runs again.
+  enum class Resume { Restart, Keep, Block };
+  Resume resume = Resume::Block;
+  // The conditional spin rule: a count of messages per window, or each message extends the spin.
+  enum class Conditional { Count, Extend };
+  Conditional conditional = Conditional::Extend;
+  // block-immediately: the conditional window of its reads.
+  enum class ReadWindow { Pairwise, ReadBaseline, None };
+  ReadWindow read_window = ReadWindow::Pairwise;
+  // Two-phase algorithms: what a process woken during a wait spins first when it runs again: the wait's
+  // first phase, or one conditional window.
+  enum class AfterWake { FirstPhase, Window };
+  AfterWake after_wake = AfterWake::Window;
 };
 
 struct NowJobProfile {
@@ -148,7 +163,8 @@ struct NowConfig {
   Nanos context_switch = 100'000;
   SleepReturn sleep_return = SleepReturn::Always;
   int initial_level = 29;
-  std::optional<Nanos> credit_cap;  // default: one quantum
+  std::optional<Nanos> credit_cap;               // default: one quantum
+  WakePreempt wake_preempt = WakePreempt::None;  // stride schedulers; default by policy
   std::vector<NowJobProfile> jobs;
 };
 

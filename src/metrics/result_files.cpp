@@ -123,7 +123,8 @@ void ResultStaging::commit(const nlohmann::ordered_json& summary,
   // then its other result files are replaced or removed, and this run's summary comes last.
   fs::remove(target_ / kSummaryFile);
   // A result file of the earlier run that this one does not write (a NOW run's, replaced by an SMP run).
-  if (!extra_files.count(kWorkstationsFile)) fs::remove(target_ / kWorkstationsFile);
+  for (const char* name : {kWorkstationsFile, kBarriersFile})
+    if (!extra_files.count(name)) fs::remove(target_ / name);
   for (const auto& [name, content] : files)
     if (name != kSummaryFile) fs::rename(staging / name, target_ / name);
   fs::rename(staging / kSummaryFile, target_ / kSummaryFile);

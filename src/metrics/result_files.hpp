@@ -19,6 +19,7 @@ inline constexpr int kSchemaVersion = 1;
 inline const char* const kSummaryFile = "summary.json";
 inline const char* const kJobsFile = "jobs.csv";
 inline const char* const kWorkstationsFile = "workstations.csv";
+inline const char* const kBarriersFile = "barriers.csv";  // NOW: one line per job instance and barrier
 
 // The staging directory of one run. Creating it checks, before anything is simulated, that the output
 // directory can receive results (throws config::InputError naming `--out` otherwise); destroying it

@@ -18,7 +18,14 @@ struct Message {
   std::int32_t from = 0;     // sender's rank in the job
   std::int32_t to = 0;       // receiver's rank in the job
   std::int32_t barrier = 0;  // barrier index, for barrier messages
+  // Diagnostics only (no effect on the run): for a read request, the state the partner was in when it
+  // arrived, and for its reply, the same value sent back (a PartnerState).
+  std::uint8_t partner = 0;
 };
+
+// The state of a read's partner when the request reached it.
+enum class PartnerState : std::uint8_t { Running, Ready, Blocked };
+inline constexpr int kPartnerStates = 3;
 
 // A message leaving a workstation now, for the process `message.to` on `workstation`.
 struct Envelope {

@@ -7,7 +7,6 @@
 
 namespace cosched::now {
 
-using config::BarrierKind;
 using sched::LeaveReason;
 
 Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
@@ -27,8 +26,9 @@ void Node::add_process(int job, int rank) {
   ranks[rank] = static_cast<int>(processes_.size());
   Process p(job, rank,
             workload::ProcessProgram(layout.program, rank, util::mix_seed(params_.seed, job + 1, rank)));
-  p.arrivals.assign(layout.barriers, 0);
-  p.notices.assign(layout.barriers, 0);
+  if (!layout.barrier) throw std::logic_error("NOW node: a job without a barrier protocol");
+  p.barriers = barrier::BarrierState(layout.barriers);
+  p.barrier_log.assign(layout.barriers, BarrierRecord{});
   processes_.push_back(std::move(p));
 }
 
@@ -160,33 +160,38 @@ void Node::program_next(Process& p) {
       return;
     }
     begin_wait(p, Activity::AwaitRead);
+    p.read_started = now_;
     p.to_send.push_back(
         {job.workstation_of[partner], {Message::Kind::ReadRequest, p.job, p.rank, partner, 0}});
     return;
   }
   begin_wait(p, Activity::AwaitBarrier);
-  const Message arrival{Message::Kind::BarrierArrival, p.job, p.rank, 0, p.barrier};
-  if (job.barrier_kind == BarrierKind::Root) {
-    if (p.rank != 0) {
-      Message m = arrival;
-      m.to = 0;
-      p.to_send.push_back({job.workstation_of[0], m});
-    }
-  } else {
-    for (int r = 0; r < job.processes; ++r) {
-      if (r == p.rank) continue;
-      Message m = arrival;
-      m.to = r;
-      p.to_send.push_back({job.workstation_of[r], m});
-    }
-  }
+  p.barrier_arrived = now_;
+  p.barrier_log[p.barrier].arrived = now_;
+  std::vector<barrier::Outgoing> out;
+  job.barrier->arrive(p.rank, p.barrier, out);
+  send_barrier_messages(p, out);
+}
+
+void Node::send_barrier_messages(Process& p, const std::vector<barrier::Outgoing>& messages) {
+  const JobLayout& job = layout(p);
+  for (const auto& m : messages)
+    p.to_send.push_back({job.workstation_of[m.to], {m.kind, p.job, p.rank, m.to, m.barrier}});
 }
 
 bool Node::wait_satisfied(const Process& p) const {
   if (p.activity == Activity::AwaitRead) return p.reply_received;
-  const JobLayout& job = layout(p);
-  const bool counts_arrivals = job.barrier_kind == BarrierKind::AllToAll || p.rank == 0;
-  return counts_arrivals ? p.arrivals[p.barrier] == job.processes - 1 : p.notices[p.barrier] != 0;
+  return layout(p).barrier->passed(p.barriers, p.rank, p.barrier);
+}
+
+wait::Observation Node::observe(const Process& p, wait::WaitKind kind) const {
+  wait::Observation seen;
+  seen.kind = kind;
+  seen.phase_length = p.spin_phase_length;
+  seen.messages = p.messages_in_phase;
+  if (p.last_message >= 0) seen.since_last_message = now_ - p.last_message;
+  if (kind == wait::WaitKind::Barrier) seen.barrier_elapsed = now_ - p.barrier_arrived;
+  return seen;
 }
 
 void Node::complete_wait(Process& p) {
@@ -196,16 +201,19 @@ void Node::complete_wait(Process& p) {
     if (!p.wait_blocked) (barrier ? p.waits.barrier_spins_successful : p.waits.read_spins_successful) += 1;
   }
   p.spinning = false;
+  p.interrupted = false;
   if (!barrier) {
+    auto& stats = p.diagnostics.reads[static_cast<int>(p.read_partner)];
+    ++stats.count;
+    stats.time += now_ - p.read_started;
     advance_step(p);
     return;
   }
+  p.barrier_log[p.barrier].passed = now_;
   const JobLayout& job = layout(p);
-  if (job.barrier_kind == BarrierKind::Root && p.rank == 0) {
-    // Flat, sequential completion notices from the root (Brim & Miller 3.2).
-    for (int r = 1; r < job.processes; ++r)
-      p.to_send.push_back({job.workstation_of[r], {Message::Kind::BarrierNotice, p.job, 0, r, p.barrier}});
-  }
+  std::vector<barrier::Outgoing> out;
+  job.barrier->pass(p.rank, p.barrier, out);
+  send_barrier_messages(p, out);
   tracker_->barrier_passed();
   if (++p.barrier == job.barriers) {
     p.activity = Activity::Done;
@@ -218,18 +226,20 @@ void Node::finish_handle(Process& p, const Message& m) {
   switch (m.kind) {
     case Message::Kind::ReadRequest:
       // The Active Message handler sends the reply at once: it is the next thing this process sends.
-      p.to_send.push_front(
-          {layout(p).workstation_of[m.from], {Message::Kind::ReadReply, m.job, p.rank, m.from, 0}});
+      p.to_send.push_front({layout(p).workstation_of[m.from],
+                            {Message::Kind::ReadReply, m.job, p.rank, m.from, 0, m.partner}});
       break;
     case Message::Kind::ReadReply:
       p.reply_received = true;
+      p.read_partner = static_cast<PartnerState>(m.partner);
       break;
     case Message::Kind::BarrierArrival:
-      ++p.arrivals[m.barrier];
+    case Message::Kind::BarrierNotice: {
+      std::vector<barrier::Outgoing> out;
+      layout(p).barrier->receive(p.barriers, p.rank, m, out);
+      send_barrier_messages(p, out);
       break;
-    case Message::Kind::BarrierNotice:
-      p.notices[m.barrier] = 1;
-      break;
+    }
   }
 }
 
@@ -324,25 +334,35 @@ void Node::run_cpu() {
         const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
         const auto& algorithm = *layout(p).wait;
         Nanos next = -1;  // the length of a new spin phase, if one starts now
-        if (!p.spinning) {
-          next = always_spin_ ? wait::kSpinForever : algorithm.first_spin(kind);
-        } else if (now_ >= p.spin_phase_end) {
-          next = algorithm.next_spin(kind, p.spin_phase_length, p.messages_in_phase);
+        if (p.interrupted) {
+          // Its spin was interrupted by leaving the CPU (wait.resume, docs/models/now.md section 5).
+          p.interrupted = false;
+          switch (algorithm.resume()) {
+            case wait::Resume::Restart:
+              p.spinning = false;  // the wait starts afresh from its first phase
+              break;
+            case wait::Resume::Keep:
+              break;  // the phase keeps its end time
+            case wait::Resume::Block:
+              next = 0;
+              break;
+          }
         }
         if (next == 0) {
-          p.spinning = false;
-          p.wait_blocked = true;
-          ++p.waits.blocks;
-          leave_cpu(LeaveReason::Blocked);
+          // decided above
+        } else if (!p.spinning) {
+          // A process woken during this wait spins what its algorithm gives after a wake-up.
+          next = always_spin_     ? wait::kSpinForever
+                 : p.wait_blocked ? algorithm.after_wake(observe(p, kind))
+                                  : algorithm.first_spin(observe(p, kind));
+        } else if (now_ >= p.spin_phase_end) {
+          next = algorithm.next_spin(observe(p, kind));
+        }
+        if (next == 0) {
+          block(p);
           return;
         }
-        if (next > 0) {
-          p.spinning = true;
-          p.wait_spun = true;
-          p.spin_phase_length = next;
-          p.spin_phase_end = now_ + next;
-          p.messages_in_phase = 0;
-        }
+        if (next > 0) start_spin_phase(p, next);
         set_category(p, kind == wait::WaitKind::Read ? Category::Communicate : Category::Synchronize);
         start_op(Op::Spin, p.spin_phase_end);
         return;
@@ -357,6 +377,41 @@ void Node::run_cpu() {
   }
 }
 
+void Node::start_spin_phase(Process& p, Nanos length) {
+  p.spinning = true;
+  p.wait_spun = true;
+  p.spin_phase_start = now_;
+  p.spin_phase_length = length;
+  p.spin_phase_end = now_ + length;
+  p.messages_in_phase = {};
+  p.last_message = -1;
+}
+
+void Node::block(Process& p) {
+  p.spinning = false;
+  p.wait_blocked = true;
+  ++p.waits.blocks;
+  if (p.activity == Activity::AwaitBarrier) ++p.barrier_log[p.barrier].blocks;
+  leave_cpu(LeaveReason::Blocked);
+}
+
+// The quantum of the running process ended while it spun: the spin phase ends there, and its algorithm
+// judges it (B&M 3.3: a process that tries to spin longer is "pre-empted and slept"). Returns true when
+// the process is to block; otherwise it is in a new phase, or the old one if it still runs on messages.
+bool Node::quantum_cut_blocks(Process& p) {
+  if (always_spin_ || !p.spinning || now_ >= p.spin_phase_end) return false;
+  // It has work before it can block: messages to handle or send, or its wait is over.
+  if (!p.inbox.empty() || !p.to_send.empty() || wait_satisfied(p)) return false;
+  const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
+  const auto& algorithm = *layout(p).wait;
+  if (algorithm.spins_forever(kind)) return false;
+  p.spin_phase_length = now_ - p.spin_phase_start;
+  const Nanos next = algorithm.next_spin(observe(p, kind));
+  if (next == 0) return true;
+  start_spin_phase(p, next);
+  return false;
+}
+
 void Node::deliver(Nanos now, const Message& message) {
   now_ = now;
   ++events_;
@@ -366,7 +421,34 @@ void Node::deliver(Nanos now, const Message& message) {
   auto& p = processes_[id];
   if (p.state == ProcState::Finished) throw std::logic_error("NOW node: a message for a finished process");
   p.inbox.push_back(message);
-  if (p.spinning) ++p.messages_in_phase;
+  if (message.kind == Message::Kind::ReadRequest) {
+    const PartnerState state = p.state == ProcState::Running ? PartnerState::Running
+                               : p.state == ProcState::Ready ? PartnerState::Ready
+                                                             : PartnerState::Blocked;
+    p.inbox.back().partner = static_cast<std::uint8_t>(state);
+  }
+  if (p.spinning) {
+    p.last_message = now_;
+    const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
+    // B&M 3.4: a message "extend[s] the waiting period of that process by at least one conditional spin
+    // time" (wait.conditional: extend).
+    if (const Nanos extension = layout(p).wait->extension(kind); extension > 0)
+      p.spin_phase_end = std::max(p.spin_phase_end, now_ + extension);
+    switch (message.kind) {
+      case Message::Kind::ReadRequest:
+        ++p.messages_in_phase.read_requests;
+        break;
+      case Message::Kind::ReadReply:
+        ++p.messages_in_phase.read_replies;
+        break;
+      case Message::Kind::BarrierArrival:
+        ++p.messages_in_phase.barrier_arrivals;
+        break;
+      case Message::Kind::BarrierNotice:
+        ++p.messages_in_phase.barrier_notices;
+        break;
+    }
+  }
   switch (p.state) {
     case ProcState::Running:
       // Handled at once if it is running; after its switch-in or its current handler otherwise.
@@ -377,6 +459,7 @@ void Node::deliver(Nanos now, const Message& message) {
       break;
     case ProcState::Blocked:
       p.state = ProcState::Ready;
+      p.woken_at = now_;
       set_category(p, Category::Ready);
       scheduler_->wake(id, now_);
       reschedule_check();
@@ -406,7 +489,17 @@ void Node::reschedule_check() {
 void Node::leave_cpu(LeaveReason reason) {
   const int id = cpu_process_;
   auto& p = processes_[id];
-  p.spinning = false;  // a wait starts afresh when the process runs again
+  if (reason == LeaveReason::QuantumExpired && quantum_cut_blocks(p)) {
+    block(p);
+    return;
+  }
+  if (reason == LeaveReason::QuantumExpired || reason == LeaveReason::Preempted) {
+    // A spin interrupted: wait.resume decides when it runs again, unless it never blocks.
+    const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
+    p.interrupted = p.spinning && !always_spin_ && !layout(p).wait->spins_forever(kind);
+  } else {
+    p.spinning = false;
+  }
   switch (reason) {
     case LeaveReason::Blocked:
       set_category(p, p.activity == Activity::AwaitRead ? Category::BlockedRead : Category::BlockedBarrier);
@@ -448,7 +541,13 @@ void Node::dispatch() {
   p.state = ProcState::Running;
   cpu_process_ = *next;
   op_ = Op::None;
+  if (p.woken_at >= 0) {
+    ++p.diagnostics.wakes;
+    p.diagnostics.wake_to_dispatch += now_ - p.woken_at;
+    p.woken_at = -1;
+  }
   if (*next == last_process_) {
+    p.interrupted = false;  // it never left: its spin goes on
     // The same process goes on (its quantum expired and nobody else is ready): no context switch.
     cpu_state_ = CpuState::Running;
     slice_start_ = now_;
@@ -464,7 +563,7 @@ void Node::dispatch() {
 std::vector<Node::ProcessReport> Node::reports() const {
   std::vector<ProcessReport> out;
   for (const auto& p : processes_) {
-    ProcessReport report{p.job, p.rank, p.time, p.waits};
+    ProcessReport report{p.job, p.rank, p.time, p.waits, p.diagnostics, p.barrier_log};
     // Close the open interval at the job's completion: a finished process stays finished until then.
     const Nanos end = tracker_->completion(p.job).value_or(now_);
     add_time(report.time, p.category, end - p.since);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "barrier/protocol.hpp"
 #include "config/scenario.hpp"
 #include "now/job_tracker.hpp"
 #include "now/message.hpp"
@@ -26,8 +27,8 @@ struct JobLayout {
   int processes = 0;
   int barriers = 0;
   int tickets = 100;
-  std::vector<int> workstation_of;  // by rank
-  config::BarrierKind barrier_kind = config::BarrierKind::Root;
+  std::vector<int> workstation_of;                   // by rank
+  std::shared_ptr<const barrier::Protocol> barrier;  // who sends which barrier messages
   std::shared_ptr<const wait::NowWaitAlgorithm> wait;
   workload::ProgramSpec program;
 };
@@ -74,6 +75,32 @@ struct WaitCounts {
   }
 };
 
+// What the diagnostics of a run need from one process (docs/models/now.md section 7).
+struct ReadStats {
+  std::int64_t count = 0;
+  Nanos time = 0;  // from the start of the read's wait to its end
+};
+struct Diagnostics {
+  ReadStats reads[kPartnerStates];  // by the partner's state when the request reached it
+  std::int64_t wakes = 0;           // wake-ups by a message, followed by a dispatch
+  Nanos wake_to_dispatch = 0;       // summed over them
+  Diagnostics& operator+=(const Diagnostics& o) {
+    for (int s = 0; s < kPartnerStates; ++s) {
+      reads[s].count += o.reads[s].count;
+      reads[s].time += o.reads[s].time;
+    }
+    wakes += o.wakes;
+    wake_to_dispatch += o.wake_to_dispatch;
+    return *this;
+  }
+};
+// One process at one barrier.
+struct BarrierRecord {
+  Nanos arrived = -1;
+  Nanos passed = -1;
+  int blocks = 0;  // times it blocked while waiting at it
+};
+
 struct NodeParams {
   int workstation = 0;
   Nanos overhead = 0;        // o: CPU time to send, and to handle, one message
@@ -116,6 +143,8 @@ class Node {
     int rank;
     TimeBreakdown time;
     WaitCounts waits;
+    Diagnostics diagnostics;
+    std::vector<BarrierRecord> barriers;
   };
   // Per-process breakdowns, closed at each job's completion time.
   std::vector<ProcessReport> reports() const;
@@ -155,20 +184,29 @@ class Node {
     Nanos compute_left = 0;
     Activity activity = Activity::Compute;
     bool reply_received = false;
-    std::vector<int> arrivals;     // barrier arrivals received, by barrier
-    std::vector<char> notices;     // completion notices received, by barrier
-    std::deque<Message> inbox;     // arrived, not yet handled
-    std::deque<Envelope> to_send;  // messages it must still send (o each)
+    barrier::BarrierState barriers;  // barrier messages handled
+    Nanos barrier_arrived = 0;       // when it arrived at the barrier it waits at
+    std::deque<Message> inbox;       // arrived, not yet handled
+    std::deque<Envelope> to_send;    // messages it must still send (o each)
     bool spinning = false;
+    Nanos spin_phase_start = 0;
     Nanos spin_phase_end = 0;
     Nanos spin_phase_length = 0;
-    int messages_in_phase = 0;
-    bool wait_spun = false;     // the current wait entered a spin phase
-    bool wait_blocked = false;  // the current wait blocked at least once
+    Nanos last_message = -1;   // arrival of the last message of the current spin phase
+    bool interrupted = false;  // its spin was interrupted by leaving the CPU: wait.resume applies
+    wait::MessageCounts messages_in_phase;  // arrived during the current spin phase
+    bool wait_spun = false;                 // the current wait entered a spin phase
+    bool wait_blocked = false;              // the current wait blocked at least once
     Category category = Category::Ready;
     Nanos since = 0;
     TimeBreakdown time;
     WaitCounts waits;
+    // Diagnostics.
+    Nanos read_started = 0;
+    PartnerState read_partner = PartnerState::Running;
+    Nanos woken_at = -1;
+    Diagnostics diagnostics;
+    std::vector<BarrierRecord> barrier_log;
   };
 
   Process& running() { return processes_[cpu_process_]; }
@@ -186,10 +224,15 @@ class Node {
   void start_phase(Process& p);
   void program_next(Process& p);
   bool wait_satisfied(const Process& p) const;
+  void send_barrier_messages(Process& p, const std::vector<barrier::Outgoing>& messages);
+  wait::Observation observe(const Process& p, wait::WaitKind kind) const;
   void complete_wait(Process& p);
   void finish_handle(Process& p, const Message& m);
   void start_op(Op op, Nanos end);
   void leave_cpu(sched::LeaveReason reason);
+  void start_spin_phase(Process& p, Nanos length);
+  bool quantum_cut_blocks(Process& p);
+  void block(Process& p);
   void dispatch();
   void reschedule_check();
   void begin_wait(Process& p, Activity activity);

@@ -18,7 +18,7 @@ namespace sg4 = simgrid::s4u;
 namespace {
 
 // For each workstation, the workstations whose processes may send to it: read partners (both ways: request
-// and reply) and barrier partners.
+// and reply) and barrier partners, as the job's barrier protocol names them.
 std::vector<std::vector<int>> correspondents(const std::vector<JobLayout>& jobs, int workstations) {
   std::vector<std::set<int>> talk(workstations);
   auto link = [&](int a, int b) {
@@ -32,11 +32,9 @@ std::vector<std::vector<int>> correspondents(const std::vector<JobLayout>& jobs,
       if (job.program.pattern == config::Pattern::News) {
         for (int q : workload::news_neighbours(r, job.processes)) link(ws[r], ws[q]);
       }
-      for (int q = 0; q < job.processes; ++q) {
-        const bool random_reads = job.program.pattern == config::Pattern::Random;
-        const bool barrier = job.barrier_kind == config::BarrierKind::AllToAll || r == 0;
-        if (random_reads || barrier) link(ws[r], ws[q]);
-      }
+      if (job.program.pattern == config::Pattern::Random)
+        for (int q = 0; q < job.processes; ++q) link(ws[r], ws[q]);
+      for (int q : job.barrier->peers(r)) link(ws[r], ws[q]);
     }
   }
   std::vector<std::vector<int>> out(workstations);

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <simgrid/s4u.hpp>
 
+#include "barrier/protocol.hpp"
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
+#include "metrics/result_files.hpp"
 #include "metrics/ssr.hpp"
 #include "now/prepared_run.hpp"
 #include "now/sequential_engine.hpp"
@@ -47,6 +49,7 @@ sched::LocalSchedulerConfig scheduler_config(const config::NowConfig& now) {
   c.sleep_return = now.sleep_return == config::SleepReturn::Always ? sched::SleepReturn::Always
                                                                    : sched::SleepReturn::Maxwait;
   c.credit_cap = now.credit_cap;
+  c.wake_preempt = now.wake_preempt == config::WakePreempt::Pass;
   return c;
 }
 
@@ -67,9 +70,10 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
     workload::ProgramSpec program{
         profile.comm_interval,  profile.sync_interval,          profile.imbalance, profile.pattern,
         profile.interval_basis, 2 * latency + 4 * now.overhead, profile.processes};
+    const auto protocol = barrier::make_protocol(profile.barrier_kind, profile.processes);
     for (int copy = 0; copy < profile.copies; ++copy) {
       jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets,
-                               profile.placement, profile.barrier_kind, algorithm, program});
+                               profile.placement, protocol, algorithm, program});
     }
   }
   return jobs;
@@ -162,16 +166,33 @@ RunOutput write_results(const config::Scenario& scenario, const PreparedRun& run
   struct JobSums {
     TimeBreakdown time;
     WaitCounts waits;
+    Diagnostics diagnostics;
+    std::vector<BarrierRecord> barriers;  // first arrival, last pass, blocks summed over processes
+    std::vector<Nanos> last_arrival;
   };
   std::vector<JobSums> sums(jobs.size());
+  for (std::size_t j = 0; j < jobs.size(); ++j) {
+    sums[j].barriers.assign(jobs[j].barriers, BarrierRecord{});
+    sums[j].last_arrival.assign(jobs[j].barriers, -1);
+  }
   std::int64_t messages = 0;
   std::uint64_t events = 0;
   std::string workstation_csv =
       "workstation,host,busy_s,utilisation,spinning_s,messages_sent,messages_received\n";
   for (const auto& node : run.nodes) {
     for (const auto& report : node->reports()) {
-      sums[report.job].time += report.time;
-      sums[report.job].waits += report.waits;
+      auto& sum = sums[report.job];
+      sum.time += report.time;
+      sum.waits += report.waits;
+      sum.diagnostics += report.diagnostics;
+      for (std::size_t b = 0; b < report.barriers.size(); ++b) {
+        const auto& mine = report.barriers[b];
+        auto& all = sum.barriers[b];
+        if (all.arrived < 0 || mine.arrived < all.arrived) all.arrived = mine.arrived;
+        all.passed = std::max(all.passed, mine.passed);
+        sum.last_arrival[b] = std::max(sum.last_arrival[b], mine.arrived);
+        all.blocks += mine.blocks;
+      }
     }
     messages += node->messages_sent();
     events += node->events();
@@ -182,6 +203,7 @@ RunOutput write_results(const config::Scenario& scenario, const PreparedRun& run
                     seconds(node->cpu_spinning()), node->messages_sent(), node->messages_received());
   }
   std::int64_t successful = 0, total = 0;
+  std::string barrier_csv = "job,copy,barrier,first_arrival_s,last_arrival_s,last_pass_s,length_s,blocks\n";
   auto job_array = nlohmann::ordered_json::array();
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const auto& sum = sums[j];
@@ -204,6 +226,34 @@ RunOutput write_results(const config::Scenario& scenario, const PreparedRun& run
                           {"finished", seconds(sum.time.finished) / n}};
     job["read_spins"] = {{"successful", sum.waits.read_spins_successful}, {"total", sum.waits.read_spins}};
     job["blocks"] = sum.waits.blocks;
+    // Diagnostics (docs/models/now.md section 7).
+    auto mean = [](Nanos total, std::int64_t count) {
+      return count > 0 ? nlohmann::ordered_json(seconds(total) / static_cast<double>(count)) : nullptr;
+    };
+    static constexpr const char* kPartner[kPartnerStates] = {"partner_running", "partner_ready",
+                                                             "partner_blocked"};
+    auto& reads = job["reads"] = nlohmann::ordered_json::object();
+    for (int st = 0; st < kPartnerStates; ++st) {
+      const auto& r = sum.diagnostics.reads[st];
+      reads[kPartner[st]] = {{"count", r.count}, {"mean_s", mean(r.time, r.count)}};
+    }
+    job["wake_to_dispatch"] = {{"count", sum.diagnostics.wakes},
+                               {"mean_s", mean(sum.diagnostics.wake_to_dispatch, sum.diagnostics.wakes)}};
+    Nanos lengths = 0;
+    std::int64_t barrier_blocks = 0;
+    for (std::size_t b = 0; b < sum.barriers.size(); ++b) {
+      const auto& rec = sum.barriers[b];
+      lengths += rec.passed - rec.arrived;
+      barrier_blocks += rec.blocks;
+      barrier_csv += fmt::format("{},{},{},{:.9f},{:.9f},{:.9f},{:.9f},{}\n", jobs[j].name, jobs[j].copy, b,
+                                 seconds(rec.arrived), seconds(sum.last_arrival[b]), seconds(rec.passed),
+                                 seconds(rec.passed - rec.arrived), rec.blocks);
+    }
+    const auto count = static_cast<std::int64_t>(sum.barriers.size());
+    job["barriers"] = {
+        {"mean_length_s", mean(lengths, count)},
+        {"blocks_per_barrier",
+         count > 0 ? nlohmann::ordered_json(static_cast<double>(barrier_blocks) / count) : nullptr}};
     successful += sum.waits.barrier_spins_successful;
     total += sum.waits.barrier_spins;
     job_array.push_back(job);
@@ -217,6 +267,7 @@ RunOutput write_results(const config::Scenario& scenario, const PreparedRun& run
   s["time_unit"] = "s";
   s["platform"] = {{"workstations", workstations}, {"latency_s", seconds(platform.latency)}};
   out.extra_files["workstations.csv"] = workstation_csv;
+  out.extra_files[metrics::kBarriersFile] = barrier_csv;
   return out;
 }
 

@@ -32,11 +32,11 @@ constexpr PolicyEntry kPolicies[] = {
      }},
     {LocalPolicy::Stride, "stride",
      [](const Config& c, Matrix) -> std::unique_ptr<LocalScheduler> {
-       return std::make_unique<Stride>(c.quantum);
+       return std::make_unique<Stride>(c.quantum, c.wake_preempt);
      }},
     {LocalPolicy::StrideCredit, "stride-credit",
      [](const Config& c, Matrix) -> std::unique_ptr<LocalScheduler> {
-       return std::make_unique<StrideCredit>(c.quantum, c.credit_cap);
+       return std::make_unique<StrideCredit>(c.quantum, c.credit_cap, c.wake_preempt);
      }},
 };
 

@@ -21,6 +21,7 @@ struct LocalSchedulerConfig {
   int initial_level = TimeSharing::kDefaultInitialLevel;
   SleepReturn sleep_return = SleepReturn::Always;
   std::optional<SimTime> credit_cap;                 // stride-credit; one quantum when not given
+  bool wake_preempt = true;                          // stride, stride-credit: preempt on wake (pass rule)
   std::optional<TsDispatchTable> ts_dispatch_table;  // TS; the Solaris default when not given
 };
 

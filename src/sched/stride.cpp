@@ -7,7 +7,7 @@
 
 namespace cosched::sched {
 
-Stride::Stride(SimTime quantum) : quantum_(quantum) {
+Stride::Stride(SimTime quantum, bool preempt_on_wake) : quantum_(quantum), preempt_on_wake_(preempt_on_wake) {
   if (quantum <= 0) {
     throw std::invalid_argument(
         fmt::format("scheduler.quantum: expected a positive stride quantum, got {} ns", quantum));
@@ -123,6 +123,7 @@ bool Stride::should_preempt(ProcessId running, SimTime, SimTime ran) const {
   // Choice: a ready client whose pass is below what the running one's pass would be if charged now takes
   // the CPU at once. Waldspurger's stride only reschedules at quantum ends; implicit coscheduling needs
   // a woken process to run while its partner is still scheduled.
+  if (!preempt_on_wake_) return false;
   auto next = smallest_ready();
   return next && find(*next).pass < find(running).pass + pass_charge(running, ran);
 }

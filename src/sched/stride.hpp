@@ -14,7 +14,10 @@ class Stride : public LocalScheduler {
  public:
   static constexpr double kStride1 = 1 << 20;  // S: stride = S / tickets
 
-  explicit Stride(SimTime quantum);
+  // `preempt_on_wake`: a woken client whose pass is below the running one's takes the CPU at once
+  // (scheduler.wake_preempt: pass); otherwise the scheduler decides only when the running client leaves
+  // or its quantum ends (none, Waldspurger & Weihl's rule).
+  explicit Stride(SimTime quantum, bool preempt_on_wake = true);
 
   void admit(ProcessId process, JobId job, int tickets, SimTime now) final;
   void wake(ProcessId process, SimTime now) final;
@@ -60,6 +63,7 @@ class Stride : public LocalScheduler {
   std::optional<ProcessId> smallest_ready() const;
 
   SimTime quantum_;
+  bool preempt_on_wake_;
   std::map<ProcessId, Client> clients_;
   double global_pass_ = 0;
   int runnable_tickets_ = 0;

@@ -7,8 +7,8 @@
 
 namespace cosched::sched {
 
-StrideCredit::StrideCredit(SimTime quantum, std::optional<SimTime> credit_cap)
-    : Stride(quantum), credit_cap_(credit_cap.value_or(quantum)) {
+StrideCredit::StrideCredit(SimTime quantum, std::optional<SimTime> credit_cap, bool preempt_on_wake)
+    : Stride(quantum, preempt_on_wake), credit_cap_(credit_cap.value_or(quantum)) {
   if (credit_cap_ < 0) {
     throw std::invalid_argument(
         fmt::format("scheduler.credit_cap: expected a non-negative duration, got {} ns", credit_cap_));

@@ -13,7 +13,8 @@ namespace cosched::sched {
 class StrideCredit final : public Stride {
  public:
   // credit_cap: the most credit a process may hold; one quantum when not given.
-  explicit StrideCredit(SimTime quantum, std::optional<SimTime> credit_cap = std::nullopt);
+  explicit StrideCredit(SimTime quantum, std::optional<SimTime> credit_cap = std::nullopt,
+                        bool preempt_on_wake = true);
 
   // CPU time the process may still use at the credited rate.
   SimTime credit(ProcessId process) const;

@@ -11,8 +11,9 @@ class FixedWait final : public NowWaitAlgorithm {
   explicit FixedWait(Nanos spin) : spin_(spin) {}
   static FixedWait block() { return FixedWait(0); }
   static FixedWait forever() { return FixedWait(kSpinForever); }
-  Nanos first_spin(WaitKind) const override { return spin_; }
-  Nanos next_spin(WaitKind, Nanos, int) const override { return 0; }
+  Nanos first_spin(const Observation&) const override { return spin_; }
+  Nanos next_spin(const Observation&) const override { return spin_ == kSpinForever ? kSpinForever : 0; }
+  bool spins_forever(WaitKind) const override { return spin_ == kSpinForever; }
 
  private:
   Nanos spin_;

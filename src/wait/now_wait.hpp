@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "config/scenario.hpp"
 
@@ -17,14 +18,48 @@ inline constexpr Nanos kSpinForever = std::numeric_limits<Nanos>::max() / 4;
 
 enum class WaitKind { Read, Barrier };
 
+// Messages that arrived for a process, by kind.
+struct MessageCounts {
+  int read_requests = 0;
+  int read_replies = 0;
+  int barrier_arrivals = 0;
+  int barrier_notices = 0;
+  int total() const { return read_requests + read_replies + barrier_arrivals + barrier_notices; }
+};
+
+// What a waiting process knows when its algorithm decides.
+struct Observation {
+  WaitKind kind = WaitKind::Read;
+  Nanos phase_length = 0;                   // next_spin: the length of the spin phase that just ended
+  MessageCounts messages;                   // next_spin: the messages that arrived during it
+  std::optional<Nanos> since_last_message;  // next_spin: since the phase\'s last message, if any
+  Nanos barrier_elapsed = 0;                // at a barrier: the time since this process arrived at it
+  std::optional<int> arrived;               // what the root told it: processes arrived at the barrier so far
+};
+
+using Resume = config::NowWait::Resume;
+
 class NowWaitAlgorithm {
  public:
   virtual ~NowWaitAlgorithm() = default;
+  // The time a message arriving during a spin phase extends the phase to at least (from its arrival);
+  // 0: messages do not extend phases (the count rule judges them at the phase's end).
+  virtual Nanos extension(WaitKind) const { return 0; }
+  // SPIN_FOREVER: the wait never blocks, whatever interrupts it.
+  virtual bool spins_forever(WaitKind) const { return false; }
+  // What a spin interrupted by a preemption or the end of a quantum does when the process runs again.
+  Resume resume() const { return resume_; }
+  void set_resume(Resume resume) { resume_ = resume; }
+
   // Length of the first spin phase of a wait; 0 blocks at once.
-  virtual Nanos first_spin(WaitKind kind) const = 0;
-  // At the end of a spin phase of `length` during which `messages` arrived: the next phase's length, or 0
-  // to block.
-  virtual Nanos next_spin(WaitKind kind, Nanos length, int messages) const = 0;
+  virtual Nanos first_spin(const Observation& seen) const = 0;
+  // At the end of a spin phase: the next phase's length, or 0 to block.
+  virtual Nanos next_spin(const Observation& seen) const = 0;
+  // The first phase of a process that blocked during this wait, was woken and runs again.
+  virtual Nanos after_wake(const Observation& seen) const { return first_spin(seen); }
+
+ private:
+  Resume resume_ = Resume::Restart;
 };
 
 // What the defaults of the two-phase algorithms derive from.

@@ -18,10 +18,22 @@ class Pairwise final : public NowWaitAlgorithm {
     Nanos read_spin = 0;     // baseline for reads
     Nanos barrier_spin = 0;  // baseline at barriers (0: block at once, BLOCK_IMMEDIATELY)
     Nanos window = 0;        // conditional spin window
+    Nanos read_window = -1;  // the window of reads (-1: `window`; 0: no conditional phase for reads)
+    // Conditional rule: false, a phase ends and the next is granted if it received threshold(length)
+    // messages (count); true, each message extends the phase to at least its arrival + the window, and
+    // a phase that ends is the last (extend, B&M 3.4).
+    bool extend = false;
+    // After a wake-up: one window (true) or the first phase again (false).
+    bool window_after_wake = false;
   };
   explicit Pairwise(Timings timings);
-  Nanos first_spin(WaitKind kind) const override;
-  Nanos next_spin(WaitKind kind, Nanos length, int messages) const override;
+  Nanos first_spin(const Observation& seen) const override;
+  Nanos next_spin(const Observation& seen) const override;
+  Nanos after_wake(const Observation& seen) const override;
+  Nanos extension(WaitKind kind) const override { return timings_.extend ? window(kind) : 0; }
+  Nanos window(WaitKind kind) const {
+    return kind == WaitKind::Read ? timings_.read_window : timings_.window;
+  }
   std::int64_t threshold(Nanos length) const;
   const Timings& timings() const { return timings_; }
 

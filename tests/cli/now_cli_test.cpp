@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <numeric>
@@ -175,6 +176,38 @@ TEST(NowResults, SummaryHasTheNowFields) {
     EXPECT_GT(job["completion_time"].get<double>(), kQuickstartDedicatedSeconds)
         << "expected every job to take more than barriers x sync_interval = 50ms; got " << job.dump();
   }
+}
+
+TEST(NowResults, DiagnosticsCountEveryReadAndEveryBarrier) {
+  Sandbox box;
+  auto summary = run_quickstart(box, "out");
+  ASSERT_TRUE(summary.is_object()) << "expected the quick start to succeed";
+  const auto& resolved = summary["resolved"];
+  EXPECT_EQ(resolved["scheduler"].value("wake_preempt", ""), "none") << "stride's default (now.md section 6)";
+  const auto& wait = resolved["workload"]["jobs"][0]["wait"];
+  EXPECT_EQ(wait.value("resume", ""), "block") << wait.dump();
+  EXPECT_EQ(wait.value("conditional", ""), "extend") << wait.dump();
+  EXPECT_EQ(wait.value("after_wake", ""), "window") << wait.dump();
+  int barriers_total = 0;
+  for (const auto& job : summary["jobs"]) {
+    std::int64_t reads = 0;
+    for (const char* state : {"partner_running", "partner_ready", "partner_blocked"}) {
+      ASSERT_TRUE(job["reads"].contains(state)) << job.dump();
+      reads += job["reads"][state].value("count", -1LL);
+    }
+    // 8 processes x 5 phases x floor(10ms / (10us + 2L + 4o = 38us)) = 263 reads, all remote on a 2 x 4
+    // torus (interval_basis dedicated, docs/models/now.md section 4.1).
+    EXPECT_EQ(reads, 8 * 5 * 263) << job.dump();
+    EXPECT_LE(job["read_spins"].value("total", -2LL), reads) << "a read whose reply came first never spun";
+    EXPECT_TRUE(job["wake_to_dispatch"].contains("count")) << job.dump();
+    EXPECT_GT(job["barriers"].value("mean_length_s", -1.0), 0) << job.dump();
+    barriers_total += 5;
+  }
+  std::ifstream csv(box.work() / "out" / "barriers.csv");
+  ASSERT_TRUE(csv.good()) << "expected barriers.csv";
+  int lines = 0;
+  for (std::string line; std::getline(csv, line);) ++lines;
+  EXPECT_EQ(lines, barriers_total + 1) << "a header and one line per job instance and barrier";
 }
 
 TEST(NowResults, OneJobAloneTakesAtLeastItsDedicatedTime) {
@@ -516,6 +549,15 @@ const BadNowCase kBadNowCases[] = {
     {"unknown-job-key.yaml", "23:7", "workload.jobs[0].priority", "unknown key"},
     {"jobs-empty.yaml", "14:9", "workload.jobs", "at least one parallel job"},
     {"network-misspelt.yaml", "9:12", "platform.network", "one of logp, shared"},
+    {"wake-preempt-on-ts.yaml", "11:17", "scheduler.wake_preempt", "policies stride and stride-credit only"},
+    {"wake-preempt-unknown.yaml", "11:17", "scheduler.wake_preempt", "got \"sometimes\""},
+    {"resume-unknown.yaml", "23:43", "workload.jobs[0].wait.resume", "got \"later\""},
+    {"resume-on-block.yaml", "23:40", "workload.jobs[0].wait.resume", "block never spins"},
+    {"conditional-on-spin.yaml", "23:44", "workload.jobs[0].wait.conditional",
+     "only the two-phase algorithms"},
+    {"after-wake-on-spin.yaml", "23:43", "workload.jobs[0].wait.after_wake", "only the two-phase algorithms"},
+    {"read-window-on-pairwise.yaml", "23:48", "workload.jobs[0].wait.read_window",
+     "only block-immediately takes"},
 };
 
 // Names the case by its file in test output and ctest names.

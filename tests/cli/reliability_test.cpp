@@ -293,9 +293,11 @@ TEST(Results, AnSmpRunReplacingANowRunRemovesItsWorkstationsFile) {
   Sandbox box;
   run_summary(box, {kNowQuickstart.string()});
   ASSERT_TRUE(fs::exists(box.work() / "out" / "workstations.csv"));
+  ASSERT_TRUE(fs::exists(box.work() / "out" / "barriers.csv"));
   run_summary(box, {kQuickstart.string()});
-  EXPECT_FALSE(fs::exists(box.work() / "out" / "workstations.csv"))
-      << "expected no result file of the earlier run to survive among the new ones";
+  for (const char* file : {"workstations.csv", "barriers.csv"})
+    EXPECT_FALSE(fs::exists(box.work() / "out" / file))
+        << "expected no result file of the earlier run (" << file << ") to survive among the new ones";
   EXPECT_TRUE(fs::exists(box.work() / "out" / "summary.json"));
 }
 

@@ -22,6 +22,7 @@ JobLayout compute_only_job(const std::string& name, int processes, Nanos compute
   job.barriers = 1;
   for (int r = 0; r < processes; ++r) job.workstation_of.push_back(r);
   job.wait = std::move(wait);
+  job.barrier = barrier::make_protocol(config::BarrierKind::Root, processes);
   job.program.sync_interval = compute;
   job.program.pattern = config::Pattern::None;
   job.program.processes = processes;
@@ -33,9 +34,11 @@ std::shared_ptr<const wait::NowWaitAlgorithm> pairwise() {
 }
 
 struct Fixture {
-  explicit Fixture(std::vector<JobLayout> job_list) : jobs(std::move(job_list)), tracker(sizes(jobs)) {
+  explicit Fixture(std::vector<JobLayout> job_list, bool wake_preempt = true)
+      : jobs(std::move(job_list)), tracker(sizes(jobs)) {
     sched::LocalSchedulerConfig config;
     config.policy = sched::LocalPolicy::Stride;
+    config.wake_preempt = wake_preempt;
     node = std::make_unique<Node>(NodeParams{0, 2 * kUs, 100 * kUs, 1},
                                   sched::make_local_scheduler(config, nullptr), &jobs, &tracker);
   }
@@ -67,6 +70,8 @@ TEST(NowNode, AMessageToTheRunningProcessIsHandledAtOnce) {
   EXPECT_TRUE(f.node->outbox().empty()) << "the reply is still being sent at 503us";
   f.node->advance(504 * kUs);
   ASSERT_EQ(f.node->outbox().size(), 1u) << "the reply leaves at 504us";
+  EXPECT_EQ(f.node->outbox()[0].message.partner, static_cast<std::uint8_t>(PartnerState::Running))
+      << "the reply tells the reader its partner was running";
   EXPECT_EQ(f.node->outbox()[0].message.kind, Message::Kind::ReadReply);
   EXPECT_EQ(f.node->outbox()[0].workstation, 1) << "to the requester's workstation";
   f.node->outbox().clear();
@@ -90,6 +95,7 @@ TEST(NowNode, AMessageToAReadyProcessWaitsUntilItIsScheduled) {
   f.node->advance(10'204 * kUs);
   ASSERT_EQ(f.node->outbox().size(), 1u) << "B's reply leaves at 10.204 ms";
   EXPECT_EQ(f.node->outbox()[0].message.job, 1);
+  EXPECT_EQ(f.node->outbox()[0].message.partner, static_cast<std::uint8_t>(PartnerState::Ready));
 }
 
 TEST(NowNode, AMessageWakesABlockedProcessWhichThenGoesBackToWaiting) {
@@ -111,8 +117,14 @@ TEST(NowNode, AMessageWakesABlockedProcessWhichThenGoesBackToWaiting) {
   f.node->advance(2104 * kUs);
   ASSERT_EQ(f.node->outbox().size(), 1u) << "the reply leaves at 2.104 ms";
   EXPECT_EQ(f.node->outbox()[0].message.kind, Message::Kind::ReadReply);
+  EXPECT_EQ(f.node->outbox()[0].message.partner, static_cast<std::uint8_t>(PartnerState::Blocked));
   EXPECT_FALSE(f.node->next_timer().has_value()) << "blocked again, waiting for the barrier";
   EXPECT_FALSE(f.node->finished());
+  const auto report = f.node->reports().at(0);
+  EXPECT_EQ(report.diagnostics.wakes, 1) << "woken once, at 2 ms";
+  EXPECT_EQ(report.diagnostics.wake_to_dispatch, 0) << "the CPU was idle: dispatched at once";
+  EXPECT_EQ(report.barriers.at(0).arrived, 1100 * kUs);
+  EXPECT_EQ(report.barriers.at(0).blocks, 2) << "blocked at 1.102 ms and again at 2.104 ms";
 }
 
 TEST(NowNode, ConditionalSpinContinuesWhileMessagesKeepArriving) {
@@ -131,6 +143,119 @@ TEST(NowNode, ConditionalSpinContinuesWhileMessagesKeepArriving) {
   EXPECT_EQ(f.node->next_timer(), 1700 * kUs) << "a second window after two messages";
   f.node->advance(1700 * kUs);
   EXPECT_FALSE(f.node->next_timer().has_value()) << "no message in the window: blocked at 1.7 ms";
+}
+
+std::shared_ptr<const wait::NowWaitAlgorithm> pairwise_with(Nanos barrier_spin, bool extend,
+                                                            wait::Resume resume) {
+  auto algorithm = std::make_shared<wait::Pairwise>(
+      wait::Pairwise::Timings{128 * kUs, barrier_spin, 300 * kUs, -1, extend});
+  algorithm->set_resume(resume);
+  return algorithm;
+}
+
+TEST(NowNode, UnderTheExtendRuleEachMessageExtendsTheSpinToAtLeastItsArrivalPlusAWindow) {
+  // The root reaches the barrier at 1.1 ms and spins for the 300us baseline (to 1.4 ms). A request at
+  // 1.15 ms extends the phase to 1.45 ms (B&M 3.4: "by at least one conditional spin time"); a second at
+  // 1.2 ms to 1.5 ms. No more arrive: at 1.5 ms the phase ends and the process blocks.
+  Fixture f({compute_only_job("A", 2, 1 * kMs, pairwise_with(300 * kUs, true, wait::Resume::Block))});
+  f.node->add_process(0, 0);
+  f.node->start();
+  f.node->advance(1150 * kUs);
+  f.node->deliver(1150 * kUs, request(0, 1, 0));
+  f.node->advance(1200 * kUs);
+  f.node->deliver(1200 * kUs, request(0, 1, 0));
+  f.node->outbox().clear();
+  f.node->advance(1400 * kUs);
+  EXPECT_EQ(f.node->next_timer(), 1500 * kUs) << "extended to the last arrival + 300us";
+  f.node->advance(1500 * kUs);
+  EXPECT_FALSE(f.node->next_timer().has_value()) << "no message in the last window: blocked at 1.5 ms";
+}
+
+// Job 0 (2 processes, rank 0 here, 200 tickets) computes 0.5 ms and blocks at its barrier; job 1 (2
+// processes, rank 0 here) computes 1 ms and spins `spin` at its barrier. Job 0 runs first: switch to 0.1 ms,
+// barrier at 0.6 ms, blocked; job 1: switch to 0.7 ms, barrier at 1.7 ms, spinning. At 3 ms the arrival job
+// 0's root waits for wakes it.
+Fixture interrupted_spin(Nanos spin, wait::Resume resume, bool wake_preempt) {
+  auto block = std::make_shared<wait::FixedWait>(wait::FixedWait::block());
+  Fixture f({compute_only_job("B", 2, 500 * kUs, block),
+             compute_only_job("A", 2, 1 * kMs, pairwise_with(spin, false, resume))},
+            wake_preempt);
+  f.jobs[0].tickets = 200;  // half job 1's stride: its pass stays below the spinner's when it wakes
+  f.node->add_process(0, 0);
+  f.node->add_process(1, 0);
+  f.node->start();
+  f.node->advance(3 * kMs);
+  f.node->deliver(3 * kMs, Message{Message::Kind::BarrierArrival, 0, 1, 0, 0});
+  return f;
+}
+
+// With wake preemption (pass): job 0's root, woken at 3 ms, takes the CPU (switch to 3.1 ms), handles the
+// arrival (3.102 ms), sends its notice (3.104 ms) and finishes; job 1's root is switched in again (to
+// 3.204 ms) with its 5 ms spin (begun at 1.7 ms, ending at 6.7 ms) interrupted.
+TEST(NowNode, AnInterruptedSpinKeepsItsEndTimeUnderResumeKeep) {
+  auto f = interrupted_spin(5 * kMs, wait::Resume::Keep, true);
+  EXPECT_EQ(f.node->next_timer(), 3100 * kUs) << "the woken process preempts the spinner";
+  f.node->advance(3204 * kUs);
+  EXPECT_EQ(f.node->next_timer(), 6700 * kUs) << "the spin goes on to its end at 6.7 ms";
+}
+
+TEST(NowNode, AnInterruptedSpinStartsAfreshUnderResumeRestart) {
+  auto f = interrupted_spin(5 * kMs, wait::Resume::Restart, true);
+  f.node->advance(3204 * kUs);
+  EXPECT_EQ(f.node->next_timer(), 8204 * kUs) << "a new 5 ms phase from 3.204 ms";
+}
+
+TEST(NowNode, AnInterruptedSpinBlocksUnderResumeBlock) {
+  auto f = interrupted_spin(5 * kMs, wait::Resume::Block, true);
+  f.node->advance(3204 * kUs);
+  EXPECT_FALSE(f.node->next_timer().has_value()) << "pre-empted and slept: blocked at 3.204 ms";
+  EXPECT_EQ(f.node->reports().at(1).waits.blocks, 1);
+}
+
+TEST(NowNode, WithoutWakePreemptionAWokenProcessWaitsForTheRunningOneToLeave) {
+  // wake_preempt none: job 0's root, woken at 3 ms, waits. Job 1's root spins to 6.7 ms, receives
+  // nothing (a 5 ms phase needs 39 messages) and blocks; job 0's root is switched in (to 6.8 ms).
+  auto f = interrupted_spin(5 * kMs, wait::Resume::Keep, false);
+  EXPECT_EQ(f.node->next_timer(), 6700 * kUs) << "no preemption: the spinner goes on";
+  f.node->advance(6700 * kUs);
+  EXPECT_EQ(f.node->next_timer(), 6800 * kUs) << "the woken process runs once the spinner blocks";
+  const auto woken = f.node->reports().at(0);
+  EXPECT_EQ(woken.diagnostics.wake_to_dispatch, 3700 * kUs) << "woken at 3 ms, dispatched at 6.7 ms";
+}
+
+TEST(NowNode, AWokenBarrierWaiterSpinsOneWindowOrItsFirstPhaseAgain) {
+  // The root reaches the barrier at 1.1 ms, spins its 5 ms first phase to 6.1 ms, receives nothing (39
+  // messages needed under count) and blocks. A request at 7 ms wakes it: switch to 7.1 ms, handle and
+  // reply (7.104 ms); then it spins one 300us window (after_wake: window) to 7.404 ms, or its 5 ms first
+  // phase again (first-phase) to 12.104 ms.
+  for (const bool window : {true, false}) {
+    auto algorithm = std::make_shared<wait::Pairwise>(
+        wait::Pairwise::Timings{128 * kUs, 5 * kMs, 300 * kUs, -1, false, window});
+    algorithm->set_resume(wait::Resume::Block);
+    Fixture f({compute_only_job("A", 2, 1 * kMs, algorithm)});
+    f.node->add_process(0, 0);
+    f.node->start();
+    f.node->advance(6100 * kUs);
+    EXPECT_FALSE(f.node->next_timer().has_value()) << "blocked at 6.1 ms";
+    f.node->advance(7 * kMs);
+    f.node->deliver(7 * kMs, request(0, 1, 0));
+    f.node->advance(7104 * kUs);
+    EXPECT_EQ(f.node->next_timer(), (window ? 7404 : 12'104) * kUs) << (window ? "window" : "first-phase");
+  }
+}
+
+TEST(NowNode, ASpinLongerThanTheQuantumIsCutAtItsEndAndJudged) {
+  // Job 1's root spins 25 ms from 1.7 ms under count; its quantum ends at 10.7 ms (10 ms from its
+  // switch-in at 0.7 ms). The phase is cut there and judged: 9 ms with no message (threshold 70): it
+  // blocks at 10.7 ms (B&M 3.3: "pre-empted and slept"), where before it restarted its 25 ms spin.
+  // No wake preemption here, so job 0's root, woken at 3 ms, runs after it: switch to 10.8 ms.
+  auto f = interrupted_spin(25 * kMs, wait::Resume::Restart, false);
+  EXPECT_EQ(f.node->next_timer(), 10'700 * kUs) << "the quantum's end";
+  f.node->advance(10'700 * kUs);
+  EXPECT_EQ(f.node->next_timer(), 10'800 * kUs);
+  const auto spinner = f.node->reports().at(1);
+  EXPECT_EQ(spinner.waits.blocks, 1) << "blocked at the quantum's end";
+  EXPECT_EQ(spinner.barriers.at(0).blocks, 1);
 }
 
 }  // namespace

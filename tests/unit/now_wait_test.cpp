@@ -14,6 +14,21 @@ constexpr Nanos kUs = 1'000;
 // Brim & Miller's defaults: L 10us, o 2us, W 100us; V for sync 150 ms and v = 1.5: 0.4 x 150 ms.
 const WaitPlatform kPlatform{10 * kUs, 2 * kUs, 100 * kUs, 60'000 * kUs};
 
+// The start of a wait of `kind`.
+Observation at(WaitKind kind) {
+  Observation seen;
+  seen.kind = kind;
+  return seen;
+}
+
+// The end of a spin phase of `length` during which `messages` read requests arrived.
+Observation after(WaitKind kind, Nanos length, int messages) {
+  Observation seen = at(kind);
+  seen.phase_length = length;
+  seen.messages.read_requests = messages;
+  return seen;
+}
+
 std::unique_ptr<NowWaitAlgorithm> make(config::NowWait::Algorithm algorithm) {
   config::NowWait wait;
   wait.algorithm = algorithm;
@@ -22,10 +37,10 @@ std::unique_ptr<NowWaitAlgorithm> make(config::NowWait::Algorithm algorithm) {
 
 TEST(NowWait, BlockNeverSpinsAndSpinNeverStops) {
   auto block = make(config::NowWait::Algorithm::Block);
-  EXPECT_EQ(block->first_spin(WaitKind::Read), 0);
-  EXPECT_EQ(block->first_spin(WaitKind::Barrier), 0);
+  EXPECT_EQ(block->first_spin(at(WaitKind::Read)), 0);
+  EXPECT_EQ(block->first_spin(at(WaitKind::Barrier)), 0);
   auto spin = make(config::NowWait::Algorithm::Spin);
-  EXPECT_EQ(spin->first_spin(WaitKind::Barrier), kSpinForever);
+  EXPECT_EQ(spin->first_spin(at(WaitKind::Barrier)), kSpinForever);
 }
 
 TEST(NowWait, SpinFixedSpinsOnceThenBlocks) {
@@ -33,15 +48,15 @@ TEST(NowWait, SpinFixedSpinsOnceThenBlocks) {
   wait.algorithm = config::NowWait::Algorithm::SpinFixed;
   wait.spin = 300 * kUs;
   auto fixed = make_now_wait(wait, kPlatform);
-  EXPECT_EQ(fixed->first_spin(WaitKind::Read), 300 * kUs);
-  EXPECT_EQ(fixed->next_spin(WaitKind::Read, 300 * kUs, 50), 0)
+  EXPECT_EQ(fixed->first_spin(at(WaitKind::Read)), 300 * kUs);
+  EXPECT_EQ(fixed->next_spin(after(WaitKind::Read, 300 * kUs, 50)), 0)
       << "no conditional phase, however many messages";
 }
 
 TEST(NowWait, PairwiseBaselinesAreARoundTripPlusASwitchAndThreeSwitches) {
   auto pairwise = make(config::NowWait::Algorithm::Pairwise);
-  EXPECT_EQ(pairwise->first_spin(WaitKind::Read), 128 * kUs) << "2L + 4o + W";
-  EXPECT_EQ(pairwise->first_spin(WaitKind::Barrier), 300 * kUs) << "3W (Brim & Miller 3.3)";
+  EXPECT_EQ(pairwise->first_spin(at(WaitKind::Read)), 128 * kUs) << "2L + 4o + W";
+  EXPECT_EQ(pairwise->first_spin(at(WaitKind::Barrier)), 300 * kUs) << "3W (Brim & Miller 3.3)";
 }
 
 TEST(NowWait, PairwiseKeepsSpinningWhileMessagesArriveAtLeastOncePerReadBaseline) {
@@ -49,16 +64,18 @@ TEST(NowWait, PairwiseKeepsSpinningWhileMessagesArriveAtLeastOncePerReadBaseline
   EXPECT_EQ(pairwise.threshold(300 * kUs), 2) << "a 300us window needs 2 messages: 'one to two'";
   EXPECT_EQ(pairwise.threshold(128 * kUs), 1) << "the read baseline needs 1";
   EXPECT_EQ(pairwise.threshold(50 * kUs), 1) << "never less than one";
-  EXPECT_EQ(pairwise.next_spin(WaitKind::Barrier, 300 * kUs, 2), 300 * kUs) << "2 messages: another window";
-  EXPECT_EQ(pairwise.next_spin(WaitKind::Barrier, 300 * kUs, 1), 0) << "1 message: block";
-  EXPECT_EQ(pairwise.next_spin(WaitKind::Read, 128 * kUs, 1), 300 * kUs) << "a message during the read spin";
-  EXPECT_EQ(pairwise.next_spin(WaitKind::Read, 128 * kUs, 0), 0);
+  EXPECT_EQ(pairwise.next_spin(after(WaitKind::Barrier, 300 * kUs, 2)), 300 * kUs)
+      << "2 messages: another window";
+  EXPECT_EQ(pairwise.next_spin(after(WaitKind::Barrier, 300 * kUs, 1)), 0) << "1 message: block";
+  EXPECT_EQ(pairwise.next_spin(after(WaitKind::Read, 128 * kUs, 1)), 300 * kUs)
+      << "a message during the read spin";
+  EXPECT_EQ(pairwise.next_spin(after(WaitKind::Read, 128 * kUs, 0)), 0);
 }
 
 TEST(NowWait, BlockImmediatelyIsPairwiseForReadsAndBlocksAtBarriers) {
   auto algorithm = make(config::NowWait::Algorithm::BlockImmediately);
-  EXPECT_EQ(algorithm->first_spin(WaitKind::Read), 128 * kUs);
-  EXPECT_EQ(algorithm->first_spin(WaitKind::Barrier), 0);
+  EXPECT_EQ(algorithm->first_spin(at(WaitKind::Read)), 128 * kUs);
+  EXPECT_EQ(algorithm->first_spin(at(WaitKind::Barrier)), 0);
 }
 
 TEST(NowWait, LargeInitialSpinReplacesTheBarrierBaseline) {
@@ -66,12 +83,12 @@ TEST(NowWait, LargeInitialSpinReplacesTheBarrierBaseline) {
   wait.algorithm = config::NowWait::Algorithm::LargeInitialSpin;
   wait.initial_spin = 22'500 * kUs;
   auto large = make_now_wait(wait, kPlatform);
-  EXPECT_EQ(large->first_spin(WaitKind::Barrier), 22'500 * kUs);
-  EXPECT_EQ(large->first_spin(WaitKind::Read), 128 * kUs) << "reads keep the pairwise baseline";
+  EXPECT_EQ(large->first_spin(at(WaitKind::Barrier)), 22'500 * kUs);
+  EXPECT_EQ(large->first_spin(at(WaitKind::Read)), 128 * kUs) << "reads keep the pairwise baseline";
   wait.initial_spin.reset();
   wait.initial_spin_v_l_2o = true;
   auto vl2o = make_now_wait(wait, kPlatform);
-  EXPECT_EQ(vl2o->first_spin(WaitKind::Barrier), 60'014 * kUs) << "V + L + 2o";
+  EXPECT_EQ(vl2o->first_spin(at(WaitKind::Barrier)), 60'014 * kUs) << "V + L + 2o";
 }
 
 }  // namespace

@@ -1,0 +1,59 @@
+#pragma once
+// The barrier protocol of one job instance (Brim & Miller 3.2): which barrier messages a process sends
+// when it arrives, when it handles a barrier message and when it passes; when it has passed; and which
+// processes may send barrier messages to which (the SimGrid engine opens its mailboxes from that).
+// Pure and read-only during a run: what a process has received lives in its own BarrierState, which the
+// protocol reads and updates. No SimGrid. docs/models/now.md section 4.3 states the rules.
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "config/scenario.hpp"
+#include "now/message.hpp"
+
+namespace cosched::barrier {
+
+using now::Message;
+
+// A barrier message a process must send, in order: to rank `to` of its job.
+struct Outgoing {
+  int to = 0;
+  Message::Kind kind = Message::Kind::BarrierArrival;
+  int barrier = 0;
+};
+
+// What one process has received of its job's barriers, by barrier index.
+struct BarrierState {
+  std::vector<int> arrivals;  // arrival messages handled
+  std::vector<char> notices;  // completion notice handled
+  explicit BarrierState(int barriers = 0) : arrivals(barriers, 0), notices(barriers, 0) {}
+};
+
+class Protocol {
+ public:
+  virtual ~Protocol() = default;
+  virtual std::string_view name() const = 0;
+  int processes() const { return processes_; }
+  // `rank` reaches barrier `barrier`: the messages it sends.
+  virtual void arrive(int rank, int barrier, std::vector<Outgoing>& out) const = 0;
+  // `rank` handled barrier message `m`: records it and appends what it must send in consequence.
+  virtual void receive(BarrierState& state, int rank, const Message& m, std::vector<Outgoing>& out) const;
+  // Has `rank`, having arrived at `barrier`, received all it needs to pass it?
+  virtual bool passed(const BarrierState& state, int rank, int barrier) const = 0;
+  // `rank` passes `barrier`: the messages it sends before going on.
+  virtual void pass(int rank, int barrier, std::vector<Outgoing>& out) const = 0;
+  // The ranks `rank` may send barrier messages to, whatever happens during the run.
+  virtual std::vector<int> peers(int rank) const = 0;
+
+ protected:
+  explicit Protocol(int processes) : processes_(processes) {}
+
+ private:
+  int processes_;
+};
+
+// The protocol of `kind` for a job of `processes` processes.
+std::shared_ptr<const Protocol> make_protocol(config::BarrierKind kind, int processes);
+
+}  // namespace cosched::barrier
