@@ -7,10 +7,10 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <thread>
 
 #include "config/input_error.hpp"
+#include "metrics/result_files.hpp"
 #include "sweep/sweep_plan.hpp"
 #include "sweep/sweep_runs.hpp"
 
@@ -82,7 +82,7 @@ int submit_to_slurm(const sweep::SweepPlan& plan, const std::string& dir, const 
   script += fmt::format("exec {} sweep worker {} --slice \"$SLURM_ARRAY_TASK_ID\" --slices {}{}\n",
                         shell_quote(self_path()), shell_quote(abs_dir), tasks, timeout);
   const fs::path script_path = fs::path(abs_dir) / "sweep.sbatch";
-  std::ofstream(script_path) << script;
+  metrics::write_file(script_path, script);
   const std::string command = "sbatch --parsable " + shell_quote(script_path.string()) + " 2>&1";
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot start sbatch");
@@ -98,7 +98,7 @@ int submit_to_slurm(const sweep::SweepPlan& plan, const std::string& dir, const 
                     said.empty() ? "no output" : said));
   }
   const std::string job = said.substr(0, said.find_first_of(";\n"));
-  std::ofstream(fs::path(abs_dir) / "slurm" / "job_id") << job << "\n";
+  metrics::write_file(fs::path(abs_dir) / "slurm" / "job_id", job + "\n");
   if (!options.quiet)
     fmt::print(
         "cosched sweep: submitted Slurm job {} ({} array tasks for {} pending runs)\n  follow with  cosched "

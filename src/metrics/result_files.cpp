@@ -37,14 +37,20 @@ void flatten(const nlohmann::ordered_json& value, const std::string& prefix,
   out.emplace_back(prefix, text);
 }
 
-void write_file(const fs::path& path, const std::string& content) {
+}  // namespace
+
+void write_file(const std::filesystem::path& path, const std::string& content) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << content;
   out.close();
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-}  // namespace
+void write_atomically(const std::filesystem::path& path, const std::string& content) {
+  const fs::path temporary = path.string() + ".partial";
+  write_file(temporary, content);
+  fs::rename(temporary, path);
+}
 
 std::string csv_cell(const std::string& text) {
   if (text.find_first_of(",\"\n\r") == std::string::npos) return text;

@@ -49,6 +49,11 @@ class ResultStaging {
 
 std::string jobs_csv(const nlohmann::ordered_json& jobs);
 
+// Writes `content` to `path`, throwing when it cannot; write_atomically goes through `path`.partial and a
+// rename, so that `path` is either absent, as it was, or complete.
+void write_file(const std::filesystem::path& path, const std::string& content);
+void write_atomically(const std::filesystem::path& path, const std::string& content);
+
 // One CSV cell (RFC 4180): quoted, with inner quotes doubled, when it holds a comma, a quote or a newline.
 std::string csv_cell(const std::string& text);
 

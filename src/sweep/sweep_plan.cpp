@@ -16,6 +16,7 @@
 #include "config/field.hpp"
 #include "config/input_error.hpp"
 #include "config/loader.hpp"
+#include "metrics/result_files.hpp"
 
 namespace cosched::sweep {
 namespace {
@@ -138,10 +139,8 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
   if (base.is_map()) {
     fs::create_directories(out_dir);
     plan.base_file = fs::absolute(fs::path(out_dir) / "base.yaml").string();
-    const std::string temporary = plan.base_file + ".partial";
-    std::ofstream(temporary) << "# The inline base scenario of " << sweep_file << "\n"
-                             << YAML::Dump(base.node()) << "\n";
-    fs::rename(temporary, plan.base_file);
+    metrics::write_atomically(plan.base_file, "# The inline base scenario of " + sweep_file + "\n" +
+                                                  YAML::Dump(base.node()) + "\n");
   } else {
     plan.base_file = resolve_base(base, sweep_dir);
   }
@@ -284,10 +283,7 @@ void write_plan(const SweepPlan& plan, const std::string& out_dir) {
   for (const auto& run : plan.runs)
     runs.push_back({{"id", run.id}, {"seed", run.seed}, {"values", run.values}, {"sets", run.sets}});
   fs::create_directories(out_dir);
-  const fs::path path = fs::path(out_dir) / "plan.json";
-  const fs::path temporary = fs::path(out_dir) / "plan.json.partial";
-  std::ofstream(temporary) << json.dump(1) << "\n";
-  fs::rename(temporary, path);
+  metrics::write_atomically(fs::path(out_dir) / "plan.json", json.dump(1) + "\n");
 }
 
 SweepPlan read_plan(const std::string& out_dir) {

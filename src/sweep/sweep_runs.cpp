@@ -62,17 +62,6 @@ bool complete(const std::string& out_dir, const std::string& id) {
   return fs::exists(run_dir(out_dir, id) / "summary.json", ec);
 }
 
-void write_atomically(const fs::path& path, const std::string& content) {
-  const fs::path temporary = path.string() + ".partial";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << content;
-    out.close();
-    if (!out) throw std::runtime_error("cannot write " + temporary.string());
-  }
-  fs::rename(temporary, path);
-}
-
 std::string read_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
@@ -207,9 +196,10 @@ RunnerOutcome run_pending(const SweepPlan& plan, const std::string& out_dir, con
       } else {
         ++outcome.failed;
         const std::string err = read_text(fs::path(out_dir) / "logs" / (run.id + ".stderr"));
-        write_atomically(failure_file(out_dir, run.id),
-                         describe_status(status, child.killed_for_time, options.run_timeout_s.value_or(0)) +
-                             "\n" + tail_lines(err, 5));
+        metrics::write_atomically(
+            failure_file(out_dir, run.id),
+            describe_status(status, child.killed_for_time, options.run_timeout_s.value_or(0)) + "\n" +
+                tail_lines(err, 5));
       }
       if (options.progress) show_progress(outcome.completed, outcome.failed, pending.size(), start);
       continue;
@@ -307,7 +297,7 @@ std::size_t collect(const SweepPlan& plan, const std::string& out_dir) {
     }
     csv += "\n";
   }
-  write_atomically(fs::path(out_dir) / "results.csv", csv);
+  metrics::write_atomically(fs::path(out_dir) / "results.csv", csv);
 
   std::string failures = "run_id,status,stderr_tail,sets\n";
   for (const auto& run : plan.runs) {
@@ -321,7 +311,7 @@ std::size_t collect(const SweepPlan& plan, const std::string& out_dir) {
                             metrics::csv_cell(newline == std::string::npos ? "" : record.substr(newline + 1)),
                             metrics::csv_cell(sets));
   }
-  write_atomically(fs::path(out_dir) / "failures.csv", failures);
+  metrics::write_atomically(fs::path(out_dir) / "failures.csv", failures);
   return rows.size();
 }
 
