@@ -482,6 +482,7 @@ void Machine::finish(ThreadId id) {
     if (--jobs_remaining_ == 0) done_ = true;
   }
   if (config_.end_at_first_finish) done_ = true;  // thesis 5.1.4
+  if (done_) settle_running();  // the run ends here: spins in progress count up to now (spin_cycles)
   leave(cpu, SwitchOutReason::Finish);            // a finished thread releases its CPU with cs_out
 }
 
