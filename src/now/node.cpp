@@ -17,7 +17,9 @@ Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
       tracker_(tracker),
       always_spin_(scheduler_->processes_always_spin()),
       ticks_(scheduler_->ticks()),
-      local_of_(jobs->size()) {}
+      local_of_(jobs->size()) {
+  if (params_.timeline) timeline_ = std::make_unique<metrics::TimelineRecorder>();
+}
 
 void Node::add_process(int job, int rank) {
   const JobLayout& layout = (*jobs_)[job];
@@ -40,6 +42,12 @@ void Node::start() {
     start_phase(p);
   }
   unfinished_ = static_cast<int>(processes_.size());
+  if (timeline_) {
+    *timeline_ = metrics::TimelineRecorder(static_cast<int>(processes_.size()));
+    for (std::size_t id = 0; id < processes_.size(); ++id)
+      timeline_->enter(static_cast<int>(id), now_, static_cast<int>(processes_[id].category),
+                       params_.workstation);
+  }
   if (!processes_.empty()) dispatch();
 }
 
@@ -127,6 +135,9 @@ void Node::set_category(Process& p, Category category) {
   add_time(p.time, p.category, now_ - p.since);
   p.category = category;
   p.since = now_;
+  if (timeline_)
+    timeline_->enter(static_cast<int>(&p - processes_.data()), now_, static_cast<int>(category),
+                     params_.workstation);
 }
 
 void Node::start_phase(Process& p) {
@@ -570,6 +581,37 @@ std::vector<Node::ProcessReport> Node::reports() const {
     out.push_back(report);
   }
   return out;
+}
+
+std::vector<std::pair<int, metrics::TimelineLane>> Node::timeline() const {
+  std::vector<std::pair<int, metrics::TimelineLane>> lanes;
+  if (!timeline_) return lanes;
+  for (std::size_t id = 0; id < processes_.size(); ++id) {
+    const auto& p = processes_[id];
+    const Nanos end = tracker_->completion(p.job).value_or(now_);
+    lanes.emplace_back(p.job, metrics::TimelineLane{layout(p).name, layout(p).copy, p.rank,
+                                                    timeline_->closed(static_cast<int>(id), end)});
+  }
+  return lanes;
+}
+
+const std::vector<std::string>& Node::timeline_states() {
+  // The order of Category.
+  static const std::vector<std::string> names = {"compute", "communicate",  "synchronize",     "switch",
+                                                 "ready",   "blocked_read", "blocked_barrier", "finished"};
+  return names;
+}
+
+std::string timeline_csv(const std::vector<std::unique_ptr<Node>>& nodes) {
+  std::vector<std::pair<int, metrics::TimelineLane>> lanes;
+  for (const auto& node : nodes)
+    for (auto& lane : node->timeline()) lanes.push_back(std::move(lane));
+  std::stable_sort(lanes.begin(), lanes.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : a.second.rank < b.second.rank;
+  });
+  std::vector<metrics::TimelineLane> ordered;
+  for (auto& lane : lanes) ordered.push_back(std::move(lane.second));
+  return metrics::timeline_csv(ordered, Node::timeline_states(), metrics::TimelineTime::NanosAsSeconds);
 }
 
 }  // namespace cosched::now

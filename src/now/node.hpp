@@ -12,6 +12,7 @@
 
 #include "barrier/protocol.hpp"
 #include "config/scenario.hpp"
+#include "metrics/timeline.hpp"
 #include "now/job_tracker.hpp"
 #include "now/message.hpp"
 #include "sched/local_scheduler.hpp"
@@ -106,6 +107,7 @@ struct NodeParams {
   Nanos overhead = 0;        // o: CPU time to send, and to handle, one message
   Nanos context_switch = 0;  // W
   std::uint64_t seed = 1;
+  bool timeline = false;  // record each process's state intervals (output.timeline)
 };
 
 class Node {
@@ -154,6 +156,11 @@ class Node {
   std::int64_t messages_received() const { return messages_received_; }
   std::uint64_t events() const { return events_; }
   int workstation() const { return params_.workstation; }
+  // Each process's state intervals (the categories of TimeBreakdown, in the order of timeline_states()),
+  // closed at its job's completion as reports() closes the breakdowns, with the job's index; empty unless
+  // NodeParams::timeline.
+  std::vector<std::pair<int, metrics::TimelineLane>> timeline() const;
+  static const std::vector<std::string>& timeline_states();
 
  private:
   enum class ProcState { Ready, Running, Blocked, Finished };
@@ -274,6 +281,10 @@ class Node {
   std::int64_t messages_received_ = 0;
   std::int64_t messages_handled_ = 0;
   std::uint64_t events_ = 0;
+  std::unique_ptr<metrics::TimelineRecorder> timeline_;  // null unless NodeParams::timeline
 };
+
+// timeline.csv of a run: every process of every node, by job (scenario order) and rank.
+std::string timeline_csv(const std::vector<std::unique_ptr<Node>>& nodes);
 
 }  // namespace cosched::now

@@ -103,7 +103,8 @@ Machine::Machine(Machine&& other) noexcept
       barriers_done_(other.barriers_done_),
       done_(other.done_),
       tracing_(other.tracing_),
-      trace_(std::move(other.trace_)) {
+      trace_(std::move(other.trace_)),
+      timeline_(std::move(other.timeline_)) {
   if (scheduler_) scheduler_->attach(*this);
 }
 
@@ -292,6 +293,96 @@ void Machine::settle(CpuId cpu) {
 
 void Machine::note(TraceKind kind, CpuId cpu, ThreadId thread) {
   if (tracing_) trace_.push_back(TraceEntry{now_, kind, cpu, thread});
+  if (timeline_) record_state(kind, cpu, thread);
+}
+
+void Machine::record_state(TraceKind kind, CpuId cpu, ThreadId id) {
+  if (id < 0 || threads_[id].job < 0) return;  // the timeline shows the synchronizing jobs' threads
+  TimelineState state;
+  switch (kind) {
+    case TraceKind::SwitchIn:
+    case TraceKind::SwitchOut:
+      state = TimelineState::Switching;
+      break;
+    case TraceKind::Run:
+      state = threads_[id].spinning ? TimelineState::Spinning : TimelineState::Computing;
+      break;
+    case TraceKind::Spin:
+      state = TimelineState::Spinning;
+      break;
+    case TraceKind::SpinSuccess:
+      state = TimelineState::Computing;
+      break;
+    case TraceKind::Wait4cs:
+      state = TimelineState::Wait4cs;
+      break;
+    case TraceKind::Ready:
+      state = TimelineState::Ready;
+      cpu = -1;
+      break;
+    case TraceKind::Block:
+      state = TimelineState::Blocked;
+      cpu = -1;
+      break;
+    case TraceKind::Finish:
+      state = TimelineState::Finished;
+      cpu = -1;
+      break;
+    default:
+      return;  // no change of state (a failed spin's switch out follows at once)
+  }
+  timeline_->enter(id, now_, static_cast<int>(state), cpu);
+}
+
+void Machine::record_timeline() {
+  timeline_ = std::make_unique<metrics::TimelineRecorder>(thread_count());
+  for (ThreadId id = 0; id < thread_count(); ++id) {
+    const auto& thread = threads_[id];
+    if (thread.job < 0) continue;
+    TimelineState state = TimelineState::Ready;
+    CpuId place = -1;
+    switch (thread.state) {
+      case ThreadState::Ready:
+        break;
+      case ThreadState::Wait4cs:
+        state = TimelineState::Wait4cs;
+        place = thread.cpu;
+        break;
+      case ThreadState::Running:
+        place = thread.cpu;
+        if (cpus_[place].view.phase != CpuPhase::Running) {
+          state = TimelineState::Switching;
+        } else {
+          state = thread.spinning ? TimelineState::Spinning : TimelineState::Computing;
+        }
+        break;
+      case ThreadState::Blocked:
+        state = TimelineState::Blocked;
+        break;
+      case ThreadState::Finished:
+        state = TimelineState::Finished;
+        break;
+    }
+    timeline_->enter(id, now_, static_cast<int>(state), place);
+  }
+}
+
+std::vector<metrics::TimelineLane> Machine::timeline() const {
+  std::vector<metrics::TimelineLane> lanes;
+  if (!timeline_) return lanes;
+  for (std::size_t j = 0; j < config_.jobs.size(); ++j) {
+    const auto& job = config_.jobs[j];
+    const Cycles end = outcomes_[j].completion_time.value_or(now_);
+    for (int t = 0; t < job.threads; ++t)
+      lanes.push_back({job.name, job.copy, t, timeline_->closed(job_first_thread_[j] + t, end)});
+  }
+  return lanes;
+}
+
+const std::vector<std::string>& Machine::timeline_states() {
+  static const std::vector<std::string> names = {"computing", "spinning", "switching", "wait4cs",
+                                                 "ready",     "blocked",  "finished"};
+  return names;
 }
 
 void Machine::settle_running() {
@@ -482,8 +573,8 @@ void Machine::finish(ThreadId id) {
     if (--jobs_remaining_ == 0) done_ = true;
   }
   if (config_.end_at_first_finish) done_ = true;  // thesis 5.1.4
-  if (done_) settle_running();  // the run ends here: spins in progress count up to now (spin_cycles)
-  leave(cpu, SwitchOutReason::Finish);            // a finished thread releases its CPU with cs_out
+  if (done_) settle_running();          // the run ends here: spins in progress count up to now (spin_cycles)
+  leave(cpu, SwitchOutReason::Finish);  // a finished thread releases its CPU with cs_out
 }
 
 void Machine::leave(CpuId cpu, SwitchOutReason reason) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics/timeline.hpp"
 #include "sched/smp_scheduler.hpp"
 #include "wait/smp_wait.hpp"
 #include "workload/compute_interval.hpp"
@@ -83,6 +84,9 @@ enum class TraceKind {
   RescheduleIdle,  // reschedule_idle(thread) after a switch chose cpu (-1: none)
 };
 
+// A thread's state in its timeline (output.timeline, docs/models/smp.md "State timelines").
+enum class TimelineState { Computing, Spinning, Switching, Wait4cs, Ready, Blocked, Finished };
+
 struct TraceEntry {
   Cycles time;
   TraceKind kind;
@@ -119,6 +123,12 @@ class Machine final : private sched::SmpHost {
   sched::SmpScheduler& scheduler() { return *scheduler_; }
   void record_trace(bool on) { tracing_ = on; }
   const std::vector<TraceEntry>& trace() const { return trace_; }
+  // Records the synchronizing jobs' threads' states from now on (output.timeline).
+  void record_timeline();
+  // One lane per synchronizing thread (job order, thread index), each closed at its job's completion (or
+  // now, for a job that did not complete); empty unless recorded.
+  std::vector<metrics::TimelineLane> timeline() const;
+  static const std::vector<std::string>& timeline_states();
 
  private:
   enum class SwitchOutReason { Preempt, Yield, Finish, Release };
@@ -183,6 +193,7 @@ class Machine final : private sched::SmpHost {
   void slices_changed() override;
 
   void note(TraceKind kind, CpuId cpu, ThreadId thread);
+  void record_state(TraceKind kind, CpuId cpu, ThreadId thread);
   void apply_change();
   void run_after_switch(CpuId cpu);
   void schedule(CpuId cpu, Cycles time);
@@ -236,6 +247,7 @@ class Machine final : private sched::SmpHost {
   bool done_ = false;
   bool tracing_ = false;
   std::vector<TraceEntry> trace_;
+  std::unique_ptr<metrics::TimelineRecorder> timeline_;  // null unless recorded
 };
 
 }  // namespace cosched::smp
