@@ -102,14 +102,17 @@ int run(const RunOptions& options) {
     cli::remove_on_interrupt(staging->staging_dir());
   }
   cli::ProgressLine progress(!options.quiet);
-  const metrics::RunHooks hooks{progress.sink(), nullptr};
+  std::map<std::string, std::string> extra_files;
+  const metrics::RunHooks hooks{progress.sink(), nullptr,
+                                [&extra_files](const std::string& name, std::string content) {
+                                  extra_files[name] = std::move(content);
+                                }};
   const auto start = std::chrono::steady_clock::now();
   nlohmann::ordered_json summary;
-  std::map<std::string, std::string> extra_files;
   if (scenario.model == "now") {
     auto output = now::run(scenario, hooks, options.now);
     summary = std::move(output.summary);
-    extra_files = std::move(output.extra_files);
+    extra_files.merge(output.extra_files);
   } else {
     summary = smp::run(scenario, hooks);
   }

@@ -174,6 +174,16 @@ void MapReader::finish() const {
   }
 }
 
+OutputConfig read_output(MapReader& top) {
+  OutputConfig output;
+  auto section = top.optional("output");
+  if (!section) return output;
+  MapReader keys(*section, "a mapping with timeline");
+  if (auto v = keys.optional("timeline")) output.timeline = v->boolean();
+  keys.finish();
+  return output;
+}
+
 std::string resolve_platform_file(const Field& f, const std::string& scenario_dir) {
   namespace fs = std::filesystem;
   const fs::path given(f.string());

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "config/scenario.hpp"
+
 namespace cosched::config {
 
 // Where the nodes of one scenario document came from.
@@ -76,6 +78,9 @@ class MapReader {
 // A platform file named by `f`: relative to the scenario file's folder, to its parent folders (so that
 // scenarios/x/y.yaml can name platforms/z.xml), or to the current directory. Fails when none exists.
 std::string resolve_platform_file(const Field& f, const std::string& scenario_dir);
+
+// The scenario's `output` section (both models): which extra result files a run writes.
+OutputConfig read_output(MapReader& top);
 
 // Strict scalar parsing shared by the readers.
 std::optional<std::int64_t> parse_integer(std::string_view text);

@@ -277,6 +277,7 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
       now.jobs.push_back(read_job(items[i], i, now.workstations));
     workload.finish();
   }
+  now.output = read_output(top);
   return now;
 }
 

@@ -12,6 +12,12 @@ namespace cosched::config {
 
 enum class EndCondition { AllJobs, FirstFinish };
 
+// Extra result files (the `output` section). They never change what is simulated, so they are not part of
+// the resolved scenario in summary.json (nor of a sweep's run ids).
+struct OutputConfig {
+  bool timeline = false;  // timeline.csv: every process's state intervals
+};
+
 // ---- SMP model (Tsafrir thesis, chapter 2) ----
 using Cycles = std::int64_t;
 
@@ -92,6 +98,7 @@ struct SmpConfig {
   bool shuffle = false;
   int nosync = 0;
   std::vector<SmpJobProfile> jobs;
+  OutputConfig output;
 };
 
 // ---- NOW model (Brim & Miller 3.1; Arpaci-Dusseau's implicit coscheduling simulator) ----
@@ -166,6 +173,7 @@ struct NowConfig {
   std::optional<Nanos> credit_cap;               // default: one quantum
   WakePreempt wake_preempt = WakePreempt::None;  // stride schedulers; default by policy
   std::vector<NowJobProfile> jobs;
+  OutputConfig output;
 };
 
 struct Scenario {

@@ -305,6 +305,7 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
                       "platform.cpus = {}",
                       jobs, block, smp.cpus));
   }
+  smp.output = read_output(top);
   return smp;
 }
 

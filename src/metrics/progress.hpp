@@ -17,6 +17,8 @@ using ProgressSink = std::function<void(const Progress&)>;
 struct RunHooks {
   ProgressSink progress;          // now and then, from the simulation
   std::function<void()> started;  // once the scenario is fully checked, before the simulation starts
+  // A result file beside summary.json (name, content), such as timeline.csv; ignored when empty.
+  std::function<void(const std::string&, std::string)> extra_file;
 };
 
 }  // namespace cosched::metrics

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "config/input_error.hpp"
+#include "metrics/timeline.hpp"
 #include "util/signals_deferred.hpp"
 
 namespace cosched::metrics {
@@ -129,7 +130,7 @@ void ResultStaging::commit(const nlohmann::ordered_json& summary,
   // then its other result files are replaced or removed, and this run's summary comes last.
   fs::remove(target_ / kSummaryFile);
   // A result file of the earlier run that this one does not write (a NOW run's, replaced by an SMP run).
-  for (const char* name : {kWorkstationsFile, kBarriersFile})
+  for (const char* name : {kWorkstationsFile, kBarriersFile, kTimelineFile})
     if (!extra_files.count(name)) fs::remove(target_ / name);
   for (const auto& [name, content] : files)
     if (name != kSummaryFile) fs::rename(staging / name, target_ / name);

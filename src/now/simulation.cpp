@@ -10,6 +10,7 @@
 #include "config/limits.hpp"
 #include "metrics/result_files.hpp"
 #include "metrics/ssr.hpp"
+#include "metrics/timeline.hpp"
 #include "now/prepared_run.hpp"
 #include "now/sequential_engine.hpp"
 #include "now/simgrid_engine.hpp"
@@ -114,7 +115,8 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
   }
   const auto sched_config = scheduler_config(now_config);
   for (int w = 0; w < run.workstations(); ++w) {
-    NodeParams params{w, now_config.overhead, now_config.context_switch, scenario.seed};
+    NodeParams params{w, now_config.overhead, now_config.context_switch, scenario.seed,
+                      now_config.output.timeline};
     run.nodes.push_back(std::make_unique<Node>(params, sched::make_local_scheduler(sched_config, run.gang),
                                                &run.jobs, run.tracker.get()));
   }
@@ -286,6 +288,8 @@ RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks, 
   PreparedRun prepared = prepare_run(scenario);
   if (hooks.started) hooks.started();
   drive(prepared, engine, options, hooks.progress);
+  if (prepared.config->output.timeline && hooks.extra_file)
+    hooks.extra_file(metrics::kTimelineFile, timeline_csv(prepared.nodes));
   return write_results(scenario, prepared, engine);
 }
 

@@ -7,6 +7,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "config/limits.hpp"
+#include "metrics/timeline.hpp"
 #include "platform/engine.hpp"
 #include "platform/smp_platform.hpp"
 #include "smp/setup.hpp"
@@ -26,6 +27,7 @@ nlohmann::ordered_json run(const config::Scenario& scenario, const metrics::RunH
   xbt_log_control_set("s4u_actor.thresh:warning");
   auto host = platform::build_smp_platform(engine, smp);
   Machine machine = build_machine(scenario, host.cpus);
+  if (smp.output.timeline) machine.record_timeline();
   if (hooks.started) hooks.started();
 
   // SimGrid's clock follows the machine's cycle clock at every quantum boundary and exactly at the end.
@@ -50,6 +52,10 @@ nlohmann::ordered_json run(const config::Scenario& scenario, const metrics::RunH
   engine.run();
   platform::rethrow_actor_error();
 
+  if (smp.output.timeline && hooks.extra_file)
+    hooks.extra_file(metrics::kTimelineFile,
+                     metrics::timeline_csv(machine.timeline(), Machine::timeline_states(),
+                                           metrics::TimelineTime::Integer));
   auto out = summarize(machine, scenario);
   out["platform"] = {{"host", host.host->get_name()},
                      {"cpus", host.cpus},

@@ -15,7 +15,8 @@ namespace {
 using namespace cosched::cli_test;
 
 // Runs ARGS under both engines and checks that the result files are the same: summary.json but for
-// wall_seconds and the engine's name, jobs.csv and workstations.csv byte for byte. Returns the sequential
+// wall_seconds and the engine's name, jobs.csv, workstations.csv and timeline.csv (when written) byte for
+// byte. Returns the sequential
 // engine's summary (null on failure).
 json run_both_engines(Sandbox& box, std::vector<std::string> args, const std::string& what) {
   auto with = [&](const char* engine) {
@@ -38,12 +39,21 @@ json run_both_engines(Sandbox& box, std::vector<std::string> args, const std::st
     EXPECT_EQ(read_text(box.work() / "sequential" / file), read_text(box.work() / "simgrid" / file))
         << "expected identical " << file << " from the two engines for " << what;
   }
+  // With output.timeline on, timeline.csv too (docs/models/now.md "State timelines").
+  const bool timeline = fs::exists(box.work() / "sequential" / "timeline.csv");
+  EXPECT_EQ(timeline, fs::exists(box.work() / "simgrid" / "timeline.csv")) << what;
+  if (timeline) {
+    EXPECT_EQ(read_text(box.work() / "sequential" / "timeline.csv"),
+              read_text(box.work() / "simgrid" / "timeline.csv"))
+        << "expected identical timeline.csv from the two engines for " << what;
+  }
   return sequential;
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Every shipped NOW scenario on the logp network, under every scheduler and waiting algorithm, reduced to
-// two barriers 2ms apart so that the simgrid engine runs it in about a second.
+// two barriers 2ms apart so that the simgrid engine runs it in about a second; with the timeline on, so that
+// both engines are seen to give the same state intervals too.
 
 const char* const kShippedNowScenarios[] = {
     "now-quickstart.yaml",   "brim-miller/short.yaml",          "brim-miller/medium.yaml",
@@ -69,8 +79,9 @@ TEST_P(NowEnginesOnShippedScenarios, GiveIdenticalResultFilesUnderEveryWaitingAl
         box,
         {(kRoot / "scenarios" / scenario).string(), "--set", std::string("scheduler=") + scheduler, "--set",
          std::string("workload.jobs.0.wait=") + wait, "--set", "workload.jobs.0.barriers=2", "--set",
-         "workload.jobs.0.sync_interval=2ms"},
+         "workload.jobs.0.sync_interval=2ms", "--set", "output.timeline=true"},
         what);
+    EXPECT_TRUE(fs::exists(box.work() / "sequential" / "timeline.csv")) << what;
   }
 }
 
