@@ -23,6 +23,7 @@ STATE_COLOURS = {
     "blocked": "tab:blue",
     "ready": "tab:red",
     "switching": "tab:gray",
+    "wait4cs": "tab:pink",
     "finished": "whitesmoke",
     # now (B&M figure 4 states, idle split by reason)
     "compute": "tab:green",
