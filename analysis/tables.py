@@ -175,10 +175,23 @@ def job_and_class_tables(results: pd.DataFrame, roles: Roles) -> tuple[pd.DataFr
     return jobs, class_table(jobs, keep)
 
 
+def with_panel_and_group(frame: pd.DataFrame, groups: list[str], panel_from: int = 2) -> pd.DataFrame:
+    """Adds `panel` and `group`. With at least `panel_from` grouping axes, the first one picks the
+    panel (`axis=value`: thesis figure 4.1 draws one graph per job size, 7.7 one curve per wakeup
+    scheme within each spin duration) and the others label the curves; else `panel` is `all`."""
+    if len(groups) >= max(panel_from, 1):
+        frame = with_group_label(frame, groups[:1]).rename(columns={"group": "panel"})
+        return with_group_label(frame, groups[1:])
+    frame = with_group_label(frame, groups)
+    frame["panel"] = "all"
+    return frame
+
+
 def with_group_label(frame: pd.DataFrame, groups: list[str]) -> pd.DataFrame:
     """Adds `group`: `axis=value, ...` of the other varying axes, or `all`. With several axes, the
     dotted prefix they share is left out (`compute=1%, wait.spin=CS` for `workload.jobs.0.compute`
-    and `workload.jobs.0.wait.spin`); report.md lists the full names."""
+    and `workload.jobs.0.wait.spin`); report.md lists the full names. One axis is named by its last
+    part (`compute=1%`)."""
     frame = frame.copy()
     if not groups:
         frame["group"] = "all"
@@ -188,11 +201,24 @@ def with_group_label(frame: pd.DataFrame, groups: list[str]) -> pd.DataFrame:
         parts = [g.split(".") for g in groups]
         while all(len(p) > shared + 1 and p[shared] == parts[0][shared] for p in parts):
             shared += 1
+    else:
+        shared = len(groups[0].split(".")) - 1
     names = [".".join(g.split(".")[shared:]) for g in groups]
     frame["group"] = frame[groups].astype(str).apply(
         lambda row: ", ".join(f"{name}={value}" for name, value in zip(names, row)), axis=1
     )
     return frame
+
+
+def value_label(value) -> str:
+    """A shorter label for an axis value given as a flow mapping: `{algorithm: pairwise}` ->
+    `pairwise`, `{algorithm: spin-fixed, spin: 300us}` -> `spin-fixed, spin: 300us`; others as they are."""
+    text = str(value)
+    if text.startswith("{") and text.endswith("}"):
+        text = text[1:-1].strip()
+        if text.startswith("algorithm:"):
+            text = text[len("algorithm:"):].strip()
+    return text
 
 
 def mean_std_over_seeds(frame: pd.DataFrame, by: list[str], value: str, prefix: str) -> pd.DataFrame:
@@ -205,12 +231,14 @@ def mean_std_over_seeds(frame: pd.DataFrame, by: list[str], value: str, prefix: 
 def ssr_vs_load(classes: pd.DataFrame, roles: Roles) -> pd.DataFrame:
     """SSR per job class against load (thesis figures 3.x, 4.1, 7.x, 8.1); one curve per class and group.
 
-    Columns: group, job_class, <load>, ssr_mean, ssr_std, seeds (SSR in percent).
+    Columns: panel, group, job_class, <load>, ssr_mean, ssr_std, seeds (SSR in percent). With two or
+    more axes separating curves, the first picks the panel (see with_panel_and_group).
     """
-    frame = with_group_label(classes, roles.curve_groups(classes) + ([roles.variant] if roles.variant else []))
+    frame = with_panel_and_group(classes, roles.curve_groups(classes) + ([roles.variant] if roles.variant else []))
     frame[roles.load] = pd.to_numeric(frame[roles.load])
-    table = mean_std_over_seeds(frame, ["group", "job_class", roles.load], "ssr", "ssr")
-    return table.sort_values(["group", "job_class", roles.load], kind="stable", ignore_index=True)
+    by = ["panel", "group", "job_class", roles.load]
+    table = mean_std_over_seeds(frame, by, "ssr", "ssr")
+    return sort_in_sweep_order(table, by)
 
 
 def _paired_speedups(frame: pd.DataFrame, roles: Roles, time: str, key: list[str]) -> pd.DataFrame:
@@ -242,18 +270,37 @@ def speedup_vs_load(classes: pd.DataFrame, roles: Roles, axes: list[str]) -> pd.
     """Speedup (percent) of each variant value over the baseline against load, per job class
     (thesis figures 7.9-7.12, 8.4-8.9), from the classes' completion times.
 
-    Columns: comparison, group, job_class, <load>, speedup_mean, speedup_std, seeds.
+    Columns: panel, comparison, group, job_class, <load>, speedup_mean, speedup_std, seeds. With
+    several comparisons, the first axis separating curves picks the panel (thesis figure 7.9: the
+    three spin comparisons for each wakeup scheme); with one, as for ssr_vs_load.
     """
     frame = classes.copy()
     frame["class_time"] = _class_time(frame)
     key = [a for a in axes if a != roles.variant] + ["seed", "job_class"]
-    paired = with_group_label(_paired_speedups(frame, roles, "class_time", key), roles.curve_groups(classes))
-    paired[roles.load] = pd.to_numeric(paired[roles.load])
-    by = ["comparison", "group", "job_class", roles.load]
-    table = mean_std_over_seeds(paired, by, "speedup", "speedup")
-    return _in_comparison_order(table, roles).sort_values(by, kind="stable", ignore_index=True).astype(
-        {"comparison": str}
+    panel_from = 1 if len(roles.comparisons) > 1 else 2
+    paired = with_panel_and_group(
+        _paired_speedups(frame, roles, "class_time", key), roles.curve_groups(classes), panel_from
     )
+    paired[roles.load] = pd.to_numeric(paired[roles.load])
+    by = ["panel", "comparison", "group", "job_class", roles.load]
+    table = mean_std_over_seeds(paired, by, "speedup", "speedup")
+    return sort_in_sweep_order(_in_comparison_order(table, roles), by).astype({"comparison": str})
+
+
+def sort_in_sweep_order(table: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Sorts by `by`, each label column (panel, group, job class) in the order its values first
+    appear (the sweep's order of axis values, e.g. CS, CS+, 2CS+), not alphabetically; the load last,
+    by value. A categorical column keeps its own order."""
+    keys = {}
+    for column in by[:-1]:
+        if isinstance(table[column].dtype, pd.CategoricalDtype):
+            keys[column] = table[column].cat.codes
+        else:
+            first_seen = {value: rank for rank, value in enumerate(dict.fromkeys(table[column]))}
+            keys[column] = table[column].map(first_seen)
+    keys[by[-1]] = table[by[-1]]
+    order = pd.DataFrame(keys).sort_values(by, kind="stable").index
+    return table.loc[order].reset_index(drop=True)
 
 
 def _in_comparison_order(table: pd.DataFrame, roles: Roles) -> pd.DataFrame:
@@ -290,10 +337,11 @@ def _average_over_loads_above_cpus(
 
 def ssr_above_cpus(classes: pd.DataFrame, roles: Roles, cpus: str, threads: str) -> pd.DataFrame:
     """Average SSR (percent) and its absolute deviation over the loads above the CPU count, per job
-    class and curve (the thesis's 7.7.1 table). Columns: group, job_class, ssr_avg, ssr_absdev, loads,
-    threads_min, threads_max."""
-    frame = with_group_label(classes, roles.curve_groups(classes) + ([roles.variant] if roles.variant else []))
-    return _average_over_loads_above_cpus(frame, ["group", "job_class"], roles.load, "ssr", cpus, threads)
+    class and curve (the thesis's 7.7.1 table). Columns: panel, group, job_class, ssr_avg, ssr_absdev,
+    loads, threads_min, threads_max."""
+    frame = with_panel_and_group(classes, roles.curve_groups(classes) + ([roles.variant] if roles.variant else []))
+    by = ["panel", "group", "job_class"]
+    return _average_over_loads_above_cpus(frame, by, roles.load, "ssr", cpus, threads)
 
 
 def speedup_above_cpus(classes: pd.DataFrame, roles: Roles, axes: list[str], cpus: str, threads: str) -> pd.DataFrame:
@@ -373,7 +421,7 @@ def state_breakdown(jobs: pd.DataFrame, roles: Roles) -> pd.DataFrame:
         return pd.DataFrame()
     frame = _scheduler_and_length(jobs, roles)
     compared = roles.variant or roles.wait
-    frame["variant"] = frame[compared].astype(str) if compared else "all"
+    frame["variant"] = frame[compared].map(value_label) if compared else "all"
     labels = ["group", "scheduler", "job_length", "variant"]
     by_run = frame.groupby(["run_id"] + labels, sort=False)
     totals = by_run[[f"time.{s}" for s in states]].sum().reset_index()
@@ -402,6 +450,7 @@ def waiting_algorithms(results: pd.DataFrame, roles: Roles, axes: list[str]) -> 
     base = frame[frame["algorithm"] == roles.wait_baseline][key + ["makespan"]]
     paired = frame.merge(base, on=key, suffixes=("", "_baseline"), how="left", validate="many_to_one")
     paired["slowdown"] = paired["makespan"] / paired["makespan_baseline"]
+    paired["algorithm"] = paired["algorithm"].map(value_label)
     by = ["group", "job_length", "algorithm", "scheduler"]
     seconds = mean_std_over_seeds(paired, by, "makespan", "seconds")
     slowdown = mean_std_over_seeds(paired, by, "slowdown", "slowdown").drop(columns="seeds")

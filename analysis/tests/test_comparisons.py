@@ -69,7 +69,7 @@ def test_variant_none_leaves_the_variant_out(fixtures):
     results, roles, classes = setup(fixtures, variant="none")
     assert roles.variant is None and roles.comparisons == [] and roles.groups == [SPIN]
     table = tables.ssr_vs_load(classes, roles)
-    assert set(table["group"]) == {f"{SPIN}=CS", f"{SPIN}=2CS+"}, "the spin still separates the curves"
+    assert set(table["group"]) == {"spin=CS", "spin=2CS+"}, "the spin still separates the curves"
     with pytest.raises(ValueError, match="--variant none: --baseline and --compare need a variant axis"):
         setup(fixtures, variant="none", compare=["CS vs 2CS+"])
 
@@ -78,11 +78,11 @@ def test_ssr_above_cpus_is_the_mean_over_loads_and_its_absolute_deviation(fixtur
     _, roles, classes = setup(fixtures)
     table = tables.ssr_above_cpus(classes, roles, CPUS, LOAD).set_index("group")
     # CS: load 6 (40 + 60) / 2 = 50, load 8 (30 + 20) / 2 = 25: avg 37.5, |50 - 37.5| = |25 - 37.5| = 12.5.
-    cs = table.loc[f"{SPIN}=CS"]
+    cs = table.loc["spin=CS"]
     assert (cs["ssr_avg"], cs["ssr_absdev"], cs["loads"]) == pytest.approx((37.5, 12.5, 2))
     assert (cs["threads_min"], cs["threads_max"]) == (6, 8), "loads 2 and 4 are not above the 4 CPUs"
     # 2CS+: load 6 (70 + 60) / 2 = 65, load 8 (40 + 60) / 2 = 50: avg 57.5, deviation 7.5.
-    spin = table.loc[f"{SPIN}=2CS+"]
+    spin = table.loc["spin=2CS+"]
     assert (spin["ssr_avg"], spin["ssr_absdev"]) == pytest.approx((57.5, 7.5))
 
 
@@ -126,3 +126,33 @@ def test_report_with_variant_none_and_with_compare(fixtures, tmp_path):
     assert averages["comparison"].tolist() == ["CS vs 2CS+", "2CS+ vs CS"]
     done = report(tmp_path / "bad", "--compare", "CS versus 2CS+")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+def test_panels_come_from_the_first_of_two_grouping_axes():
+    frame = pd.DataFrame({"scheduler.wakeup": ["smart", "silly"], "workload.jobs.0.wait.spin": ["CS", "2CS+"]})
+    both = tables.with_panel_and_group(frame, ["workload.jobs.0.wait.spin", "scheduler.wakeup"])
+    assert both[["panel", "group"]].values.tolist() == [["spin=CS", "wakeup=smart"], ["spin=2CS+", "wakeup=silly"]]
+    one = tables.with_panel_and_group(frame, ["scheduler.wakeup"])
+    assert one[["panel", "group"]].values.tolist() == [["all", "wakeup=smart"], ["all", "wakeup=silly"]]
+    forced = tables.with_panel_and_group(frame, ["scheduler.wakeup"], panel_from=1)
+    assert forced[["panel", "group"]].values.tolist() == [["wakeup=smart", "all"], ["wakeup=silly", "all"]]
+
+
+def test_several_comparisons_get_one_panel_per_curve_group(fixtures):
+    results, roles, classes = setup(fixtures, variant=LOAD, load=None)
+    # No numeric axis is left for the load once the load axis is the variant: nothing to draw.
+    assert roles.load is None
+    results, roles, classes = setup(fixtures, compare=["2CS+ vs CS", "CS vs 2CS+"])
+    table = tables.speedup_vs_load(classes, roles, axis_columns(results))
+    assert set(table["panel"]) == {"all"}, "no other axis separates curves: one panel"
+
+
+def test_curves_keep_the_sweep_order_of_values_not_the_alphabet():
+    table = pd.DataFrame(
+        {"panel": ["spin=CS", "spin=CS+", "spin=2CS+", "spin=CS"], "group": "all", "job_class": "J",
+         "workload.nosync": [20, 10, 10, 10]}
+    )
+    ordered = tables.sort_in_sweep_order(table, ["panel", "group", "job_class", "workload.nosync"])
+    assert ordered[["panel", "workload.nosync"]].values.tolist() == [
+        ["spin=CS", 10], ["spin=CS", 20], ["spin=CS+", 10], ["spin=2CS+", 10]
+    ]
