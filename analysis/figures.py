@@ -182,6 +182,8 @@ def thread_surplus_figure(table: pd.DataFrame) -> Figure:
     _grouped_bars(ax, table, ["job_class"], "group", "surplus")
     ax.set_xlabel("job class")
     ax.set_ylabel("thread surplus with SSR > 50% (threads above CPU count)")
+    top = pd.to_numeric(table["surplus_mean"] + table["surplus_std"].fillna(0)).max()
+    ax.set_ylim(0, max(1.0, 1.1 * top) if pd.notna(top) else 1.0)  # a surplus is never negative
     ax.set_title(f"Thread surplus ({_seed_note(table)})")
     ax.legend(title="group", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     return fig

@@ -365,6 +365,7 @@ def thread_surplus(classes: pd.DataFrame, roles: Roles, cpus: str, threads: str)
     thread count in (CPUs, CPUs + n] has SSR > 50% -- the reading of figure 4.6, whose 'avg' and
     'min' are taken over the simulations of [CPU# + 1 .. CPU# + N] threads; N is 0 when the first
     count above the CPUs already fails. Columns: group, job_class, surplus_mean, surplus_std, seeds,
+    first_measured (the smallest surplus measured: the resolution of a sweep that skips loads),
     ssr_avg, ssr_min (the last two over [CPUs + 1 .. CPUs + N], pooled over seeds).
     """
     frame = with_group_label(classes, roles.curve_groups(classes) + ([roles.variant] if roles.variant else []))
@@ -378,9 +379,15 @@ def thread_surplus(classes: pd.DataFrame, roles: Roles, cpus: str, threads: str)
         failing = (above["ssr"].isna() | (above["ssr"] <= SSR_THRESHOLD_PERCENT)).to_numpy()
         kept = above.iloc[: int(failing.argmax())] if failing.any() else above
         surplus = float(kept["load"].max() - kept["cpus"].max()) if len(kept) else 0.0
-        rows.append({"group": group, "job_class": job, "seed": seed, "surplus": surplus, "ssrs": list(kept["ssr"])})
-    per_seed = pd.DataFrame(rows, columns=["group", "job_class", "seed", "surplus", "ssrs"])
+        first = float(above["load"].min() - above["cpus"].max())
+        rows.append(
+            {"group": group, "job_class": job, "seed": seed, "surplus": surplus, "ssrs": list(kept["ssr"]), "first": first}
+        )
+    per_seed = pd.DataFrame(rows, columns=["group", "job_class", "seed", "surplus", "ssrs", "first"])
     table = mean_std_over_seeds(per_seed, ["group", "job_class"], "surplus", "surplus")
+    # The surplus is only known to the sampled thread counts: 0 means SSR <= 50% already at the first
+    # count measured above the CPUs, which is `first_measured` threads above them.
+    table["first_measured"] = list(per_seed.groupby(["group", "job_class"], sort=False)["first"].min())
     pooled = per_seed.groupby(["group", "job_class"], sort=False)["ssrs"].sum()
     table["ssr_avg"] = [np.mean(pooled[(g, j)]) if pooled[(g, j)] else np.nan for g, j in zip(table.group, table.job_class)]
     table["ssr_min"] = [np.min(pooled[(g, j)]) if pooled[(g, j)] else np.nan for g, j in zip(table.group, table.job_class)]

@@ -80,6 +80,8 @@ def test_thread_surplus_is_the_first_run_of_loads_above_the_cpus_with_ssr_over_5
     # 2CS+: seed 1 passes 6 (70%), fails 8 (40%): 2; seed 2 passes 6 and 8 (60%, 60%): 4.
     spin = table.loc["spin=2CS+"]
     assert (spin["surplus_mean"], spin["ssr_avg"], spin["ssr_min"]) == pytest.approx((3.0, 190 / 3, 60.0))
+    # The first load above the 4 CPUs is 6: surpluses are measured from 2 up.
+    assert list(table["first_measured"]) == [2.0, 2.0]
 
 
 def test_waiting_algorithm_table_gives_seconds_and_slowdown_vs_pairwise(fixtures):
