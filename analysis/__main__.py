@@ -18,14 +18,28 @@ def main(argv: list[str] | None = None) -> int:
     report.add_argument("sweep_dir", metavar="DIR", type=Path, help="a `cosched sweep` output directory (has results.csv)")
     report.add_argument("--out", type=Path, help="output directory (default: DIR/report)")
     report.add_argument("--load", metavar="AXIS", help="axis on the x axis of the curves (default: first varying numeric axis)")
-    report.add_argument("--variant", metavar="AXIS", help="axis whose values are compared (default: first other varying axis)")
+    report.add_argument(
+        "--variant", metavar="AXIS", help="axis whose values are compared (default: first other varying axis; 'none': no variant)"
+    )
     report.add_argument("--baseline", metavar="VALUE", help="value of the variant axis compared to (default: its first value)")
+    report.add_argument(
+        "--compare",
+        action="append",
+        metavar="'X vs Y'",
+        help="speedup of variant value X against Y (repeatable; default: every value against the baseline)",
+    )
     report.add_argument("--timelines", type=int, default=4, metavar="N", help="state timelines drawn at most (default 4)")
     args = parser.parse_args(argv)
     out_dir = args.out if args.out is not None else args.sweep_dir / "report"
     try:
         written = write_report(
-            args.sweep_dir, out_dir, load=args.load, variant=args.variant, baseline=args.baseline, timelines=args.timelines
+            args.sweep_dir,
+            out_dir,
+            load=args.load,
+            variant=args.variant,
+            baseline=args.baseline,
+            compare=args.compare,
+            timelines=args.timelines,
         )
     except (ContractError, ValueError) as error:
         print(f"analysis: error: {error}", file=sys.stderr)

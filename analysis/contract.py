@@ -16,7 +16,8 @@ DIR/results.csv -- one row per completed run. Columns, in this order:
   job.<instance>.<field>
                    job-level values. <instance> is the job's name, or `<name>#<copy>` when its profile
                    has several copies. Fields: completion_time (time_unit), ssr (percent),
-                   spins.successful, spins.total, barriers_completed, and for now: time.compute,
+                   spins.successful, spins.total, barriers_completed, blocks; for smp also
+                   transition_point (time_unit), context_switches, spin_cycles; for now: time.compute,
                    time.communicate, time.synchronize, time.idle, time.switch (s, per-process
                    average), idle_detail.{ready,blocked_read,blocked_barrier,finished} (s),
                    read_spins.{successful,total}, blocks.
@@ -49,6 +50,7 @@ SUPPORTED_SCHEMA_VERSION = 1
 _JOB_COLUMN = re.compile(
     r"^job\.(?P<instance>.+?)\."
     r"(?P<field>completion_time|ssr|spins\.successful|spins\.total|barriers_completed|blocks"
+    r"|transition_point|context_switches|spin_cycles"
     r"|time\.[a-z_]+|idle_detail\.[a-z_]+|read_spins\.[a-z_]+)$"
 )
 _COPY_SUFFIX = re.compile(r"#\d+$")

@@ -36,6 +36,14 @@ STATE_COLOURS = {
 }
 
 
+LINE_STYLES = [
+    {"linestyle": "-", "marker": ".", "linewidth": 1.5},
+    {"linestyle": "--", "marker": "x", "linewidth": 1.5, "markersize": 4},
+    {"linestyle": ":", "marker": "+", "linewidth": 2.0},
+    {"linestyle": "-.", "marker": "1", "linewidth": 1.5},
+]
+
+
 def _label(table: pd.DataFrame, columns: list[str]) -> pd.Series:
     """`a / b` from the columns' values, leaving out the placeholder `all` (a role not in the sweep)."""
     return table[columns].astype(str).apply(lambda row: " / ".join(v for v in row if v != "all") or "all", axis=1)
@@ -54,10 +62,13 @@ def _rotate_if_crowded(ax, count: int) -> None:
 
 def _curves(ax, table: pd.DataFrame, x: str, y: str, label_columns: list[str]) -> None:
     """One line per label, with a mean +- std band where the std is known (several seeds)."""
-    for label, curve in table.groupby(label_columns, sort=False):
+    for index, (label, curve) in enumerate(table.groupby(label_columns, sort=False)):
         label = ", ".join(str(part) for part in (label if isinstance(label, tuple) else (label,)) if part != "all")
         curve = curve.sort_values(x)
-        (line,) = ax.plot(curve[x], curve[f"{y}_mean"], marker=".", label=label)
+        # Line styles and markers vary too, so that curves that coincide (AIP and SILLY above 32
+        # threads, thesis 7.7.1) stay visible one over the other.
+        style = LINE_STYLES[index % len(LINE_STYLES)]
+        (line,) = ax.plot(curve[x], curve[f"{y}_mean"], label=label, **style)
         spread = curve[f"{y}_std"]
         if spread.notna().any():
             ax.fill_between(
@@ -77,29 +88,76 @@ def _seed_note(table: pd.DataFrame) -> str:
     return f"mean ± std over {seeds.min()}–{seeds.max()} seeds" if seeds.min() != seeds.max() else f"mean ± std over {seeds.max()} seeds"
 
 
+LOAD_NAMES = {
+    # what the thesis's x axes count, by the last part of the load axis's path
+    "nosync": "non-synchronizing threads",
+    "copies": "jobs (copies of the profile)",
+    "threads": "threads per job",
+}
+
+
+def load_label(load_axis: str) -> str:
+    """The x-axis title of a curve figure: what the load counts, and the axis's path."""
+    name = LOAD_NAMES.get(load_axis.rsplit(".", 1)[-1])
+    return f"{name} ({load_axis})" if name else f"load: {load_axis} (count)"
+
+
+def _panels(table: pd.DataFrame, title: str) -> tuple[Figure, list, list[str]]:
+    """One subplot per value of the table's `panel` column (one when it has none or only `all`),
+    side by side, sharing the y axis."""
+    names = list(dict.fromkeys(table["panel"])) if "panel" in table.columns else ["all"]
+    columns = min(len(names), 3)
+    rows = -(-len(names) // columns)
+    fig, axes = plt.subplots(
+        rows, columns, figsize=(6 + 4 * columns, 1.5 + 3.5 * rows), layout="constrained", sharey=True, squeeze=False
+    )
+    axes = list(axes.flat)
+    for ax in axes[len(names):]:
+        ax.set_visible(False)
+    fig.suptitle(title)
+    return fig, axes[: len(names)], names
+
+
+def _panel_part(table: pd.DataFrame, name: str) -> pd.DataFrame:
+    return table[table["panel"] == name] if "panel" in table.columns else table
+
+
+def _legend(ax, panels: int, title: str) -> None:
+    """Beside a single panel, where it hides no point; inside each panel when there are several."""
+    if panels == 1:
+        ax.legend(title=title, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    else:
+        ax.legend(title=title, fontsize="small", loc="best")
+
+
 def ssr_vs_load_figure(table: pd.DataFrame, load_axis: str) -> Figure:
-    """SSR (%) against load, one curve per job class and group (thesis figures 3.x, 4.1, 7.x, 8.1)."""
-    fig, ax = plt.subplots(figsize=(10, 5), layout="constrained")
-    _curves(ax, table, load_axis, "ssr", ["job_class", "group"])
-    ax.axhline(SSR_THRESHOLD_PERCENT, color="black", linewidth=0.6, linestyle=":")
-    ax.set_xlabel(f"load: {load_axis} (count)")
-    ax.set_ylabel("successful-spin rate, SSR (%)")
-    ax.set_ylim(-2, 102)
-    ax.set_title(f"SSR against load per job class ({_seed_note(table)})")
-    ax.legend(title="job class, group", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    """SSR (%) against load, one curve per job class and group, one panel per value of `panel`
+    (thesis figures 3.x, 4.1, 7.x, 8.1)."""
+    fig, axes, names = _panels(table, f"SSR against load per job class ({_seed_note(table)})")
+    for ax, name in zip(axes, names):
+        _curves(ax, _panel_part(table, name), load_axis, "ssr", ["job_class", "group"])
+        ax.axhline(SSR_THRESHOLD_PERCENT, color="black", linewidth=0.6, linestyle=":")
+        ax.set_xlabel(load_label(load_axis))
+        ax.set_ylabel("successful-spin rate, SSR (%)")
+        ax.set_ylim(-2, 102)
+        if name != "all":
+            ax.set_title(name)
+        _legend(ax, len(names), "job class, group")
     return fig
 
 
 def speedup_vs_load_figure(table: pd.DataFrame, load_axis: str) -> Figure:
-    """Speedup (relative improvement, %) of each variant over the baseline against load, per job
-    class (thesis 7.7.2; figures 7.9-7.12, 8.4-8.9)."""
-    fig, ax = plt.subplots(figsize=(10, 5), layout="constrained")
-    _curves(ax, table, load_axis, "speedup", ["comparison", "job_class", "group"])
-    ax.axhline(0, color="black", linewidth=0.6)
-    ax.set_xlabel(f"load: {load_axis} (count)")
-    ax.set_ylabel("speedup: (T(baseline) − T(X)) / T(baseline) (%)")
-    ax.set_title(f"Completion-time speedup against load ({_seed_note(table)})")
-    ax.legend(title="X vs baseline, job class, group", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    """Speedup (relative improvement, %) of X over Y for each comparison `X vs Y` against load, per
+    job class, one panel per value of `panel` (thesis 7.7.2; figures 7.9-7.12, 8.4-8.9)."""
+    fig, axes, names = _panels(table, f"Completion-time speedup against load ({_seed_note(table)})")
+    for ax, name in zip(axes, names):
+        _curves(ax, _panel_part(table, name), load_axis, "speedup", ["comparison", "job_class", "group"])
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.set_xlabel(load_label(load_axis))
+        ax.set_ylabel("speedup of X vs Y: (T(Y) − T(X)) / T(Y) (%)")
+        if name != "all":
+            ax.set_title(name)
+        _legend(ax, len(names), "X vs Y, job class, group")
     return fig
 
 
@@ -125,6 +183,8 @@ def thread_surplus_figure(table: pd.DataFrame) -> Figure:
     _grouped_bars(ax, table, ["job_class"], "group", "surplus")
     ax.set_xlabel("job class")
     ax.set_ylabel("thread surplus with SSR > 50% (threads above CPU count)")
+    top = pd.to_numeric(table["surplus_mean"] + table["surplus_std"].fillna(0)).max()
+    ax.set_ylim(0, max(1.0, 1.1 * top) if pd.notna(top) else 1.0)  # a surplus is never negative
     ax.set_title(f"Thread surplus ({_seed_note(table)})")
     ax.legend(title="group", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     return fig

@@ -24,12 +24,12 @@ class Section:
     extra_tables: dict[str, pd.DataFrame] | None = None  # shown in report.md instead of `table`
 
 
-def build_sections(sweep_dir: Path, load=None, variant=None, baseline=None, timelines: int = 4):
+def build_sections(sweep_dir: Path, load=None, variant=None, baseline=None, compare=None, timelines: int = 4):
     """Returns (sections, notes, header): the figures this sweep supports, a line for each one it
     does not, and the lines that open report.md (the sweep and the roles of its axes)."""
     results = load_results(sweep_dir)
     axes = axis_columns(results)
-    roles = tables.find_roles(results, load=load, variant=variant, baseline=baseline)
+    roles = tables.find_roles(results, load=load, variant=variant, baseline=baseline, compare=compare)
     total_threads = load_total_threads(sweep_dir, list(results["run_id"]))
     if total_threads is not None:
         results[tables.TOTAL_THREADS] = total_threads.to_numpy()
@@ -42,6 +42,7 @@ def build_sections(sweep_dir: Path, load=None, variant=None, baseline=None, time
     def skip(what: str, why: str) -> None:
         notes.append(f"{what}: not drawn, {why}.")
 
+    pairs = ", ".join(f"{x} vs {y}" for x, y in roles.comparisons)
     has_ssr = "ssr" in classes.columns and classes["ssr"].notna().any()
     if roles.load is None:
         skip("SSR / speedup against load, thread surplus", "no numeric axis varies (choose one with --load)")
@@ -58,9 +59,9 @@ def build_sections(sweep_dir: Path, load=None, variant=None, baseline=None, time
         if roles.variant is not None:
             table = tables.speedup_vs_load(classes, roles, axes)
             sections.append(Section(
-                "speedup_vs_load", f"Speedup against load: `{roles.variant}` vs {roles.baseline}",
-                "Relative improvement in completion time (Tsafrir 7.7.2): (T(baseline) - T(X)) / T(baseline) "
-                "x 100, positive when X is faster; per job class, paired by seed.",
+                "speedup_vs_load", f"Speedup against load: `{roles.variant}`, {pairs}",
+                "Relative improvement in completion time (Tsafrir 7.7.2): (T(Y) - T(X)) / T(Y) "
+                "x 100 for each comparison `X vs Y`, positive when X is faster; per job class, paired by seed.",
                 table, figures.speedup_vs_load_figure(table, roles.load)))
         else:
             skip("speedup against load", "no second axis to compare (choose one with --variant)")
@@ -69,7 +70,26 @@ def build_sections(sweep_dir: Path, load=None, variant=None, baseline=None, time
         if threads == roles.load:
             counted = f"`{roles.load}` as the thread count (no runs/*/summary.json to count threads)"
         counts = pd.to_numeric(results[threads], errors="coerce")
-        if has_ssr and cpus and (counts > pd.to_numeric(results[cpus])).any():
+        above = bool(cpus) and (counts > pd.to_numeric(results[cpus])).any()
+        if above and has_ssr:
+            table = tables.ssr_above_cpus(classes, roles, cpus, threads)
+            sections.append(Section(
+                "ssr_above_cpus", "Average SSR over the loads above the CPU count",
+                "Per curve, the mean over the loads with more threads than CPUs of the load's SSR (percent; "
+                "its mean over seeds), and the absolute deviation (1/n) sum |SSR_i - avg| over those loads "
+                f"(Tsafrir 7.7.1), with {counted}.",
+                table, None))
+        if above and roles.variant is not None:
+            table = tables.speedup_above_cpus(classes, roles, axes, cpus, threads)
+            sections.append(Section(
+                "speedup_above_cpus", f"Average speedup over the loads above the CPU count: {pairs}",
+                "Per comparison and curve, the mean over the loads with more threads than CPUs of the load's "
+                "speedup (percent, paired by seed, then its mean over seeds), and its absolute deviation "
+                f"(Tsafrir 7.7.2, 7.7.3), with {counted}.",
+                table, None))
+        if not above:
+            skip("averages over the loads above the CPU count", "no run with more threads than CPUs")
+        if has_ssr and above:
             table = tables.thread_surplus(classes, roles, cpus, threads)
             sections.append(Section(
                 "thread_surplus", "Thread surplus with SSR > 50%",
@@ -81,7 +101,7 @@ def build_sections(sweep_dir: Path, load=None, variant=None, baseline=None, time
     if roles.variant is not None and roles.load is None:
         table = tables.speedup_bars(results, roles, axes)
         sections.append(Section(
-            "speedup_bars", f"Speedup per scheduler and job length: `{roles.variant}` vs {roles.baseline}",
+            "speedup_bars", f"Speedup per scheduler and job length: `{roles.variant}`, {pairs}",
             "Relative improvement in total execution time (makespan) over the baseline, paired by seed "
             "(Brim & Miller figure 3).",
             table, figures.speedup_bars_figure(table)))

@@ -23,6 +23,7 @@ from .contract import axis_columns, class_table, is_numeric, job_table, varying
 
 STATES_NOW = ["compute", "communicate", "synchronize", "idle", "switch"]
 TOTAL_THREADS = "total_threads"  # derived from runs/<run_id>/summary.json, not a results.csv column
+NO_VARIANT = "none"  # --variant none: no variant axis
 SSR_THRESHOLD_PERCENT = 50.0  # thesis 4.6: at SSR <= 50% always-block would have used less CPU time
 
 
@@ -33,6 +34,7 @@ class Roles:
     load: str | None = None  # x axis of the curves (thesis "load")
     variant: str | None = None  # the axis whose values are compared (wakeup scheme, spin, keep-alive)
     baseline: str | None = None  # the variant value the others are compared to
+    comparisons: list[tuple[str, str]] = field(default_factory=list)  # (X, Y): speedup of X vs Y
     wait: str | None = None  # the waiting-algorithm axis (B&M Table 1)
     wait_baseline: str | None = None
     scheduler: str | None = None
@@ -53,9 +55,10 @@ class Roles:
                 return "none"
             return f"`{column}`" + (f" (baseline `{baseline}`)" if baseline is not None else "")
 
+        pairs = ", ".join(f"`{x} vs {y}`" for x, y in self.comparisons)
         return [
             f"load: {axis(self.load)}",
-            f"variant: {axis(self.variant, self.baseline)}",
+            f"variant: {axis(self.variant, self.baseline)}" + (f"; comparisons {pairs}" if pairs else ""),
             f"waiting algorithm: {axis(self.wait, self.wait_baseline)}",
             f"scheduler: {axis(self.scheduler)}",
             f"job length: {axis(self.length)}",
@@ -68,8 +71,13 @@ def find_roles(
     load: str | None = None,
     variant: str | None = None,
     baseline: str | None = None,
+    compare: list[str] | None = None,
 ) -> Roles:
-    """Assigns roles to the sweep's axes; `load`, `variant` and `baseline` override the defaults.
+    """Assigns roles to the sweep's axes; `load`, `variant`, `baseline` and `compare` override the
+    defaults. `variant="none"` leaves the variant out (no speedups: figure 7.2's grains are not
+    treatments of one job). `compare` lists pairs "X vs Y" of variant values: the speedups drawn are
+    of X against Y for each pair (thesis figures 7.9-7.12 compare 2CS+ vs CS, CS+ vs CS and
+    2CS+ vs CS+ in one figure); by default every other value against the baseline.
 
     Defaults: the waiting-algorithm axis is the varying axis ending in `wait.algorithm` or `wait`,
     with the value naming `pairwise` as its baseline (B&M compare to implicit coscheduling's
@@ -81,6 +89,11 @@ def find_roles(
     """
     axes = axis_columns(results)
     moving = varying(results, axes)
+    no_variant = variant == NO_VARIANT
+    if no_variant:
+        if compare or baseline is not None:
+            raise ValueError("--variant none: --baseline and --compare need a variant axis")
+        variant = None
     for name, given in (("--load", load), ("--variant", variant)):
         if given is not None and given not in axes:
             raise ValueError(f"{name} {given}: not an axis of this sweep (axes: {', '.join(axes) or 'none'})")
@@ -110,16 +123,33 @@ def find_roles(
         load = next((a for a in moving if a not in taken | {variant} and is_numeric(results[a])), None)
     roles.load = load
     taken |= {load}
-    if variant is None:
+    if variant is None and not no_variant:
         variant = next((a for a in moving if a not in taken), None)
-    if variant is None and load is not None and roles.wait is not None:
-        variant = roles.wait  # spin vs always-block against load (thesis 8.6)
+        if variant is None and load is not None and roles.wait is not None:
+            variant = roles.wait  # spin vs always-block against load (thesis 8.6)
     roles.variant = variant
+    if variant is None and compare:
+        raise ValueError("--compare: this sweep has no variant axis (choose one with --variant)")
     if variant is not None:
         values = list(dict.fromkeys(results[variant].astype(str)))
-        if baseline is not None and baseline not in values:
-            raise ValueError(f"--baseline {baseline}: not a value of {variant} (values: {', '.join(values)})")
-        roles.baseline = baseline if baseline is not None else values[0]
+
+        def known(value: str, option: str) -> str:
+            if value not in values:
+                raise ValueError(f"{option} {value}: not a value of {variant} (values: {', '.join(values)})")
+            return value
+
+        roles.baseline = known(baseline, "--baseline") if baseline is not None else values[0]
+        if compare:
+            for pair in compare:
+                parts = pair.split(" vs ")
+                if len(parts) != 2 or not all(p.strip() for p in parts):
+                    raise ValueError(f"--compare {pair}: expected 'X vs Y', two values of {variant}")
+                x, y = (known(p.strip(), "--compare") for p in parts)
+                if x == y:
+                    raise ValueError(f"--compare {pair}: X and Y are the same value")
+                roles.comparisons.append((x, y))
+        else:
+            roles.comparisons = [(v, roles.baseline) for v in values if v != roles.baseline]
     taken |= {variant}
     roles.groups = [a for a in moving if a not in taken]
     return roles
@@ -145,10 +175,23 @@ def job_and_class_tables(results: pd.DataFrame, roles: Roles) -> tuple[pd.DataFr
     return jobs, class_table(jobs, keep)
 
 
+def with_panel_and_group(frame: pd.DataFrame, groups: list[str], panel_from: int = 2) -> pd.DataFrame:
+    """Adds `panel` and `group`. With at least `panel_from` grouping axes, the first one picks the
+    panel (`axis=value`: thesis figure 4.1 draws one graph per job size, 7.7 one curve per wakeup
+    scheme within each spin duration) and the others label the curves; else `panel` is `all`."""
+    if len(groups) >= max(panel_from, 1):
+        frame = with_group_label(frame, groups[:1]).rename(columns={"group": "panel"})
+        return with_group_label(frame, groups[1:])
+    frame = with_group_label(frame, groups)
+    frame["panel"] = "all"
+    return frame
+
+
 def with_group_label(frame: pd.DataFrame, groups: list[str]) -> pd.DataFrame:
     """Adds `group`: `axis=value, ...` of the other varying axes, or `all`. With several axes, the
     dotted prefix they share is left out (`compute=1%, wait.spin=CS` for `workload.jobs.0.compute`
-    and `workload.jobs.0.wait.spin`); report.md lists the full names."""
+    and `workload.jobs.0.wait.spin`); report.md lists the full names. One axis is named by its last
+    part (`compute=1%`)."""
     frame = frame.copy()
     if not groups:
         frame["group"] = "all"
@@ -158,11 +201,24 @@ def with_group_label(frame: pd.DataFrame, groups: list[str]) -> pd.DataFrame:
         parts = [g.split(".") for g in groups]
         while all(len(p) > shared + 1 and p[shared] == parts[0][shared] for p in parts):
             shared += 1
+    else:
+        shared = len(groups[0].split(".")) - 1
     names = [".".join(g.split(".")[shared:]) for g in groups]
     frame["group"] = frame[groups].astype(str).apply(
         lambda row: ", ".join(f"{name}={value}" for name, value in zip(names, row)), axis=1
     )
     return frame
+
+
+def value_label(value) -> str:
+    """A shorter label for an axis value given as a flow mapping: `{algorithm: pairwise}` ->
+    `pairwise`, `{algorithm: spin-fixed, spin: 300us}` -> `spin-fixed, spin: 300us`; others as they are."""
+    text = str(value)
+    if text.startswith("{") and text.endswith("}"):
+        text = text[1:-1].strip()
+        if text.startswith("algorithm:"):
+            text = text[len("algorithm:"):].strip()
+    return text
 
 
 def mean_std_over_seeds(frame: pd.DataFrame, by: list[str], value: str, prefix: str) -> pd.DataFrame:
@@ -175,24 +231,32 @@ def mean_std_over_seeds(frame: pd.DataFrame, by: list[str], value: str, prefix: 
 def ssr_vs_load(classes: pd.DataFrame, roles: Roles) -> pd.DataFrame:
     """SSR per job class against load (thesis figures 3.x, 4.1, 7.x, 8.1); one curve per class and group.
 
-    Columns: group, job_class, <load>, ssr_mean, ssr_std, seeds (SSR in percent).
+    Columns: panel, group, job_class, <load>, ssr_mean, ssr_std, seeds (SSR in percent). With two or
+    more axes separating curves, the first picks the panel (see with_panel_and_group).
     """
-    frame = with_group_label(classes, roles.curve_groups(classes) + ([roles.variant] if roles.variant else []))
+    frame = with_panel_and_group(classes, roles.curve_groups(classes) + ([roles.variant] if roles.variant else []))
     frame[roles.load] = pd.to_numeric(frame[roles.load])
-    table = mean_std_over_seeds(frame, ["group", "job_class", roles.load], "ssr", "ssr")
-    return table.sort_values(["group", "job_class", roles.load], kind="stable", ignore_index=True)
+    by = ["panel", "group", "job_class", roles.load]
+    table = mean_std_over_seeds(frame, by, "ssr", "ssr")
+    return sort_in_sweep_order(table, by)
 
 
 def _paired_speedups(frame: pd.DataFrame, roles: Roles, time: str, key: list[str]) -> pd.DataFrame:
-    """Per-seed speedup of every variant value over the baseline, paired on `key` (see module doc)."""
+    """Per-seed speedup of X over Y for each comparison (X, Y) of the roles, paired on `key` (see
+    module doc); a column `comparison` holds `X vs Y`."""
     frame = frame.copy()
     frame[roles.variant] = frame[roles.variant].astype(str)
-    base = frame[frame[roles.variant] == roles.baseline][key + [time]]
-    other = frame[frame[roles.variant] != roles.baseline]
-    paired = other.merge(base, on=key, suffixes=("", "_baseline"), validate="many_to_one")
-    paired["comparison"] = paired[roles.variant] + " vs " + roles.baseline
-    paired["speedup"] = (paired[f"{time}_baseline"] - paired[time]) / paired[f"{time}_baseline"] * 100.0
-    return paired
+    parts = []
+    for x, y in roles.comparisons:
+        base = frame[frame[roles.variant] == y][key + [time]]
+        other = frame[frame[roles.variant] == x]
+        paired = other.merge(base, on=key, suffixes=("", "_baseline"), validate="many_to_one")
+        paired["comparison"] = f"{x} vs {y}"
+        paired["speedup"] = (paired[f"{time}_baseline"] - paired[time]) / paired[f"{time}_baseline"] * 100.0
+        parts.append(paired)
+    if not parts:
+        return frame.iloc[0:0].assign(comparison=pd.Series(dtype=str), speedup=pd.Series(dtype=float))
+    return pd.concat(parts, ignore_index=True)
 
 
 def _class_time(classes: pd.DataFrame) -> pd.Series:
@@ -206,16 +270,91 @@ def speedup_vs_load(classes: pd.DataFrame, roles: Roles, axes: list[str]) -> pd.
     """Speedup (percent) of each variant value over the baseline against load, per job class
     (thesis figures 7.9-7.12, 8.4-8.9), from the classes' completion times.
 
-    Columns: comparison, group, job_class, <load>, speedup_mean, speedup_std, seeds.
+    Columns: panel, comparison, group, job_class, <load>, speedup_mean, speedup_std, seeds. With
+    several comparisons, the first axis separating curves picks the panel (thesis figure 7.9: the
+    three spin comparisons for each wakeup scheme); with one, as for ssr_vs_load.
     """
     frame = classes.copy()
     frame["class_time"] = _class_time(frame)
     key = [a for a in axes if a != roles.variant] + ["seed", "job_class"]
-    paired = with_group_label(_paired_speedups(frame, roles, "class_time", key), roles.curve_groups(classes))
+    panel_from = 1 if len(roles.comparisons) > 1 else 2
+    paired = with_panel_and_group(
+        _paired_speedups(frame, roles, "class_time", key), roles.curve_groups(classes), panel_from
+    )
     paired[roles.load] = pd.to_numeric(paired[roles.load])
-    by = ["comparison", "group", "job_class", roles.load]
+    by = ["panel", "comparison", "group", "job_class", roles.load]
     table = mean_std_over_seeds(paired, by, "speedup", "speedup")
-    return table.sort_values(by, kind="stable", ignore_index=True)
+    return sort_in_sweep_order(_in_comparison_order(table, roles), by).astype({"comparison": str})
+
+
+def sort_in_sweep_order(table: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    """Sorts by `by`, each label column (panel, group, job class) in the order its values first
+    appear (the sweep's order of axis values, e.g. CS, CS+, 2CS+), not alphabetically; the load last,
+    by value. A categorical column keeps its own order."""
+    keys = {}
+    for column in by[:-1]:
+        if isinstance(table[column].dtype, pd.CategoricalDtype):
+            keys[column] = table[column].cat.codes
+        else:
+            first_seen = {value: rank for rank, value in enumerate(dict.fromkeys(table[column]))}
+            keys[column] = table[column].map(first_seen)
+    keys[by[-1]] = table[by[-1]]
+    order = pd.DataFrame(keys).sort_values(by, kind="stable").index
+    return table.loc[order].reset_index(drop=True)
+
+
+def _in_comparison_order(table: pd.DataFrame, roles: Roles) -> pd.DataFrame:
+    """Makes `comparison` sort in the order the comparisons were asked for, not alphabetically."""
+    order = [f"{x} vs {y}" for x, y in roles.comparisons]
+    return table.assign(comparison=pd.Categorical(table["comparison"], categories=order, ordered=True))
+
+
+def _average_over_loads_above_cpus(
+    frame: pd.DataFrame, by: list[str], load: str, value: str, cpus: str, threads: str
+) -> pd.DataFrame:
+    """Thesis 7.7.1-7.7.3: "the average ... and its absolute deviation (1/n sum |measurement_i - mu|)
+    across all the different loads that are bigger than CPU#". A load counts when its runs have more
+    threads (`threads`) than CPUs; with several seeds a load's measurement is its mean over the seeds,
+    so every load weighs the same. Columns: by..., <value>_avg, <value>_absdev, loads (n), threads_min,
+    threads_max (the range of thread counts averaged over)."""
+    frame = frame.dropna(subset=[value])
+    frame = frame[pd.to_numeric(frame[threads]) > pd.to_numeric(frame[cpus])]
+    columns = by + [f"{value}_avg", f"{value}_absdev", "loads", "threads_min", "threads_max"]
+    if frame.empty:
+        return pd.DataFrame(columns=columns)
+    frame = frame.assign(_threads=pd.to_numeric(frame[threads]), _load=pd.to_numeric(frame[load]))
+    per_load = frame.groupby(by + ["_load"], sort=False, observed=True).agg(
+        measurement=(value, "mean"), threads=("_threads", "mean")
+    )
+    rows = []
+    for keys, part in per_load.groupby(level=list(range(len(by))), sort=False, observed=True):
+        keys = keys if isinstance(keys, tuple) else (keys,)
+        mean = part["measurement"].mean()
+        rows.append([*keys, mean, (part["measurement"] - mean).abs().mean(), len(part),
+                     part["threads"].min(), part["threads"].max()])
+    return pd.DataFrame(rows, columns=columns)
+
+
+def ssr_above_cpus(classes: pd.DataFrame, roles: Roles, cpus: str, threads: str) -> pd.DataFrame:
+    """Average SSR (percent) and its absolute deviation over the loads above the CPU count, per job
+    class and curve (the thesis's 7.7.1 table). Columns: panel, group, job_class, ssr_avg, ssr_absdev,
+    loads, threads_min, threads_max."""
+    frame = with_panel_and_group(classes, roles.curve_groups(classes) + ([roles.variant] if roles.variant else []))
+    by = ["panel", "group", "job_class"]
+    return _average_over_loads_above_cpus(frame, by, roles.load, "ssr", cpus, threads)
+
+
+def speedup_above_cpus(classes: pd.DataFrame, roles: Roles, axes: list[str], cpus: str, threads: str) -> pd.DataFrame:
+    """Average speedup (percent, 7.7.2's definition, paired by seed) and its absolute deviation over
+    the loads above the CPU count, per comparison, job class and curve (the thesis's 7.7.2 and 7.7.3
+    tables). Columns: comparison, group, job_class, speedup_avg, speedup_absdev, loads, threads_min,
+    threads_max."""
+    frame = classes.copy()
+    frame["class_time"] = _class_time(frame)
+    key = [a for a in axes if a != roles.variant] + ["seed", "job_class"]
+    paired = with_group_label(_paired_speedups(frame, roles, "class_time", key), roles.curve_groups(classes))
+    by = ["comparison", "group", "job_class"]
+    return _average_over_loads_above_cpus(paired, by, roles.load, "speedup", cpus, threads)
 
 
 def thread_surplus(classes: pd.DataFrame, roles: Roles, cpus: str, threads: str) -> pd.DataFrame:
@@ -226,6 +365,7 @@ def thread_surplus(classes: pd.DataFrame, roles: Roles, cpus: str, threads: str)
     thread count in (CPUs, CPUs + n] has SSR > 50% -- the reading of figure 4.6, whose 'avg' and
     'min' are taken over the simulations of [CPU# + 1 .. CPU# + N] threads; N is 0 when the first
     count above the CPUs already fails. Columns: group, job_class, surplus_mean, surplus_std, seeds,
+    first_measured (the smallest surplus measured: the resolution of a sweep that skips loads),
     ssr_avg, ssr_min (the last two over [CPUs + 1 .. CPUs + N], pooled over seeds).
     """
     frame = with_group_label(classes, roles.curve_groups(classes) + ([roles.variant] if roles.variant else []))
@@ -239,9 +379,15 @@ def thread_surplus(classes: pd.DataFrame, roles: Roles, cpus: str, threads: str)
         failing = (above["ssr"].isna() | (above["ssr"] <= SSR_THRESHOLD_PERCENT)).to_numpy()
         kept = above.iloc[: int(failing.argmax())] if failing.any() else above
         surplus = float(kept["load"].max() - kept["cpus"].max()) if len(kept) else 0.0
-        rows.append({"group": group, "job_class": job, "seed": seed, "surplus": surplus, "ssrs": list(kept["ssr"])})
-    per_seed = pd.DataFrame(rows, columns=["group", "job_class", "seed", "surplus", "ssrs"])
+        first = float(above["load"].min() - above["cpus"].max())
+        rows.append(
+            {"group": group, "job_class": job, "seed": seed, "surplus": surplus, "ssrs": list(kept["ssr"]), "first": first}
+        )
+    per_seed = pd.DataFrame(rows, columns=["group", "job_class", "seed", "surplus", "ssrs", "first"])
     table = mean_std_over_seeds(per_seed, ["group", "job_class"], "surplus", "surplus")
+    # The surplus is only known to the sampled thread counts: 0 means SSR <= 50% already at the first
+    # count measured above the CPUs, which is `first_measured` threads above them.
+    table["first_measured"] = list(per_seed.groupby(["group", "job_class"], sort=False)["first"].min())
     pooled = per_seed.groupby(["group", "job_class"], sort=False)["ssrs"].sum()
     table["ssr_avg"] = [np.mean(pooled[(g, j)]) if pooled[(g, j)] else np.nan for g, j in zip(table.group, table.job_class)]
     table["ssr_min"] = [np.min(pooled[(g, j)]) if pooled[(g, j)] else np.nan for g, j in zip(table.group, table.job_class)]
@@ -282,7 +428,7 @@ def state_breakdown(jobs: pd.DataFrame, roles: Roles) -> pd.DataFrame:
         return pd.DataFrame()
     frame = _scheduler_and_length(jobs, roles)
     compared = roles.variant or roles.wait
-    frame["variant"] = frame[compared].astype(str) if compared else "all"
+    frame["variant"] = frame[compared].map(value_label) if compared else "all"
     labels = ["group", "scheduler", "job_length", "variant"]
     by_run = frame.groupby(["run_id"] + labels, sort=False)
     totals = by_run[[f"time.{s}" for s in states]].sum().reset_index()
@@ -311,6 +457,7 @@ def waiting_algorithms(results: pd.DataFrame, roles: Roles, axes: list[str]) -> 
     base = frame[frame["algorithm"] == roles.wait_baseline][key + ["makespan"]]
     paired = frame.merge(base, on=key, suffixes=("", "_baseline"), how="left", validate="many_to_one")
     paired["slowdown"] = paired["makespan"] / paired["makespan_baseline"]
+    paired["algorithm"] = paired["algorithm"].map(value_label)
     by = ["group", "job_length", "algorithm", "scheduler"]
     seconds = mean_std_over_seeds(paired, by, "makespan", "seconds")
     slowdown = mean_std_over_seeds(paired, by, "slowdown", "slowdown").drop(columns="seeds")

@@ -11,7 +11,7 @@ def check_axes(fig, x_part, y_part, bars=None):
     assert isinstance(fig, Figure)
     ax = fig.axes[0]
     assert x_part in ax.get_xlabel() and y_part in ax.get_ylabel()
-    assert ax.get_legend() is not None and ax.get_title()
+    assert ax.get_legend() is not None and (ax.get_title() or fig.get_suptitle())
     if bars is not None:
         assert len(ax.patches) == bars
 
@@ -44,3 +44,26 @@ def test_timeline_figure_labels_each_thread(fixtures):
     fig = figures.state_timeline_figure(tables.thread_state_lanes(timeline), "cycles", "run")
     check_axes(fig, "simulated time (cycles)", "thread")
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["fine#0/0", "fine#0/1"]
+
+
+def test_curve_figures_have_one_panel_per_panel_value_and_name_the_load():
+    # Two panels (spin CS and 2CS+), two curves each (wakeup smart and silly), two loads.
+    table = pd.DataFrame(
+        {
+            "panel": ["spin=CS"] * 4 + ["spin=2CS+"] * 4,
+            "group": ["wakeup=smart", "wakeup=smart", "wakeup=silly", "wakeup=silly"] * 2,
+            "job_class": "J",
+            "workload.nosync": [30, 40] * 4,
+            "ssr_mean": [50.0, 40, 30, 20, 90, 95, 85, 80],
+            "ssr_std": float("nan"),
+            "seeds": 1,
+        }
+    )
+    fig = figures.ssr_vs_load_figure(table, "workload.nosync")
+    panels = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in panels] == ["spin=CS", "spin=2CS+"]
+    assert [len(ax.lines) for ax in panels] == [2 + 1, 2 + 1], "two curves and the 50% line in each panel"
+    assert list(panels[1].lines[0].get_ydata()) == [90.0, 95.0]
+    assert panels[0].get_xlabel() == "non-synchronizing threads (workload.nosync)"
+    assert figures.load_label("workload.jobs.0.copies") == "jobs (copies of the profile) (workload.jobs.0.copies)"
+    assert figures.load_label("seed") == "load: seed (count)"

@@ -33,13 +33,13 @@ def test_roles_of_the_smp_sweep(fixtures):
 def test_ssr_vs_load_is_the_mean_and_std_over_seeds(fixtures):
     results, _, classes = smp_classes(fixtures)
     table = tables.ssr_vs_load(classes, tables.find_roles(results))
-    cs = table[table["group"] == "workload.jobs.0.wait.spin=CS"].set_index("workload.nosync")
+    cs = table[table["group"] == "spin=CS"].set_index("workload.nosync")
     # seeds 1 and 2 at load 2: 9/10 and 8/10 successful spins.
     assert cs.loc[2, "ssr_mean"] == pytest.approx(85.0)
     assert cs.loc[2, "ssr_std"] == pytest.approx(STD_OF_TWO_10_APART)
     assert cs.loc[8, "ssr_mean"] == pytest.approx(25.0)  # 3/10 and 2/10
     assert list(cs["seeds"]) == [2, 2, 2, 2]
-    spin = table[table["group"] == "workload.jobs.0.wait.spin=2CS+"].set_index("workload.nosync")
+    spin = table[table["group"] == "spin=2CS+"].set_index("workload.nosync")
     assert spin.loc[2, "ssr_mean"] == pytest.approx(100.0) and spin.loc[2, "ssr_std"] == pytest.approx(0.0)
 
 
@@ -74,12 +74,14 @@ def test_thread_surplus_is_the_first_run_of_loads_above_the_cpus_with_ssr_over_5
     table = tables.thread_surplus(classes, tables.find_roles(results), "resolved.platform.cpus", "workload.nosync")
     table = table.set_index("group")
     # CS: seed 1 fails at load 6 (40%): 0; seed 2 passes 6 (60%) and fails 8 (20%): 2.
-    cs = table.loc["workload.jobs.0.wait.spin=CS"]
+    cs = table.loc["spin=CS"]
     assert (cs["surplus_mean"], cs["ssr_avg"], cs["ssr_min"]) == pytest.approx((1.0, 60.0, 60.0))
     assert cs["surplus_std"] == pytest.approx(math.sqrt(2))
     # 2CS+: seed 1 passes 6 (70%), fails 8 (40%): 2; seed 2 passes 6 and 8 (60%, 60%): 4.
-    spin = table.loc["workload.jobs.0.wait.spin=2CS+"]
+    spin = table.loc["spin=2CS+"]
     assert (spin["surplus_mean"], spin["ssr_avg"], spin["ssr_min"]) == pytest.approx((3.0, 190 / 3, 60.0))
+    # The first load above the 4 CPUs is 6: surpluses are measured from 2 up.
+    assert list(table["first_measured"]) == [2.0, 2.0]
 
 
 def test_waiting_algorithm_table_gives_seconds_and_slowdown_vs_pairwise(fixtures):
@@ -138,3 +140,10 @@ def test_timeline_lanes_one_per_thread_in_job_copy_rank_order(fixtures):
     per_state = lanes[lanes["lane"] == 0].set_index("state")["duration"]
     assert per_state.to_dict() == {"switching": 3, "computing": 10, "spinning": 6, "blocked": 21}
     assert lanes.groupby("lane")["duration"].sum().tolist() == [40, 40]
+
+
+def test_flow_mapping_values_get_short_labels():
+    assert tables.value_label("{algorithm: pairwise}") == "pairwise"
+    assert tables.value_label("{algorithm: spin-fixed, spin: 300us}") == "spin-fixed, spin: 300us"
+    assert tables.value_label("{policy: ts}") == "policy: ts"
+    assert tables.value_label("2CS+") == "2CS+"
