@@ -31,7 +31,7 @@ Json count_mean_json(const CountMean& value) {
   return {{"count", value.count}, {"mean_s", or_null(value.mean_s)}};
 }
 
-Json smp_job_json(const SmpJobRecord& job) {
+Json smp_job_json(const SmpJobRecord& job, bool partitioned) {
   Json out;
   out["name"] = job.name;
   out["copy"] = job.copy;
@@ -43,6 +43,7 @@ Json smp_job_json(const SmpJobRecord& job) {
   out["blocks"] = job.blocks;
   out["context_switches"] = job.context_switches;
   out["spin_cycles"] = job.spin_cycles;
+  if (partitioned) out["barrier_overhead_per_phase"] = or_null(job.barrier_overhead_per_phase);
   return out;
 }
 
@@ -129,7 +130,7 @@ Json summary_json(const SmpRunRecord& r) {
   out["ssr"] = ssr_json(r.spins());
   out["spins"] = spin_json(r.spins());
   auto jobs = Json::array();
-  for (const auto& job : r.jobs) jobs.push_back(smp_job_json(job));
+  for (const auto& job : r.jobs) jobs.push_back(smp_job_json(job, r.partitioned));
   out["jobs"] = std::move(jobs);
   out["events"] = r.events;
   out["time_unit"] = "cycles";

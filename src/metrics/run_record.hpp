@@ -43,6 +43,9 @@ struct SmpJobRecord {
   std::int64_t blocks = 0;
   std::int64_t context_switches = 0;
   std::int64_t spin_cycles = 0;
+  // Partitioned runs only (SmpRunRecord::partitioned): K&W's barrier overhead per phase, null when the job
+  // did not complete (docs/models/smp.md section 18).
+  std::optional<double> barrier_overhead_per_phase;
 };
 
 struct SmpPlatformRecord {
@@ -60,6 +63,7 @@ struct SmpRunRecord {
   std::vector<SmpJobRecord> jobs;  // instances: profiles in scenario order, copies in order
   std::uint64_t events = 0;
   SmpPlatformRecord platform;
+  bool partitioned = false;  // scheduler.policy partitioned: the jobs carry barrier_overhead_per_phase
   double wall_seconds = 0;
   nlohmann::ordered_json resolved;  // the scenario as it was run (config::resolved_json, platform filled in)
 

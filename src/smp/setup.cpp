@@ -32,6 +32,8 @@ metrics::SmpRunRecord summarize(const Machine& machine, const config::Scenario& 
   out.model = scenario.model;
   out.seed = scenario.seed;
   out.makespan = machine.now();
+  const bool partitioned = std::get<config::SmpConfig>(scenario.model_config).policy == "partitioned";
+  out.partitioned = partitioned;
   for (std::size_t j = 0; j < machine.outcomes().size(); ++j) {
     const auto& outcome = machine.outcomes()[j];
     const auto& instance = machine.config().jobs[j];
@@ -46,6 +48,10 @@ metrics::SmpRunRecord summarize(const Machine& machine, const config::Scenario& 
     job.blocks = outcome.blocks;
     job.context_switches = outcome.context_switches;
     job.spin_cycles = outcome.spin_cycles;
+    // K&W's barrier overhead per phase (docs/models/smp.md section 18), for partitioned runs.
+    if (partitioned && outcome.completion_time && instance.barriers > 0)
+      job.barrier_overhead_per_phase =
+          (static_cast<double>(*outcome.completion_time) - outcome.partition_work) / instance.barriers;
     out.jobs.push_back(std::move(job));
   }
   out.events = machine.events();
