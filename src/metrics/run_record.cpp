@@ -82,15 +82,15 @@ std::string summary_text(const Json& summary) {
 std::string workstations_csv(const std::vector<NowWorkstationRecord>& rows) {
   std::string csv = "workstation,host,busy_s,utilisation,spinning_s,messages_sent,messages_received\n";
   for (const auto& w : rows)
-    csv += fmt::format("{},{},{:.9f},{:.6f},{:.9f},{},{}\n", w.workstation, w.host, w.busy_s, w.utilisation,
-                       w.spinning_s, w.messages_sent, w.messages_received);
+    csv += fmt::format("{},{},{:.9f},{:.6f},{:.9f},{},{}\n", w.workstation, csv_cell(w.host), w.busy_s,
+                       w.utilisation, w.spinning_s, w.messages_sent, w.messages_received);
   return csv;
 }
 
 std::string barriers_csv(const std::vector<NowBarrierRecord>& rows) {
   std::string csv = "job,copy,barrier,first_arrival_s,last_arrival_s,last_pass_s,length_s,blocks\n";
   for (const auto& b : rows)
-    csv += fmt::format("{},{},{},{:.9f},{:.9f},{:.9f},{:.9f},{}\n", b.job, b.copy, b.barrier,
+    csv += fmt::format("{},{},{},{:.9f},{:.9f},{:.9f},{:.9f},{}\n", csv_cell(b.job), b.copy, b.barrier,
                        b.first_arrival_s, b.last_arrival_s, b.last_pass_s, b.length_s, b.blocks);
   return csv;
 }
