@@ -173,10 +173,9 @@ double model_messages_per_second(const std::string& file, const std::vector<std:
     auto out = cosched::now::run(scenario, {}, options);
     double s = (Clock::now() - start);
     fmt::print("{:10} engine: {} messages, makespan {:.4f} s simulated, {:.2f} s CPU\n",
-               cosched::now::engine_name(engine), out.summary["messages"].get<long>(),
-               out.summary["makespan"].get<double>(), s);
+               cosched::now::engine_name(engine), out.messages, out.makespan, s);
     std::fflush(stdout);
-    return out.summary["messages"].get<double>() / s;
+    return static_cast<double>(out.messages) / s;
   });
 }
 

@@ -100,8 +100,8 @@ int main(int argc, char** argv) {
     best = std::max(best, static_cast<double>(events) / s);
   }
   auto start = Clock::now();
-  auto summary = smp::run(scenario, {});
-  double simgrid_rate = static_cast<double>(summary["events"].get<std::uint64_t>()) / seconds_since(start);
+  const auto record = smp::run(scenario, {});
+  double simgrid_rate = static_cast<double>(record.events) / seconds_since(start);
   double ceiling = bare_heap_events_per_second(events, smp.cpus);
 
   fmt::print("scenario              {}\n", file);

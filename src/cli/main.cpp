@@ -12,6 +12,7 @@
 #include <iostream>
 #include <optional>
 #include <simgrid/s4u.hpp>
+#include <variant>
 
 #include "cli/interrupt.hpp"
 #include "cli/progress_line.hpp"
@@ -20,6 +21,7 @@
 #include "config/input_error.hpp"
 #include "config/loader.hpp"
 #include "metrics/result_files.hpp"
+#include "metrics/run_record.hpp"
 #include "now/simulation.hpp"
 #include "platform/engine.hpp"
 #include "platform/platform_check.hpp"
@@ -108,34 +110,20 @@ int run(const RunOptions& options) {
                                   extra_files[name] = std::move(content);
                                 }};
   const auto start = std::chrono::steady_clock::now();
-  nlohmann::ordered_json summary;
-  if (scenario.model == "now") {
-    auto output = now::run(scenario, hooks, options.now);
-    summary = std::move(output.summary);
-    extra_files.merge(output.extra_files);
-  } else {
-    summary = smp::run(scenario, hooks);
-  }
+  metrics::RunRecord record = scenario.model == "now"
+                                  ? metrics::RunRecord(now::run(scenario, hooks, options.now))
+                                  : metrics::RunRecord(smp::run(scenario, hooks));
   progress.clear();
-  summary["wall_seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  auto resolved = config::resolved_json(scenario);
-  if (summary.contains("platform")) {
-    if (summary["platform"].contains("cpus")) resolved["platform"]["cpus"] = summary["platform"]["cpus"];
-    if (summary["platform"].contains("workstations"))
-      resolved["platform"]["workstations"] = summary["platform"]["workstations"];
-  }
-  summary["resolved"] = resolved;
-  // The version of the result contract (docs/scenario-format.md, section 8), first in the file; readers
-  // (the sweep collector, analysis/) refuse a version they do not know.
-  nlohmann::ordered_json versioned = {{"schema_version", metrics::kSchemaVersion}};
-  versioned.update(summary);
-  summary = std::move(versioned);
+  const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::visit([wall_seconds](auto& r) { r.wall_seconds = wall_seconds; }, record);
   {
     util::SignalsDeferred deferred;
-    staging->commit(summary, extra_files);
+    auto files = metrics::result_files(record);
+    files.merge(extra_files);  // timeline.csv when output.timeline is on
+    staging->commit(files);
     cli::remove_on_interrupt("");
   }
-  if (!options.quiet) fmt::print("{}", cli::summary_text(summary, staging->out_dir()));
+  if (!options.quiet) fmt::print("{}", cli::summary_text(metrics::summary_json(record), staging->out_dir()));
   return 0;
 }
 

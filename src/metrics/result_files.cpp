@@ -27,15 +27,7 @@ void flatten(const nlohmann::ordered_json& value, const std::string& prefix,
       flatten(item, prefix.empty() ? key : prefix + "_" + key, out);
     return;
   }
-  std::string text;
-  if (value.is_null()) {
-    text = "";
-  } else if (value.is_string()) {
-    text = csv_cell(value.get<std::string>());
-  } else {
-    text = value.dump();
-  }
-  out.emplace_back(prefix, text);
+  out.emplace_back(prefix, csv_value(value));
 }
 
 }  // namespace
@@ -58,6 +50,12 @@ std::string csv_cell(const std::string& text) {
   std::string quoted = "\"";
   for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
+}
+
+std::string csv_value(const nlohmann::ordered_json& value) {
+  if (value.is_null()) return "";
+  if (value.is_string()) return csv_cell(value.get<std::string>());
+  return value.dump();
 }
 
 std::string jobs_csv(const nlohmann::ordered_json& jobs) {
@@ -108,16 +106,11 @@ ResultStaging::~ResultStaging() {
   fs::remove_all(staging_dir_, ec);
 }
 
-void ResultStaging::commit(const nlohmann::ordered_json& summary,
-                           const std::map<std::string, std::string>& extra_files) {
+void ResultStaging::commit(const std::map<std::string, std::string>& files) {
+  if (!files.count(kSummaryFile)) throw std::logic_error("result files without summary.json");
   // Signals wait: an interruption must leave either the earlier results or this run's, never a mix.
   util::SignalsDeferred deferred;
   const fs::path staging(staging_dir_);
-  std::vector<std::pair<std::string, std::string>> files(extra_files.begin(), extra_files.end());
-  files.emplace_back(kJobsFile, jobs_csv(summary.at("jobs")));
-  // Strings that are not valid UTF-8 (a file name, say) are written with U+FFFD rather than failing.
-  files.emplace_back(kSummaryFile,
-                     summary.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
   for (const auto& [name, content] : files) write_file(staging / name, content);
 
   std::error_code ec;
@@ -131,7 +124,7 @@ void ResultStaging::commit(const nlohmann::ordered_json& summary,
   fs::remove(target_ / kSummaryFile);
   // A result file of the earlier run that this one does not write (a NOW run's, replaced by an SMP run).
   for (const char* name : {kWorkstationsFile, kBarriersFile, kTimelineFile})
-    if (!extra_files.count(name)) fs::remove(target_ / name);
+    if (!files.count(name)) fs::remove(target_ / name);
   for (const auto& [name, content] : files)
     if (name != kSummaryFile) fs::rename(staging / name, target_ / name);
   fs::rename(staging / kSummaryFile, target_ / kSummaryFile);

@@ -31,11 +31,11 @@ class ResultStaging {
   ResultStaging(const ResultStaging&) = delete;
   ResultStaging& operator=(const ResultStaging&) = delete;
 
-  // Writes summary.json, jobs.csv (one row per element of summary["jobs"], nested objects flattened with
-  // '_', e.g. spins_successful) and `extra_files` (name -> content) into the staging directory, then moves
-  // them into the output directory, summary.json last, replacing an earlier run's result files (those of
-  // the earlier run that this one does not write are removed). SIGINT and SIGTERM wait until it is done.
-  void commit(const nlohmann::ordered_json& summary, const std::map<std::string, std::string>& extra_files);
+  // Writes `files` (name -> content; summary.json among them, as metrics::result_files makes them) into the
+  // staging directory, then moves them into the output directory, summary.json last, replacing an earlier
+  // run's result files (those of the earlier run that this one does not write are removed). SIGINT and
+  // SIGTERM wait until it is done.
+  void commit(const std::map<std::string, std::string>& files);
 
   const std::string& out_dir() const { return out_dir_; }
   // The staging directory ("" once committed): what an interrupted run must remove.
@@ -47,7 +47,12 @@ class ResultStaging {
   std::string staging_dir_;
 };
 
+// jobs.csv: one row per element of `jobs` (summary.json's), nested objects flattened with '_', e.g.
+// spins_successful.
 std::string jobs_csv(const nlohmann::ordered_json& jobs);
+
+// A JSON scalar as a CSV cell: null empty, a string through csv_cell, anything else as JSON prints it.
+std::string csv_value(const nlohmann::ordered_json& value);
 
 // Writes `content` to `path`, throwing when it cannot; write_atomically goes through `path`.partial and a
 // rename, so that `path` is either absent, as it was, or complete.

@@ -8,8 +8,7 @@
 #include "barrier/protocol.hpp"
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
-#include "metrics/result_files.hpp"
-#include "metrics/ssr.hpp"
+#include "config/loader.hpp"
 #include "metrics/timeline.hpp"
 #include "now/prepared_run.hpp"
 #include "now/sequential_engine.hpp"
@@ -149,21 +148,20 @@ void drive(PreparedRun& run, EngineKind engine, const RunOptions& options,
     throw std::logic_error("NOW model: the simulation ended with unfinished jobs");
 }
 
-RunOutput write_results(const config::Scenario& scenario, const PreparedRun& run, EngineKind engine) {
+metrics::NowRunRecord make_record(const config::Scenario& scenario, const PreparedRun& run,
+                                  EngineKind engine) {
   const auto& jobs = run.jobs;
   const auto& tracker = *run.tracker;
   const auto& platform = run.platform;
   const int workstations = run.workstations();
-  // Results.
-  RunOutput out;
-  auto& s = out.summary;
-  s["scenario"] = scenario.name;
-  s["model"] = scenario.model;
-  s["seed"] = scenario.seed;
-  s["engine"] = engine_name(engine);
+  metrics::NowRunRecord out;
+  out.scenario = scenario.name;
+  out.model = scenario.model;
+  out.seed = scenario.seed;
+  out.engine = engine_name(engine);
   Nanos makespan = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) makespan = std::max(makespan, *tracker.completion(j));
-  s["makespan"] = seconds(makespan);
+  out.makespan = seconds(makespan);
 
   struct JobSums {
     TimeBreakdown time;
@@ -177,10 +175,6 @@ RunOutput write_results(const config::Scenario& scenario, const PreparedRun& run
     sums[j].barriers.assign(jobs[j].barriers, BarrierRecord{});
     sums[j].last_arrival.assign(jobs[j].barriers, -1);
   }
-  std::int64_t messages = 0;
-  std::uint64_t events = 0;
-  std::string workstation_csv =
-      "workstation,host,busy_s,utilisation,spinning_s,messages_sent,messages_received\n";
   for (const auto& node : run.nodes) {
     for (const auto& report : node->reports()) {
       auto& sum = sums[report.job];
@@ -196,80 +190,57 @@ RunOutput write_results(const config::Scenario& scenario, const PreparedRun& run
         all.blocks += mine.blocks;
       }
     }
-    messages += node->messages_sent();
-    events += node->events();
-    workstation_csv +=
-        fmt::format("{},{},{:.9f},{:.6f},{:.9f},{},{}\n", node->workstation(),
-                    platform.workstations[node->workstation()]->get_name(), seconds(node->cpu_busy()),
-                    makespan > 0 ? static_cast<double>(node->cpu_busy()) / makespan : 0.0,
-                    seconds(node->cpu_spinning()), node->messages_sent(), node->messages_received());
+    out.messages += node->messages_sent();
+    out.events += node->events();
+    out.workstations.push_back(
+        {node->workstation(), platform.workstations[node->workstation()]->get_name(),
+         seconds(node->cpu_busy()), makespan > 0 ? static_cast<double>(node->cpu_busy()) / makespan : 0.0,
+         seconds(node->cpu_spinning()), node->messages_sent(), node->messages_received()});
   }
-  std::int64_t successful = 0, total = 0;
-  std::string barrier_csv = "job,copy,barrier,first_arrival_s,last_arrival_s,last_pass_s,length_s,blocks\n";
-  auto job_array = nlohmann::ordered_json::array();
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const auto& sum = sums[j];
     const double n = jobs[j].processes;
-    nlohmann::ordered_json job;
-    job["name"] = jobs[j].name;
-    job["copy"] = jobs[j].copy;
-    job["completion_time"] = seconds(*tracker.completion(j));
-    auto rate = metrics::ssr(sum.waits.barrier_spins_successful, sum.waits.barrier_spins);
-    job["ssr"] = rate ? nlohmann::ordered_json(*rate) : nullptr;
-    job["spins"] = {{"successful", sum.waits.barrier_spins_successful}, {"total", sum.waits.barrier_spins}};
-    job["time"] = {{"compute", seconds(sum.time.compute) / n},
-                   {"communicate", seconds(sum.time.communicate) / n},
-                   {"synchronize", seconds(sum.time.synchronize) / n},
-                   {"idle", seconds(sum.time.idle()) / n},
-                   {"switch", seconds(sum.time.switching) / n}};
-    job["idle_detail"] = {{"ready", seconds(sum.time.ready) / n},
-                          {"blocked_read", seconds(sum.time.blocked_read) / n},
-                          {"blocked_barrier", seconds(sum.time.blocked_barrier) / n},
-                          {"finished", seconds(sum.time.finished) / n}};
-    job["read_spins"] = {{"successful", sum.waits.read_spins_successful}, {"total", sum.waits.read_spins}};
-    job["blocks"] = sum.waits.blocks;
+    metrics::NowJobRecord job;
+    job.name = jobs[j].name;
+    job.copy = jobs[j].copy;
+    job.completion_time = seconds(*tracker.completion(j));
+    job.spins = {sum.waits.barrier_spins_successful, sum.waits.barrier_spins};
+    job.time = {seconds(sum.time.compute) / n, seconds(sum.time.communicate) / n,
+                seconds(sum.time.synchronize) / n, seconds(sum.time.idle()) / n,
+                seconds(sum.time.switching) / n};
+    job.idle_detail = {seconds(sum.time.ready) / n, seconds(sum.time.blocked_read) / n,
+                       seconds(sum.time.blocked_barrier) / n, seconds(sum.time.finished) / n};
+    job.read_spins = {sum.waits.read_spins_successful, sum.waits.read_spins};
+    job.blocks = sum.waits.blocks;
     // Diagnostics (docs/models/now.md section 7).
     auto mean = [](Nanos total, std::int64_t count) {
-      return count > 0 ? nlohmann::ordered_json(seconds(total) / static_cast<double>(count)) : nullptr;
+      return count > 0 ? std::optional<double>(seconds(total) / static_cast<double>(count)) : std::nullopt;
     };
-    static constexpr const char* kPartner[kPartnerStates] = {"partner_running", "partner_ready",
-                                                             "partner_blocked"};
-    auto& reads = job["reads"] = nlohmann::ordered_json::object();
+    static_assert(kPartnerStates == std::tuple_size_v<decltype(job.reads)>);
     for (int st = 0; st < kPartnerStates; ++st) {
       const auto& r = sum.diagnostics.reads[st];
-      reads[kPartner[st]] = {{"count", r.count}, {"mean_s", mean(r.time, r.count)}};
+      job.reads[st] = {r.count, mean(r.time, r.count)};
     }
-    job["wake_to_dispatch"] = {{"count", sum.diagnostics.wakes},
-                               {"mean_s", mean(sum.diagnostics.wake_to_dispatch, sum.diagnostics.wakes)}};
+    job.wake_to_dispatch = {sum.diagnostics.wakes,
+                            mean(sum.diagnostics.wake_to_dispatch, sum.diagnostics.wakes)};
     Nanos lengths = 0;
     std::int64_t barrier_blocks = 0;
     for (std::size_t b = 0; b < sum.barriers.size(); ++b) {
       const auto& rec = sum.barriers[b];
       lengths += rec.passed - rec.arrived;
       barrier_blocks += rec.blocks;
-      barrier_csv += fmt::format("{},{},{},{:.9f},{:.9f},{:.9f},{:.9f},{}\n", jobs[j].name, jobs[j].copy, b,
-                                 seconds(rec.arrived), seconds(sum.last_arrival[b]), seconds(rec.passed),
-                                 seconds(rec.passed - rec.arrived), rec.blocks);
+      out.barriers.push_back({jobs[j].name, jobs[j].copy, static_cast<int>(b), seconds(rec.arrived),
+                              seconds(sum.last_arrival[b]), seconds(rec.passed),
+                              seconds(rec.passed - rec.arrived), rec.blocks});
     }
     const auto count = static_cast<std::int64_t>(sum.barriers.size());
-    job["barriers"] = {
-        {"mean_length_s", mean(lengths, count)},
-        {"blocks_per_barrier",
-         count > 0 ? nlohmann::ordered_json(static_cast<double>(barrier_blocks) / count) : nullptr}};
-    successful += sum.waits.barrier_spins_successful;
-    total += sum.waits.barrier_spins;
-    job_array.push_back(job);
+    job.barrier_mean_length_s = mean(lengths, count);
+    if (count > 0) job.blocks_per_barrier = static_cast<double>(barrier_blocks) / count;
+    out.jobs.push_back(std::move(job));
   }
-  auto rate = metrics::ssr(successful, total);
-  s["ssr"] = rate ? nlohmann::ordered_json(*rate) : nullptr;
-  s["spins"] = {{"successful", successful}, {"total", total}};
-  s["jobs"] = job_array;
-  s["messages"] = messages;
-  s["events"] = events;
-  s["time_unit"] = "s";
-  s["platform"] = {{"workstations", workstations}, {"latency_s", seconds(platform.latency)}};
-  out.extra_files["workstations.csv"] = workstation_csv;
-  out.extra_files[metrics::kBarriersFile] = barrier_csv;
+  out.platform = {workstations, seconds(platform.latency)};
+  out.resolved = config::resolved_json(scenario);
+  out.resolved["platform"]["workstations"] = workstations;  // also with a platform file
   return out;
 }
 
@@ -283,14 +254,15 @@ const char* engine_name(EngineKind engine) {
   return engine == EngineKind::Sequential ? "sequential" : "simgrid";
 }
 
-RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks, const RunOptions& options) {
+metrics::NowRunRecord run(const config::Scenario& scenario, const metrics::RunHooks& hooks,
+                          const RunOptions& options) {
   const EngineKind engine = choose_engine(std::get<config::NowConfig>(scenario.model_config), options);
   PreparedRun prepared = prepare_run(scenario);
   if (hooks.started) hooks.started();
   drive(prepared, engine, options, hooks.progress);
   if (prepared.config->output.timeline && hooks.extra_file)
     hooks.extra_file(metrics::kTimelineFile, timeline_csv(prepared.nodes));
-  return write_results(scenario, prepared, engine);
+  return make_record(scenario, prepared, engine);
 }
 
 }  // namespace cosched::now

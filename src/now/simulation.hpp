@@ -3,20 +3,14 @@
 // workstation), has an engine drive the nodes, and writes the results. The decisions are the node's, the
 // scheduler's and the waiting algorithm's; the engine only decides when each node hears of what.
 
-#include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
 #include "config/scenario.hpp"
 #include "metrics/progress.hpp"
+#include "metrics/run_record.hpp"
 
 namespace cosched::now {
-
-struct RunOutput {
-  nlohmann::ordered_json summary;
-  std::map<std::string, std::string> extra_files;  // file name -> content (workstations.csv)
-};
 
 // Who drives the workstations' nodes (docs/models/now.md section 3): one actor stepping them all in time
 // order over the LogP network, or one SimGrid actor each with SimGrid communications.
@@ -36,9 +30,9 @@ struct RunOptions {
 const char* engine_name(EngineKind engine);
 
 // The SimGrid engine is a process-wide singleton: call once per process. Throws InputError for an engine
-// the scenario's network cannot use (sequential under shared).
-RunOutput run(const config::Scenario& scenario, const metrics::RunHooks& hooks,
-              const RunOptions& options = {});
+// the scenario's network cannot use (sequential under shared). The record's wall_seconds is the caller's.
+metrics::NowRunRecord run(const config::Scenario& scenario, const metrics::RunHooks& hooks,
+                          const RunOptions& options = {});
 
 // Loads the platform and checks what only it can tell (placements on a platform file's hosts), as run()
 // does before simulating; throws InputError. Creates the process's SimGrid engine.

@@ -32,6 +32,8 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
   cpus_.resize(config_.cpus);
   jobs_.resize(config_.jobs.size());
   outcomes_.resize(config_.jobs.size());
+  for (std::size_t j = 0; j < config_.jobs.size(); ++j)
+    if (config_.jobs[j].barriers > 0) add_phase_work(static_cast<int>(j));
   jobs_remaining_ = static_cast<int>(config_.jobs.size());
 
   // Start-up order (thesis 3.2.1.1, footnote 1): by (job id, thread id), synchronizing jobs first.
@@ -527,6 +529,7 @@ void Machine::complete_barrier(int job_index, CpuId completer) {
   job.arrived = 0;
   ++barriers_done_;
   ++outcomes_[job_index].barriers_completed;
+  if (job.completed < config_.jobs[job_index].barriers) add_phase_work(job_index);
   // Blocked threads move to the ready-queue tail together, in the order they blocked (thesis 2.1).
   std::vector<ThreadId> woken = std::move(job.blocked);
   job.blocked.clear();
@@ -554,6 +557,13 @@ void Machine::complete_barrier(int job_index, CpuId completer) {
     settle_running();
     for (CpuId target : scheduler_->wake(woken, completer)) set_need_resched(target);
   }
+}
+
+void Machine::add_phase_work(int job_index) {
+  const auto& job = config_.jobs[job_index];
+  const int partition = std::max(1, scheduler_->partition_cpus(job_index));  // the job's address space
+  outcomes_[job_index].partition_work +=
+      static_cast<double>((job.threads + partition - 1) / partition) * job.compute_mean;
 }
 
 bool Machine::pass_barrier(Thread& thread) {

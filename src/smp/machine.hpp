@@ -60,6 +60,9 @@ struct JobOutcome {
   std::int64_t context_switches = 0;       // switches in of the job's threads
   std::int64_t spin_cycles = 0;            // cycles its threads spent spinning on a CPU
   std::optional<Cycles> last_failed_spin;  // when its last unsuccessful spin gave up (thesis 7.6)
+  // Its work on its partition: ceil(threads / partition size at the phase's start) x compute mean, summed
+  // over the phases begun (Kontothanassis & Wisniewski's work delay; docs/models/smp.md section 18).
+  double partition_work = 0;
 };
 
 // Wait4cs: chosen by schedule() and waiting for the switch out of the CPU's previous thread (thesis 7.2).
@@ -216,6 +219,7 @@ class Machine final : private sched::SmpHost {
   void make_ready(ThreadId thread, sched::ReadyReason reason);
   void arrive(ThreadId thread, CpuId cpu);
   void complete_barrier(int job, CpuId completer);
+  void add_phase_work(int job);  // a phase of the job begins: JobOutcome::partition_work
   // Moves the thread past the barrier it waited at; returns true if that was its last barrier.
   bool pass_barrier(Thread& thread);
   void record_wait(ThreadId thread);

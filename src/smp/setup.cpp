@@ -1,6 +1,5 @@
 #include "smp/setup.hpp"
 
-#include "metrics/ssr.hpp"
 #include "sched/smp_policy_registry.hpp"
 #include "wait/smp_wait.hpp"
 
@@ -27,43 +26,35 @@ Machine build_machine(const config::Scenario& scenario, int cpus) {
   return Machine(std::move(machine), sched::find_smp_policy(smp.policy)->make(smp, cpus, scenario.seed));
 }
 
-nlohmann::ordered_json summarize(const Machine& machine, const config::Scenario& scenario) {
-  nlohmann::ordered_json out;
-  out["scenario"] = scenario.name;
-  out["model"] = scenario.model;
-  out["seed"] = scenario.seed;
-  out["makespan"] = machine.now();
-  std::int64_t successful = 0, total = 0;
-  auto jobs = nlohmann::ordered_json::array();
+metrics::SmpRunRecord summarize(const Machine& machine, const config::Scenario& scenario) {
+  metrics::SmpRunRecord out;
+  out.scenario = scenario.name;
+  out.model = scenario.model;
+  out.seed = scenario.seed;
+  out.makespan = machine.now();
+  const bool partitioned = std::get<config::SmpConfig>(scenario.model_config).policy == "partitioned";
+  out.partitioned = partitioned;
   for (std::size_t j = 0; j < machine.outcomes().size(); ++j) {
     const auto& outcome = machine.outcomes()[j];
     const auto& instance = machine.config().jobs[j];
-    successful += outcome.successful_spins;
-    total += outcome.total_spins;
-    nlohmann::ordered_json job;
-    job["name"] = instance.name;
-    job["copy"] = instance.copy;
-    job["completion_time"] =
-        outcome.completion_time ? nlohmann::ordered_json(*outcome.completion_time) : nullptr;
-    auto rate = metrics::ssr(outcome.successful_spins, outcome.total_spins);
-    job["ssr"] = rate ? nlohmann::ordered_json(*rate) : nullptr;
-    job["spins"] = {{"successful", outcome.successful_spins}, {"total", outcome.total_spins}};
-    job["barriers_completed"] = outcome.barriers_completed;
+    metrics::SmpJobRecord job;
+    job.name = instance.name;
+    job.copy = instance.copy;
+    job.completion_time = outcome.completion_time;
+    job.spins = {outcome.successful_spins, outcome.total_spins};
+    job.barriers_completed = outcome.barriers_completed;
     // Thesis 7.6: the transition point, taken as the time of the job's last unsuccessful spin.
-    job["transition_point"] =
-        outcome.last_failed_spin ? nlohmann::ordered_json(*outcome.last_failed_spin) : nullptr;
-    job["blocks"] = outcome.blocks;
-    job["context_switches"] = outcome.context_switches;
-    job["spin_cycles"] = outcome.spin_cycles;
-
-    jobs.push_back(job);
+    job.transition_point = outcome.last_failed_spin;
+    job.blocks = outcome.blocks;
+    job.context_switches = outcome.context_switches;
+    job.spin_cycles = outcome.spin_cycles;
+    // K&W's barrier overhead per phase (docs/models/smp.md section 18), for partitioned runs.
+    if (partitioned && outcome.completion_time && instance.barriers > 0)
+      job.barrier_overhead_per_phase =
+          (static_cast<double>(*outcome.completion_time) - outcome.partition_work) / instance.barriers;
+    out.jobs.push_back(std::move(job));
   }
-  auto rate = metrics::ssr(successful, total);
-  out["ssr"] = rate ? nlohmann::ordered_json(*rate) : nullptr;
-  out["spins"] = {{"successful", successful}, {"total", total}};
-  out["jobs"] = jobs;
-  out["events"] = machine.events();
-  out["time_unit"] = "cycles";
+  out.events = machine.events();
   return out;
 }
 

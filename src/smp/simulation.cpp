@@ -7,6 +7,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "config/limits.hpp"
+#include "config/loader.hpp"
 #include "metrics/timeline.hpp"
 #include "platform/engine.hpp"
 #include "platform/smp_platform.hpp"
@@ -18,7 +19,7 @@ namespace cosched::smp {
 
 namespace sg4 = simgrid::s4u;
 
-nlohmann::ordered_json run(const config::Scenario& scenario, const metrics::RunHooks& hooks) {
+metrics::SmpRunRecord run(const config::Scenario& scenario, const metrics::RunHooks& hooks) {
   const auto& progress = hooks.progress;
   const auto& smp = std::get<config::SmpConfig>(scenario.model_config);
   auto engine_owner = platform::make_engine();
@@ -57,10 +58,9 @@ nlohmann::ordered_json run(const config::Scenario& scenario, const metrics::RunH
                      metrics::timeline_csv(machine.timeline(), Machine::timeline_states(),
                                            metrics::TimelineTime::Integer));
   auto out = summarize(machine, scenario);
-  out["platform"] = {{"host", host.host->get_name()},
-                     {"cpus", host.cpus},
-                     {"cycles_per_second", host.cycles_per_second},
-                     {"simulated_seconds", sg4::Engine::get_clock()}};
+  out.platform = {host.host->get_name(), host.cpus, host.cycles_per_second, sg4::Engine::get_clock()};
+  out.resolved = config::resolved_json(scenario);
+  out.resolved["platform"]["cpus"] = host.cpus;  // the host's core count, also with a platform file
   return out;
 }
 

@@ -11,12 +11,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
 #include "config/input_error.hpp"
 #include "metrics/result_files.hpp"
+#include "metrics/run_record.hpp"
 
 namespace cosched::sweep {
 namespace {
@@ -75,23 +75,6 @@ std::string tail_lines(const std::string& text, std::size_t lines) {
   for (std::size_t seen = 0; at > 0; --at)
     if (text[at - 1] == '\n' && ++seen == lines) break;
   return text.substr(at);
-}
-
-std::string cell(const nlohmann::ordered_json& value) {
-  if (value.is_null()) return "";
-  if (value.is_string()) return metrics::csv_cell(value.get<std::string>());
-  return value.dump();
-}
-
-// Scalars of `value` flattened with '.', lists skipped.
-void flatten(const nlohmann::ordered_json& value, const std::string& prefix,
-             std::vector<std::pair<std::string, std::string>>& out) {
-  if (value.is_object()) {
-    for (const auto& [key, item] : value.items())
-      flatten(item, prefix.empty() ? key : prefix + "." + key, out);
-  } else if (!value.is_array()) {
-    out.emplace_back(prefix, cell(value));
-  }
 }
 
 struct Child {
@@ -252,33 +235,24 @@ std::size_t collect(const SweepPlan& plan, const std::string& out_dir) {
   std::vector<std::map<std::size_t, std::string>> rows;
   for (const auto& run : plan.runs) {
     if (!complete(out_dir, run.id)) continue;
-    nlohmann::ordered_json summary;
+    metrics::SummaryCells summary;
     try {
-      summary = nlohmann::ordered_json::parse(read_text(run_dir(out_dir, run.id) / "summary.json"));
-    } catch (const nlohmann::json::exception&) {
+      summary = metrics::read_summary(run_dir(out_dir, run.id) / "summary.json");
+    } catch (const metrics::UnreadableSummary&) {
       continue;  // cannot happen for a summary written by cosched; such a run stays pending
     }
-    if (summary.value("schema_version", 0) != metrics::kSchemaVersion)
-      throw config::InputError(fmt::format(
-          "{}: schema_version {}; expected {}, the version this cosched writes (rerun that run: delete its "
-          "folder and run the sweep again)",
-          (run_dir(out_dir, run.id) / "summary.json").string(), summary.value("schema_version", 0),
-          metrics::kSchemaVersion));
     std::map<std::size_t, std::string> row;
     row[0] = run.id;
     row[1] = std::to_string(run.seed);
     for (std::size_t a = 0; a < run.values.size(); ++a) row[2 + a] = metrics::csv_cell(run.values[a]);
     std::vector<std::pair<std::string, std::string>> cells;
-    for (const auto& [key, value] : summary.items())
-      if (key != "jobs" && key != "seed") flatten(value, key, cells);
+    for (const auto& cell : summary.run)
+      if (cell.first != "seed") cells.push_back(cell);  // the run's seed has its own column
     std::map<std::string, int> copies;
-    for (const auto& job : summary.value("jobs", nlohmann::ordered_json::array()))
-      ++copies[job.value("name", "")];
-    for (const auto& job : summary.value("jobs", nlohmann::ordered_json::array())) {
-      const std::string prefix = "job." + job_instance(job.value("name", ""), job.value("copy", 0),
-                                                       copies[job.value("name", "")] > 1);
-      for (const auto& [key, value] : job.items())
-        if (key != "name" && key != "copy") flatten(value, prefix + "." + key, cells);
+    for (const auto& job : summary.jobs) ++copies[job.name];
+    for (const auto& job : summary.jobs) {
+      const std::string prefix = "job." + job_instance(job.name, job.copy, copies[job.name] > 1) + ".";
+      for (const auto& [field, text] : job.fields) cells.emplace_back(prefix + field, text);
     }
     for (const auto& [column, text] : cells) {
       auto [it, inserted] = index.emplace(column, fixed + index.size());

@@ -551,6 +551,40 @@ TEST(Results, JobsCsvHasOneRowPerInstance) {
   EXPECT_EQ(summary["jobs"].size(), 3u) << "expected three job instances in summary.json";
 }
 
+// K&W's barrier overhead per phase (docs/models/smp.md section 18) on the run that tests/unit/
+// smp_partition_test.cpp follows cycle by cycle: N = 4 threads on a partition fixed at P = 2, mu = 100,
+// cs_in = cs_out = 5 (c = 10), scheduler-info, three barriers. Barrier 3 completes at 642; its completer
+// finishes at once, the spinner one cycle later (643) and releases its CPU (cs_out, 648), and the two threads
+// woken from their block are switched in (cs_in) to finish: at 647 + 5 = 652 and 648 + 5 = 653, the job's
+// completion time. Work on the partition: 3 phases x ceil(4 / 2) x 100 = 600. Overhead per phase: (653 - 600)
+// / 3 = 53 / 3 cycles: one context switch c = 10 per phase (ceil((N - P) / P) = 1) plus 23 cycles over the
+// run (the first cs_in, one cycle per work round for the arrival, one per spin success, and the last
+// wake-ups' 11).
+TEST(Results, PartitionedRunsGiveTheBarrierOverheadPerPhase) {
+  Sandbox box;
+  write_text(box.work() / "kw.yaml", R"(model: smp
+platform: {cpus: 2}
+scheduler: {policy: partitioned, quantum: 1000000, cs_in: 5, cs_out: 5, period: 1000000000, partition: "2:1"}
+workload:
+  jobs:
+    - {name: S, threads: 4, barriers: 3, compute: 100, wait: {algorithm: scheduler-info}}
+)");
+  const auto summary = run_summary(box, {(box.work() / "kw.yaml").string()});
+  ASSERT_TRUE(summary.is_object()) << "expected the run to succeed";
+  const auto& job = summary["jobs"][0];
+  EXPECT_EQ(job["completion_time"], 653);
+  ASSERT_TRUE(job["barrier_overhead_per_phase"].is_number()) << job.dump();
+  EXPECT_DOUBLE_EQ(job["barrier_overhead_per_phase"].get<double>(), 53.0 / 3);
+  const auto rows = read_csv(box.work() / "out" / "jobs.csv");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].back(), "barrier_overhead_per_phase");
+  EXPECT_EQ(rows[1].back(), json(53.0 / 3).dump()) << "as in summary.json";
+  // Not a field of other policies: the CPUs are shared with other jobs there.
+  const auto rr = run_summary(box, {kQuickstart.string()}, "rr");
+  ASSERT_TRUE(rr.is_object());
+  EXPECT_FALSE(rr["jobs"][0].contains("barrier_overhead_per_phase")) << rr["jobs"][0].dump();
+}
+
 TEST(Results, NoPartialFilesLeft) {
   Sandbox box;
   ASSERT_TRUE(run_summary(box, {kQuickstart.string()}).is_object()) << "expected the run to succeed";

@@ -60,6 +60,11 @@ TEST(NowNetwork, AOneByteMessageTakesTheLatencyPlusItsTransferTime) {
   EXPECT_NEAR(raw_arrived_at, 10'000 * kNs, 1e-15) << "exactly L, not SimGrid's default ~13 L";
 }
 
+// A run's summary.json, as the result record serializes it.
+struct RunOutput {
+  nlohmann::ordered_json summary;
+};
+
 // Writes a NOW scenario to a temporary file and runs it.
 RunOutput run_yaml(const std::string& yaml) {
   auto path = std::filesystem::temp_directory_path() /
@@ -68,7 +73,7 @@ RunOutput run_yaml(const std::string& yaml) {
   std::ofstream(path) << yaml;
   auto scenario = config::load_scenario(path.string());
   std::filesystem::remove(path);
-  return run(scenario, {});
+  return {metrics::summary_json(run(scenario, {}))};
 }
 
 std::string two_workstations(const std::string& wait) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "sched/partitioned.hpp"
 #include "smp/machine.hpp"
@@ -45,6 +46,28 @@ TEST(SmpPartition, SchedulerInfoPaysCeilNMinusPOverPContextSwitchesPerBarrier) {
   EXPECT_EQ(completions(m), (std::vector<Cycles>{217, 430, 642}));
   EXPECT_EQ(m.outcomes()[0].blocks, 6) << "two blocks per barrier";
   EXPECT_EQ(m.outcomes()[0].successful_spins, 3) << "one successful spin per barrier";
+}
+
+// The work delay of the same run on its partition (K&W's barrier overhead per phase, docs/models/smp.md
+// section 18): each of the 3 phases runs the 4 threads in ceil(4 / 2) = 2 rounds of mu = 100. With a
+// partition of 4 (N <= P) a phase is one round: 3 x 100.
+TEST(SmpPartition, PartitionWorkIsCeilNOverPRoundsOfMuPerPhase) {
+  for (const auto& [cpus, sizes, work] :
+       {std::tuple{2, "2:1", 600.0}, std::tuple{4, "4:1", 300.0}, std::tuple{3, "3:1", 600.0}}) {
+    MachineConfig config;
+    config.cpus = cpus;
+    config.cs_in = 5;
+    config.cs_out = 5;
+    config.quantum = 1'000'000;
+    config.jobs = {JobInstance{"S", 0, 4, 3, 100, 0.0,
+                               std::make_shared<wait::SchedulerInfo>(wait::SchedulerInfoCount::Remaining)}};
+    Machine m(config, std::make_unique<sched::Partitioned>(
+                          1'000'000, 1'000'000'000, *workload::Distribution::parse(sizes), cpus, 1, 1));
+    while (m.run_until(m.now() + 100000)) {
+    }
+    EXPECT_EQ(m.outcomes()[0].barriers_completed, 3);
+    EXPECT_DOUBLE_EQ(m.outcomes()[0].partition_work, work) << "partition " << sizes;
+  }
 }
 
 // Partitions "1:1,3:1" on 3 CPUs redrawn every 50 cycles: a CPU outside the job's current partition never

@@ -1,0 +1,238 @@
+#include "metrics/run_record.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "config/input_error.hpp"
+#include "metrics/result_files.hpp"
+#include "metrics/ssr.hpp"
+
+namespace cosched::metrics {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+template <typename T>
+Json or_null(const std::optional<T>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+Json spin_json(const SpinCount& spins) {
+  return {{"successful", spins.successful}, {"total", spins.total}};
+}
+
+Json ssr_json(const SpinCount& spins) {
+  return or_null(ssr(spins.successful, spins.total));
+}
+
+Json count_mean_json(const CountMean& value) {
+  return {{"count", value.count}, {"mean_s", or_null(value.mean_s)}};
+}
+
+Json smp_job_json(const SmpJobRecord& job, bool partitioned) {
+  Json out;
+  out["name"] = job.name;
+  out["copy"] = job.copy;
+  out["completion_time"] = or_null(job.completion_time);
+  out["ssr"] = ssr_json(job.spins);
+  out["spins"] = spin_json(job.spins);
+  out["barriers_completed"] = job.barriers_completed;
+  out["transition_point"] = or_null(job.transition_point);
+  out["blocks"] = job.blocks;
+  out["context_switches"] = job.context_switches;
+  out["spin_cycles"] = job.spin_cycles;
+  if (partitioned) out["barrier_overhead_per_phase"] = or_null(job.barrier_overhead_per_phase);
+  return out;
+}
+
+Json now_job_json(const NowJobRecord& job) {
+  Json out;
+  out["name"] = job.name;
+  out["copy"] = job.copy;
+  out["completion_time"] = job.completion_time;
+  out["ssr"] = ssr_json(job.spins);
+  out["spins"] = spin_json(job.spins);
+  out["time"] = {{"compute", job.time.compute},
+                 {"communicate", job.time.communicate},
+                 {"synchronize", job.time.synchronize},
+                 {"idle", job.time.idle},
+                 {"switch", job.time.switching}};
+  out["idle_detail"] = {{"ready", job.idle_detail.ready},
+                        {"blocked_read", job.idle_detail.blocked_read},
+                        {"blocked_barrier", job.idle_detail.blocked_barrier},
+                        {"finished", job.idle_detail.finished}};
+  out["read_spins"] = spin_json(job.read_spins);
+  out["blocks"] = job.blocks;
+  out["reads"] = {{"partner_running", count_mean_json(job.reads[0])},
+                  {"partner_ready", count_mean_json(job.reads[1])},
+                  {"partner_blocked", count_mean_json(job.reads[2])}};
+  out["wake_to_dispatch"] = count_mean_json(job.wake_to_dispatch);
+  out["barriers"] = {{"mean_length_s", or_null(job.barrier_mean_length_s)},
+                     {"blocks_per_barrier", or_null(job.blocks_per_barrier)}};
+  return out;
+}
+
+std::string summary_text(const Json& summary) {
+  // Strings that are not valid UTF-8 (a file name, say) are written with U+FFFD rather than failing.
+  return summary.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+std::string workstations_csv(const std::vector<NowWorkstationRecord>& rows) {
+  std::string csv = "workstation,host,busy_s,utilisation,spinning_s,messages_sent,messages_received\n";
+  for (const auto& w : rows)
+    csv += fmt::format("{},{},{:.9f},{:.6f},{:.9f},{},{}\n", w.workstation, csv_cell(w.host), w.busy_s,
+                       w.utilisation, w.spinning_s, w.messages_sent, w.messages_received);
+  return csv;
+}
+
+std::string barriers_csv(const std::vector<NowBarrierRecord>& rows) {
+  std::string csv = "job,copy,barrier,first_arrival_s,last_arrival_s,last_pass_s,length_s,blocks\n";
+  for (const auto& b : rows)
+    csv += fmt::format("{},{},{},{:.9f},{:.9f},{:.9f},{:.9f},{}\n", csv_cell(b.job), b.copy, b.barrier,
+                       b.first_arrival_s, b.last_arrival_s, b.last_pass_s, b.length_s, b.blocks);
+  return csv;
+}
+
+// Scalars of `value` as cells, '.'-joined paths, lists skipped.
+void flatten(const Json& value, const std::string& prefix,
+             std::vector<std::pair<std::string, std::string>>& out) {
+  if (value.is_object()) {
+    for (const auto& [key, item] : value.items())
+      flatten(item, prefix.empty() ? key : prefix + "." + key, out);
+  } else if (!value.is_array()) {
+    out.emplace_back(prefix, csv_value(value));
+  }
+}
+
+}  // namespace
+
+SpinCount SmpRunRecord::spins() const {
+  SpinCount sum;
+  for (const auto& job : jobs) sum += job.spins;
+  return sum;
+}
+
+SpinCount NowRunRecord::spins() const {
+  SpinCount sum;
+  for (const auto& job : jobs) sum += job.spins;
+  return sum;
+}
+
+Json summary_json(const SmpRunRecord& r) {
+  Json out;
+  out["schema_version"] = kSchemaVersion;
+  out["scenario"] = r.scenario;
+  out["model"] = r.model;
+  out["seed"] = r.seed;
+  out["makespan"] = r.makespan;
+  out["ssr"] = ssr_json(r.spins());
+  out["spins"] = spin_json(r.spins());
+  auto jobs = Json::array();
+  for (const auto& job : r.jobs) jobs.push_back(smp_job_json(job, r.partitioned));
+  out["jobs"] = std::move(jobs);
+  out["events"] = r.events;
+  out["time_unit"] = "cycles";
+  out["platform"] = {{"host", r.platform.host},
+                     {"cpus", r.platform.cpus},
+                     {"cycles_per_second", r.platform.cycles_per_second},
+                     {"simulated_seconds", r.platform.simulated_seconds}};
+  out["wall_seconds"] = r.wall_seconds;
+  out["resolved"] = r.resolved;
+  return out;
+}
+
+Json summary_json(const NowRunRecord& r) {
+  Json out;
+  out["schema_version"] = kSchemaVersion;
+  out["scenario"] = r.scenario;
+  out["model"] = r.model;
+  out["seed"] = r.seed;
+  out["engine"] = r.engine;
+  out["makespan"] = r.makespan;
+  out["ssr"] = ssr_json(r.spins());
+  out["spins"] = spin_json(r.spins());
+  auto jobs = Json::array();
+  for (const auto& job : r.jobs) jobs.push_back(now_job_json(job));
+  out["jobs"] = std::move(jobs);
+  out["messages"] = r.messages;
+  out["events"] = r.events;
+  out["time_unit"] = "s";
+  out["platform"] = {{"workstations", r.platform.workstations}, {"latency_s", r.platform.latency_s}};
+  out["wall_seconds"] = r.wall_seconds;
+  out["resolved"] = r.resolved;
+  return out;
+}
+
+Json summary_json(const RunRecord& record) {
+  return std::visit([](const auto& r) { return summary_json(r); }, record);
+}
+
+ResultFiles result_files(const SmpRunRecord& record) {
+  const Json summary = summary_json(record);
+  return {{kSummaryFile, summary_text(summary)}, {kJobsFile, jobs_csv(summary.at("jobs"))}};
+}
+
+ResultFiles result_files(const NowRunRecord& record) {
+  const Json summary = summary_json(record);
+  return {{kSummaryFile, summary_text(summary)},
+          {kJobsFile, jobs_csv(summary.at("jobs"))},
+          {kWorkstationsFile, workstations_csv(record.workstations)},
+          {kBarriersFile, barriers_csv(record.barriers)}};
+}
+
+ResultFiles result_files(const RunRecord& record) {
+  return std::visit([](const auto& r) { return result_files(r); }, record);
+}
+
+void check_schema(const Json& summary, const std::string& where) {
+  if (!summary.is_object())
+    throw config::InputError(fmt::format("{}: expected a JSON object, a summary.json of cosched", where));
+  const auto version = summary.find("schema_version");
+  if (version == summary.end() || !version->is_number_integer() ||
+      version->get<long long>() != kSchemaVersion)
+    throw config::InputError(fmt::format(
+        "{}: schema_version {}; expected {}, the version this cosched writes (rerun that run: delete its "
+        "folder and run the sweep again)",
+        where, version == summary.end() ? std::string("missing") : version->dump(), kSchemaVersion));
+}
+
+SummaryCells read_summary(const std::filesystem::path& file) {
+  const std::string where = file.string();
+  Json summary;
+  {
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+      summary = Json::parse(text.str());
+    } catch (const nlohmann::json::exception& e) {
+      throw UnreadableSummary(fmt::format("{}: not JSON ({})", where, e.what()));
+    }
+  }
+  check_schema(summary, where);
+  const auto model = summary.find("model");
+  if (model == summary.end() || !model->is_string() || (*model != "smp" && *model != "now"))
+    throw config::InputError(fmt::format("{}: expected 'model' smp or now", where));
+  const auto jobs = summary.find("jobs");
+  if (jobs == summary.end() || !jobs->is_array())
+    throw config::InputError(fmt::format("{}: expected 'jobs', a list of job instances", where));
+  SummaryCells cells;
+  for (const auto& [key, value] : summary.items())
+    if (key != "jobs") flatten(value, key, cells.run);
+  for (std::size_t j = 0; j < jobs->size(); ++j) {
+    const auto& job = (*jobs)[j];
+    if (!job.is_object() || !job.contains("name") || !job["name"].is_string() || !job.contains("copy") ||
+        !job["copy"].is_number_integer())
+      throw config::InputError(fmt::format(
+          "{}: jobs[{}]: expected an object with a string 'name' and an integer 'copy'", where, j));
+    SummaryCells::Job out{job["name"].get<std::string>(), job["copy"].get<int>(), {}};
+    for (const auto& [key, value] : job.items())
+      if (key != "name" && key != "copy") flatten(value, key, out.fields);
+    cells.jobs.push_back(std::move(out));
+  }
+  return cells;
+}
+
+}  // namespace cosched::metrics

@@ -1,0 +1,189 @@
+#pragma once
+// The result contract of one run: a typed record per model, filled by the model, and the one serializer
+// of each record into the run's result files (summary.json, jobs.csv and, for `now`, workstations.csv and
+// barriers.csv). Readers of summary.json (the sweep's collector) go through read_summary, which knows the
+// contract's version. Every field is documented in docs/scenario-format.md, sections 8 and 9.8.
+//
+// Versioning: kSchemaVersion (result_files.hpp) changes when a field changes meaning or goes away; adding a
+// field does not change it, so a reader must accept a summary of its version that lacks a later addition.
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace cosched::metrics {
+
+struct SpinCount {
+  std::int64_t successful = 0;  // spins that ended because the barrier completed (or the reply came)
+  std::int64_t total = 0;       // spins entered
+  SpinCount& operator+=(const SpinCount& o) {
+    successful += o.successful;
+    total += o.total;
+    return *this;
+  }
+};
+
+// ---- smp: every time in cycles ----
+
+struct SmpJobRecord {
+  std::string name;
+  int copy = 0;
+  std::optional<std::int64_t> completion_time;  // null: unfinished when the run ended (first-finish)
+  SpinCount spins;
+  int barriers_completed = 0;
+  std::optional<std::int64_t> transition_point;  // the job's last unsuccessful spin (thesis 7.6)
+  std::int64_t blocks = 0;
+  std::int64_t context_switches = 0;
+  std::int64_t spin_cycles = 0;
+  // Partitioned runs only (SmpRunRecord::partitioned): K&W's barrier overhead per phase, null when the job
+  // did not complete (docs/models/smp.md section 18).
+  std::optional<double> barrier_overhead_per_phase;
+};
+
+struct SmpPlatformRecord {
+  std::string host;
+  int cpus = 0;
+  double cycles_per_second = 0;
+  double simulated_seconds = 0;
+};
+
+struct SmpRunRecord {
+  std::string scenario;
+  std::string model = "smp";
+  std::uint64_t seed = 0;
+  std::int64_t makespan = 0;
+  std::vector<SmpJobRecord> jobs;  // instances: profiles in scenario order, copies in order
+  std::uint64_t events = 0;
+  SmpPlatformRecord platform;
+  bool partitioned = false;  // scheduler.policy partitioned: the jobs carry barrier_overhead_per_phase
+  double wall_seconds = 0;
+  nlohmann::ordered_json resolved;  // the scenario as it was run (config::resolved_json, platform filled in)
+
+  SpinCount spins() const;  // over all jobs
+};
+
+// ---- now: every time in seconds of simulated time ----
+
+// Where a job's processes spent their time, seconds averaged over its processes.
+struct NowTimeRecord {
+  double compute = 0, communicate = 0, synchronize = 0, idle = 0, switching = 0;
+};
+struct NowIdleRecord {
+  double ready = 0, blocked_read = 0, blocked_barrier = 0, finished = 0;
+};
+// A count and the mean time of what was counted (null when nothing was).
+struct CountMean {
+  std::int64_t count = 0;
+  std::optional<double> mean_s;
+};
+
+struct NowJobRecord {
+  std::string name;
+  int copy = 0;
+  double completion_time = 0;
+  SpinCount spins;  // barrier waits
+  NowTimeRecord time;
+  NowIdleRecord idle_detail;
+  SpinCount read_spins;
+  std::int64_t blocks = 0;
+  // Diagnostics (docs/models/now.md section 7): reads by the partner's state when the request reached it
+  // (running, ready, blocked), wake-ups by a message until the dispatch, barrier lengths.
+  std::array<CountMean, 3> reads;
+  CountMean wake_to_dispatch;
+  std::optional<double> barrier_mean_length_s;
+  std::optional<double> blocks_per_barrier;
+};
+
+struct NowWorkstationRecord {
+  int workstation = 0;
+  std::string host;
+  double busy_s = 0;
+  double utilisation = 0;
+  double spinning_s = 0;
+  std::int64_t messages_sent = 0;
+  std::int64_t messages_received = 0;
+};
+
+// One barrier of one job instance, over its processes.
+struct NowBarrierRecord {
+  std::string job;
+  int copy = 0;
+  int barrier = 0;
+  double first_arrival_s = 0, last_arrival_s = 0, last_pass_s = 0, length_s = 0;
+  std::int64_t blocks = 0;
+};
+
+struct NowPlatformRecord {
+  int workstations = 0;
+  double latency_s = 0;
+};
+
+struct NowRunRecord {
+  std::string scenario;
+  std::string model = "now";
+  std::uint64_t seed = 0;
+  std::string engine;  // sequential or simgrid
+  double makespan = 0;
+  std::vector<NowJobRecord> jobs;
+  std::int64_t messages = 0;
+  std::uint64_t events = 0;
+  NowPlatformRecord platform;
+  double wall_seconds = 0;
+  nlohmann::ordered_json resolved;
+  std::vector<NowWorkstationRecord> workstations;  // workstations.csv
+  std::vector<NowBarrierRecord> barriers;          // barriers.csv
+
+  SpinCount spins() const;  // barrier waits over all jobs
+};
+
+using RunRecord = std::variant<SmpRunRecord, NowRunRecord>;
+
+// summary.json's content, fields in the contract's order, schema_version first.
+nlohmann::ordered_json summary_json(const SmpRunRecord& record);
+nlohmann::ordered_json summary_json(const NowRunRecord& record);
+nlohmann::ordered_json summary_json(const RunRecord& record);
+
+// Every result file of the run: name -> content (summary.json, jobs.csv, and now's workstations.csv and
+// barriers.csv).
+using ResultFiles = std::map<std::string, std::string>;
+ResultFiles result_files(const SmpRunRecord& record);
+ResultFiles result_files(const NowRunRecord& record);
+ResultFiles result_files(const RunRecord& record);
+
+// ---- reading summary.json (the sweep's collector) ----
+
+// A summary.json that is not JSON at all: cosched never writes one (the file is moved into place complete).
+class UnreadableSummary : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws config::InputError, naming `where`, unless `summary` is an object with this cosched's
+// schema_version.
+void check_schema(const nlohmann::ordered_json& summary, const std::string& where);
+
+// summary.json's scalars as CSV cells (csv_value), in file order: the run's with '.'-joined paths (lists
+// skipped), and each job instance's under its name and copy.
+struct SummaryCells {
+  struct Job {
+    std::string name;
+    int copy = 0;
+    std::vector<std::pair<std::string, std::string>> fields;  // e.g. "spins.successful" -> "389"
+  };
+  std::vector<std::pair<std::string, std::string>> run;  // e.g. "resolved.platform.cpus" -> "32"
+  std::vector<Job> jobs;
+};
+
+// Reads a run's summary.json: throws UnreadableSummary when it is not JSON, config::InputError when it is
+// not a summary of this contract (another schema_version, no model, jobs without name or copy).
+SummaryCells read_summary(const std::filesystem::path& file);
+
+}  // namespace cosched::metrics
