@@ -217,8 +217,7 @@ std::vector<SeriesJob> draw_series(const Series& series, const config::Field& se
     node["threads"] = job.threads;
     node["compute"] = job.compute_given;
     if (node["sigma"]) node["sigma"] = job.sigma.given;
-    out.yaml = flow_yaml(node);  // the name is set once the job's place is known
-    return std::make_pair(out, node);
+    return std::make_pair(out, node);  // named, and written out, once its place is known
   };
   std::vector<std::pair<SeriesJob, YAML::Node>> jobs;
   std::int64_t total = 0;
