@@ -54,7 +54,7 @@ config::Scenario load(const RunOptions& options) {
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size())
       throw config::InputError(fmt::format("--seed {}: expected a non-negative integer seed", text));
-    scenario.seed = seed;
+    config::set_seed(scenario, seed);  // draws the values given as distributions for this seed
   }
   return scenario;
 }

@@ -211,6 +211,18 @@ YAML::Node read_yaml_mapping(const std::string& file, const std::string& what,
   return document;
 }
 
+YAML::Node scenario_document(const std::string& file, const std::vector<std::string>& overrides) {
+  YAML::Node document = read_yaml_mapping(file, "scenario", "at least 'model'");
+  Source source{file, {}};
+  for (const auto& text : overrides) apply_override(document, text, source);
+  return document;
+}
+
+void set_seed(Scenario& scenario, std::uint64_t seed) {
+  scenario.seed = seed;
+  if (auto* smp = std::get_if<SmpConfig>(&scenario.model_config)) draw_distributions(*smp, seed);
+}
+
 Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides) {
   YAML::Node document = read_yaml_mapping(file, "scenario", "at least 'model'");
   // The Source must outlive every Field; keep it alive for the whole load.
@@ -249,6 +261,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   }
   top.finish();
   limits::check(scenario, root);
+  set_seed(scenario, scenario.seed);  // the values given as distributions, drawn for this seed
   return scenario;
 }
 

@@ -19,6 +19,14 @@ YAML::Node read_yaml_mapping(const std::string& file, const std::string& what, c
 // Throws InputError (one line, naming file:line:column and key path) on any problem.
 Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides = {});
 
+// The scenario file's document with the overrides applied, not validated (a sweep's series reads its job
+// template from it).
+YAML::Node scenario_document(const std::string& file, const std::vector<std::string>& overrides);
+
+// Sets the run's seed and draws the values given as distributions for it (thesis 5.1.3): a seed given
+// after loading (--seed, a sweep's seeds) goes through here, never straight into scenario.seed.
+void set_seed(Scenario& scenario, std::uint64_t seed);
+
 // The full scenario after defaults and overrides, as recorded in summary.json ("resolved").
 nlohmann::ordered_json resolved_json(const Scenario& scenario);
 

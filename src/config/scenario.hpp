@@ -8,6 +8,8 @@
 #include <variant>
 #include <vector>
 
+#include "workload/distribution.hpp"
+
 namespace cosched::config {
 
 enum class EndCondition { AllJobs, FirstFinish };
@@ -53,10 +55,11 @@ struct SmpWait {
 
 // Standard deviation of the computation interval, in the thesis's direct or symbolic format (2.2.1).
 struct Sigma {
-  double cycles = 0;               // the resolved standard deviation
-  std::optional<double> density;   // symbolic format: percent of draws inside [mu - I, mu + I]
-  std::optional<double> interval;  // symbolic format: I in cycles
-  std::string given;               // as written
+  double cycles = 0;                       // the resolved standard deviation
+  std::optional<double> density;           // symbolic format: percent of draws inside [mu - I, mu + I]
+  std::optional<double> interval;          // symbolic format: I in cycles
+  std::optional<double> interval_percent;  // symbolic format with I given as a percentage of mu
+  std::string given;                       // as written (after a draw: the drawn value, "80/3.5")
 };
 
 struct SmpJobProfile {
@@ -68,6 +71,9 @@ struct SmpJobProfile {
   Sigma sigma;
   int copies = 1;
   SmpWait wait;
+  // Keys given as distributions (thesis 5.1.3); their values above are drawn from them when the run's
+  // seed is known (config::draw_distributions), the same for every copy of the profile.
+  std::optional<workload::Distribution> threads_from, compute_from, sigma_from;
 };
 
 // scheduler.policy: linux24 (Tsafrir thesis chapters 6-7).

@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "config/input_error.hpp"
 #include "sched/smp_policy_registry.hpp"
@@ -174,6 +176,15 @@ SmpWait read_wait(const Field& f, const SmpConfig& smp) {
   return wait;
 }
 
+// Thesis 2.2.1-2.2.2: a symbolic sigma's interval (a percentage of mu follows mu) and its direct value.
+void finish_sigma(Sigma& sigma, double mu) {
+  if (!sigma.density) return;
+  if (sigma.interval_percent) sigma.interval = *sigma.interval_percent / 100.0 * mu;
+  sigma.cycles = sigma_from_symbolic(*sigma.density, *sigma.interval);
+}
+
+// `mu` is the smallest mu the job can have (its only one unless compute is a distribution): the lower
+// bound of [mu - INTERVAL, mu + INTERVAL] is checked against it.
 Sigma read_sigma(const Field& f, double mu) {
   const std::string expected = "a positive standard deviation or DENSITY/INTERVAL such as 90/15%";
   auto text = f.scalar(expected);
@@ -202,9 +213,68 @@ Sigma read_sigma(const Field& f, double mu) {
         "the lower bound of [mu - INTERVAL, mu + INTERVAL] = {} - {} is not positive (thesis 2.2.1)", mu,
         interval_cycles));
   sigma.density = *density;
+  if (percent) sigma.interval_percent = *interval;
   sigma.interval = interval_cycles;
-  sigma.cycles = sigma_from_symbolic(*density, interval_cycles);
+  finish_sigma(sigma, mu);
   return sigma;
+}
+
+// A key written in the distribution notation of thesis 5.1.3 ("value:weight, begin-end:weight, ...");
+// nothing when it is a plain value.
+std::optional<workload::Distribution> read_notation(const Field& f, workload::Distribution::Syntax syntax,
+                                                    const std::string& expected) {
+  if (!f.node().IsScalar() || !workload::Distribution::is_notation(f.node().Scalar())) return std::nullopt;
+  std::string why;
+  auto distribution = workload::Distribution::parse(f.node().Scalar(), &why, syntax);
+  if (!distribution) f.fail(fmt::format("{} ({})", expected, why));
+  return distribution;
+}
+
+double entry_cycles(const workload::Distribution::Entry& entry, double value, Cycles quantum) {
+  return entry.percent ? value / 100.0 * static_cast<double>(quantum) : value;
+}
+
+// threads: a distribution of whole thread counts, at least 1.
+workload::Distribution read_threads_distribution(const Field& f, const workload::Distribution& d) {
+  const std::string expected =
+      "a distribution of whole thread counts of at least 1, such as \"2-8:2, 9-16:1\"";
+  for (const auto& e : d.entries())
+    if (e.begin < 1 || e.end > kMaxCount || e.begin != std::floor(e.begin) || e.end != std::floor(e.end))
+      f.fail(expected);
+  return d;
+}
+
+// compute: a distribution of positive mu values in cycles or % of the quantum ("1-20%:1, 21-30%:1").
+void check_compute_distribution(const Field& f, const workload::Distribution& d, Cycles quantum) {
+  const std::string expected =
+      "a distribution of positive computation intervals in cycles or % of the quantum, such as "
+      "\"1-20%:1, 21-30%:1\"";
+  for (const auto& e : d.entries()) {
+    if (!(e.begin > 0)) f.fail(expected);
+    if (e.percent && e.end > 1e9) f.fail(expected + " (percentages up to 1e9)");
+    if (entry_cycles(e, e.end, quantum) > kMaxCycles)
+      f.fail(fmt::format("{} (at most {:g} cycles)", expected, kMaxCycles));
+  }
+}
+
+// sigma: entries DENSITY/INTERVAL[%] (the interval drawn) or direct standard deviations in cycles.
+void check_sigma_distribution(const Field& f, const workload::Distribution& d, double mu_min) {
+  const std::string expected =
+      "a distribution of sigmas, DENSITY/INTERVAL[%] or direct values, such as \"80/1-15:3, 90/16-30:1\"";
+  for (const auto& e : d.entries()) {
+    if (!(e.begin > 0) || e.end > kMaxCycles) f.fail(expected + " with positive values");
+    if (!e.density) {
+      if (e.percent) f.fail(expected + " ('%' only after an INTERVAL, as in 90/1-15%)");
+      continue;
+    }
+    if (*e.density <= 0 || *e.density >= 100) f.fail(expected + " with each DENSITY in (0, 100)");
+    if (e.percent && e.end >= 100) f.fail(expected + " with each INTERVAL% in (0, 100)");
+    if (!e.percent && mu_min - e.end <= 0)
+      f.error(fmt::format(
+          "the lower bound of [mu - INTERVAL, mu + INTERVAL] can be {} - {}, not positive (thesis 2.2.1: "
+          "\"in any case the lower bound of Λ must be positive\")",
+          mu_min, e.end));
+  }
 }
 
 SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index) {
@@ -212,21 +282,99 @@ SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index) 
   SmpJobProfile job;
   job.name = fmt::format("job{}", index);
   if (auto v = map.optional("name")) job.name = v->string();
-  job.threads = count(map.required("threads"));
+  auto threads = map.required("threads");
+  if (auto d = read_notation(threads, {}, "a distribution of thread counts such as \"2-8:2, 9-16:1\"")) {
+    job.threads_from = read_threads_distribution(threads, *d);
+    job.threads = static_cast<int>(d->max());  // until drawn: the largest, which the limits check
+  } else {
+    job.threads = count(threads);
+  }
   job.barriers = count(map.required("barriers"));
   auto compute = map.required("compute");
-  job.compute_given = compute.scalar("a computation interval in cycles or a percentage of the quantum");
-  job.compute_cycles = cycles_or_percent(
-      compute, smp.quantum, "a positive computation interval in cycles or % of the quantum", 1e9);
-  if (job.compute_cycles <= 0) compute.fail("a positive computation interval in cycles or % of the quantum");
-  if (auto v = map.optional("sigma")) job.sigma = read_sigma(*v, job.compute_cycles);
+  double mu_min = 0;
+  if (auto d = read_notation(compute, {true, false},
+                             "a distribution of computation intervals such as \"1-20%:1\"")) {
+    check_compute_distribution(compute, *d, smp.quantum);
+    job.compute_from = d;
+    job.compute_given = d->notation();
+    mu_min = std::numeric_limits<double>::max();
+    for (const auto& e : d->entries()) mu_min = std::min(mu_min, entry_cycles(e, e.begin, smp.quantum));
+    job.compute_cycles = mu_min;  // until drawn
+  } else {
+    job.compute_given = compute.scalar("a computation interval in cycles or a percentage of the quantum");
+    job.compute_cycles = cycles_or_percent(
+        compute, smp.quantum, "a positive computation interval in cycles or % of the quantum", 1e9);
+    if (job.compute_cycles <= 0)
+      compute.fail("a positive computation interval in cycles or % of the quantum");
+    mu_min = job.compute_cycles;
+  }
+  if (auto v = map.optional("sigma")) {
+    if (auto d =
+            read_notation(*v, {true, true}, "a distribution of sigmas such as \"80/1-15:3, 90/16-30:1\"")) {
+      check_sigma_distribution(*v, *d, mu_min);
+      job.sigma_from = d;
+      job.sigma.given = d->notation();
+    } else {
+      job.sigma = read_sigma(*v, mu_min);
+      finish_sigma(job.sigma, job.compute_cycles);
+    }
+  }
   if (auto v = map.optional("copies")) job.copies = count(*v);
   job.wait = read_wait(map.required("wait"), smp);
   map.finish();
   return job;
 }
 
+// Streams of the draws: one per job profile, apart from the machine's (seed, job + 1, thread) streams.
+constexpr std::uint64_t kDrawStream = 0x5EED'D157'0000'0001ULL;
+
 }  // namespace
+
+DrawnJob draw_job_values(SmpJobProfile& job, Cycles quantum, std::mt19937_64& engine) {
+  DrawnJob drawn;
+  if (job.threads_from) {
+    const auto d = job.threads_from->draw(engine);
+    job.threads = static_cast<int>(d.value);
+    drawn.threads_entry = d.entry;
+  }
+  if (job.compute_from) {
+    const auto d = job.compute_from->draw(engine);
+    const auto& e = job.compute_from->entries()[d.entry];
+    job.compute_cycles = entry_cycles(e, d.value, quantum);
+    job.compute_given = fmt::format("{}{}", d.value, e.percent ? "%" : "");
+    drawn.compute_entry = d.entry;
+  }
+  if (job.sigma_from) {
+    const auto d = job.sigma_from->draw(engine);
+    const auto& e = job.sigma_from->entries()[d.entry];
+    Sigma sigma;
+    if (e.density) {
+      sigma.density = *e.density;
+      if (e.percent) {
+        sigma.interval_percent = d.value;
+      } else {
+        sigma.interval = d.value;
+      }
+      sigma.given = fmt::format("{}/{}{}", *e.density, d.value, e.percent ? "%" : "");
+    } else {
+      sigma.cycles = d.value;
+      sigma.given = fmt::format("{}", d.value);
+    }
+    job.sigma = sigma;
+    drawn.sigma_entry = d.entry;
+  }
+  finish_sigma(job.sigma, job.compute_cycles);  // a sigma interval in % of mu follows a drawn mu
+  return drawn;
+}
+
+void draw_distributions(SmpConfig& smp, std::uint64_t seed) {
+  for (std::size_t j = 0; j < smp.jobs.size(); ++j) {
+    auto& job = smp.jobs[j];
+    if (!job.threads_from && !job.compute_from && !job.sigma_from) continue;
+    std::mt19937_64 engine(util::mix_seed(seed, kDrawStream, j));
+    draw_job_values(job, smp.quantum, engine);
+  }
+}
 
 Cycles smp_cycles(const Field& f, Cycles quantum, std::string_view expected) {
   return whole_cycles(f, quantum, expected, 1e9);
@@ -332,6 +480,13 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
       j["sigma_symbolic"] = {{"density", *job.sigma.density}, {"interval", *job.sigma.interval}};
     }
     j["copies"] = job.copies;
+    if (job.threads_from || job.compute_from || job.sigma_from) {
+      // The distributions the values above were drawn from (thesis 5.1.3 notation).
+      auto& from = j["drawn_from"] = nlohmann::ordered_json::object();
+      if (job.threads_from) from["threads"] = job.threads_from->notation();
+      if (job.compute_from) from["compute"] = job.compute_from->notation();
+      if (job.sigma_from) from["sigma"] = job.sigma_from->notation();
+    }
     auto& w = j["wait"] = {{"algorithm", job.wait.name}};
     using A = SmpWait::Algorithm;
     switch (job.wait.algorithm) {

@@ -2,6 +2,8 @@
 // The SMP model's keys (platform, scheduler, workload), Tsafrir thesis table 2.1.
 
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
 
 #include "config/field.hpp"
 #include "config/scenario.hpp"
@@ -13,6 +15,16 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp);
 
 // A duration in whole cycles or a percentage of the quantum (rounded to the nearest cycle), checked.
 Cycles smp_cycles(const Field& f, Cycles quantum, std::string_view expected);
+
+// The entries that a job's drawn values came from (the job classes of thesis 5.1.5).
+struct DrawnJob {
+  std::optional<std::size_t> threads_entry, compute_entry, sigma_entry;
+};
+// Draws the keys of `job` given as distributions (threads, then compute, then sigma, each from `engine`) and
+// writes the drawn values into `job`; a sigma interval given in % of mu follows the drawn mu.
+DrawnJob draw_job_values(SmpJobProfile& job, Cycles quantum, std::mt19937_64& engine);
+// Draws every job profile's distributions, profile j from its own stream derived from (seed, j).
+void draw_distributions(SmpConfig& smp, std::uint64_t seed);
 
 // Exposed for tests: thesis 2.2.2, sigma = INTERVAL / z((1 + DENSITY/100) / 2).
 double sigma_from_symbolic(double density_percent, double interval_cycles);

@@ -16,7 +16,9 @@
 #include "config/field.hpp"
 #include "config/input_error.hpp"
 #include "config/loader.hpp"
+#include "config/smp_section.hpp"
 #include "metrics/result_files.hpp"
+#include "util/normal.hpp"
 
 namespace cosched::sweep {
 namespace {
@@ -103,6 +105,154 @@ std::vector<std::optional<std::uint64_t>> read_seeds(const config::Field& f) {
   }
   if (seeds.empty()) f.fail("at least one seed");
   return seeds;
+}
+
+// series: the thesis's random permutation mode (Tsafrir 5.1.5).
+constexpr std::int64_t kMaxSeriesThreads = 1'000'000;
+constexpr int kMaxRepresentativeAttempts = 10'000;
+// The stream the sequence is drawn from, apart from the runs' own streams.
+constexpr std::uint64_t kSeriesStream = 0x5E81E5'00000001ULL;
+const char* const kSeriesPath = "series.threads";  // the column of results.csv with a prefix's thread count
+
+struct Series {
+  std::int64_t threads = 0;  // N: jobs are drawn until their threads exceed N
+  std::string classify;      // "", threads, compute or sigma
+  std::vector<std::string> classes;
+  std::optional<config::Field> classes_field;
+  bool representatives = false;
+};
+
+void read_series_keys(const config::Field& f, Series& series) {
+  config::MapReader reader(
+      f, "a series mapping with threads, and optionally classify, classes, representatives");
+  if (auto v = reader.optional("threads")) {
+    series.threads = v->positive_integer();
+    if (series.threads > kMaxSeriesThreads)
+      v->fail(fmt::format("a positive thread count up to {}", kMaxSeriesThreads));
+  }
+  if (auto v = reader.optional("classify")) {
+    series.classify = v->scalar("threads, compute or sigma");
+    if (series.classify != "threads" && series.classify != "compute" && series.classify != "sigma")
+      v->fail(
+          "threads, compute or sigma (the job-profile key whose distribution entries are the job classes)");
+  }
+  if (auto v = reader.optional("classes")) {
+    series.classes.clear();
+    std::set<std::string> seen;
+    for (const auto& item : v->items("a list of job-class names")) {
+      const std::string name = item.string();
+      if (name.empty() || name.find('#') != std::string::npos || name.find('\n') != std::string::npos)
+        item.fail("a non-empty class name without '#' (job names are <class>#<place>)");
+      if (!seen.insert(name).second) item.error("a class name given twice; expected distinct names");
+      series.classes.push_back(name);
+    }
+    if (series.classes.empty()) v->fail("a non-empty list of job-class names");
+    series.classes_field = *v;
+  }
+  if (auto v = reader.optional("representatives")) series.representatives = v->boolean();
+  reader.finish();
+}
+
+// One drawn job of a sequence: its class, its thread count and its profile as flow YAML.
+struct SeriesJob {
+  std::size_t job_class = 0;
+  int threads = 0;
+  std::string yaml;
+};
+
+// Draws the job sequence j1..jk of thesis 5.1.5 for `seed` from the base's job profile (its keys given as
+// distributions drawn anew for each job): jobs are added until their threads exceed N.
+std::vector<SeriesJob> draw_series(const Series& series, const config::Field& series_field,
+                                   const config::Scenario& scenario, const YAML::Node& document,
+                                   std::uint64_t seed, const std::string& label) {
+  const auto* smp = std::get_if<config::SmpConfig>(&scenario.model_config);
+  if (!smp)
+    series_field.error(
+        fmt::format("{}: the base scenario is model {}; expected smp (a series draws SMP jobs, "
+                    "Tsafrir 5.1.5)",
+                    label, scenario.model));
+  if (smp->jobs.size() != 1)
+    series_field.error(
+        fmt::format("{}: the base scenario has {} job profiles; expected exactly one, the "
+                    "profile each job of the series is drawn from",
+                    label, smp->jobs.size()));
+  const config::SmpJobProfile& profile = smp->jobs.front();
+  if (profile.copies != 1)
+    series_field.error(
+        fmt::format("{}: the base's job profile has copies: {}; expected 1 (a series adds "
+                    "jobs one at a time)",
+                    label, profile.copies));
+  const std::optional<workload::Distribution>& from = series.classify == "threads"   ? profile.threads_from
+                                                      : series.classify == "compute" ? profile.compute_from
+                                                                                     : profile.sigma_from;
+  const workload::Distribution* classifier = !series.classify.empty() && from ? &*from : nullptr;
+  const std::size_t class_count = classifier ? classifier->entries().size() : 1;
+  if (!series.classes.empty() && series.classes.size() != class_count)
+    series.classes_field->error(fmt::format(
+        "{}: {} class names, but {} has {} {}; expected one name per entry", label, series.classes.size(),
+        series.classify.empty() ? "the series (no classify)" : "the profile's " + series.classify,
+        class_count, classifier ? "distribution entries" : "class (it is not a distribution)"));
+  auto class_name = [&](std::size_t index) -> std::string {
+    if (!series.classes.empty()) return series.classes[index];
+    if (series.classify.empty()) return profile.name;
+    if (classifier) return series.classify + "=" + classifier->entry_text(index);
+    return series.classify + "=" +
+           (series.classify == "threads"   ? std::to_string(profile.threads)
+            : series.classify == "compute" ? profile.compute_given
+                                           : profile.sigma.given);
+  };
+  const YAML::Node template_node = document["workload"]["jobs"][0];
+  std::mt19937_64 engine(util::mix_seed(seed, kSeriesStream, 0));
+  auto draw_one = [&]() {
+    config::SmpJobProfile job = profile;
+    const auto drawn = config::draw_job_values(job, smp->quantum, engine);
+    SeriesJob out;
+    const auto entry = series.classify == "threads"   ? drawn.threads_entry
+                       : series.classify == "compute" ? drawn.compute_entry
+                                                      : drawn.sigma_entry;
+    out.job_class = classifier ? entry.value_or(0) : 0;
+    out.threads = job.threads;
+    YAML::Node node = YAML::Clone(template_node);
+    node.remove("copies");
+    node["threads"] = job.threads;
+    node["compute"] = job.compute_given;
+    if (node["sigma"]) node["sigma"] = job.sigma.given;
+    return std::make_pair(out, node);  // named, and written out, once its place is known
+  };
+  std::vector<std::pair<SeriesJob, YAML::Node>> jobs;
+  std::int64_t total = 0;
+  if (series.representatives && class_count > 1) {
+    // Thesis 9.2: "a representative of each job-class must appear in their beginning (i.e. if there are 3
+    // job-classes, then we will find a job from each such class within the first 3 places)". The first C
+    // jobs are drawn again until they hold every class.
+    for (int attempt = 0;; ++attempt) {
+      if (attempt == kMaxRepresentativeAttempts)
+        series_field.error(
+            fmt::format("{}: representatives: {} draws of the first {} jobs never held one job "
+                        "of each class; expected classes likely enough to meet in {} jobs",
+                        label, kMaxRepresentativeAttempts, class_count, class_count));
+      jobs.clear();
+      std::set<std::size_t> held;
+      for (std::size_t c = 0; c < class_count; ++c) {
+        jobs.push_back(draw_one());
+        held.insert(jobs.back().first.job_class);
+      }
+      if (held.size() == class_count) break;
+    }
+    for (const auto& job : jobs) total += job.first.threads;
+  }
+  while (total <= series.threads) {  // thesis 5.1.5: "up till the point where the total ... exceeds N"
+    jobs.push_back(draw_one());
+    total += jobs.back().first.threads;
+  }
+  std::vector<SeriesJob> out;
+  for (std::size_t m = 0; m < jobs.size(); ++m) {
+    auto& [job, node] = jobs[m];
+    node["name"] = fmt::format("{}#{}", class_name(job.job_class), m + 1);
+    job.yaml = flow_yaml(node);
+    out.push_back(job);
+  }
+  return out;
 }
 
 }  // namespace
@@ -194,10 +344,19 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
 
   std::vector<std::optional<std::uint64_t>> seeds{std::nullopt};  // the scenario's own seed
   if (auto f = top.optional("seeds")) seeds = read_seeds(*f);
+  std::optional<Series> series;
+  auto series_field = top.optional("series");
+  if (series_field) {
+    series.emplace();
+    read_series_keys(*series_field, *series);
+    if (series->threads == 0)
+      series_field->error("missing required key 'threads' (N, the thread count to exceed)");
+    plan.axis_paths.insert(plan.axis_paths.begin(), kSeriesPath);  // first: the load of the series' figures
+  }
   // `quick`: the reduced variant that --quick runs, replacing the values of some axes and the seeds.
   auto quick_section = top.optional("quick");
   if (quick_section) {
-    config::MapReader reader(*quick_section, "a mapping with 'axes' and/or 'seeds' for --quick");
+    config::MapReader reader(*quick_section, "a mapping with 'axes', 'seeds' and/or 'series' for --quick");
     if (auto f = reader.optional("axes")) {
       config::MapReader quick_axes(*f, "a mapping from axis paths to their --quick values");
       for (const auto& entry : f->node()) {
@@ -212,6 +371,12 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
     if (auto f = reader.optional("seeds")) {
       auto quick_seeds = read_seeds(*f);
       if (quick) seeds = quick_seeds;
+    }
+    if (auto f = reader.optional("series")) {
+      if (!series) f->error("the sweep has no 'series' for --quick to change");
+      Series quick_series = *series;
+      read_series_keys(*f, quick_series);
+      if (quick) series = quick_series;
     }
     reader.finish();
   } else if (quick) {
@@ -249,27 +414,68 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
     for (std::size_t d = 0; d < dimensions.size(); ++d)
       for (auto a : dimensions[d]) values[a] = flow_yaml(axes[a].values[position[d]]);
     for (std::size_t a = 0; a < axes.size(); ++a) sets.push_back(axes[a].path + "=" + values[a]);
+    std::string sets_text;
+    for (const auto& set : sets) sets_text += " " + set;
     for (const auto& seed : seeds) {
-      PlannedRun run;
-      run.values = values;
-      run.sets = sets;
-      std::string label = fmt::format("run {}", plan.runs.size());
-      for (const auto& set : sets) label += " " + set;
-      config::Scenario scenario;
-      try {
-        scenario = config::load_scenario(plan.base_file, sets);
-      } catch (const config::InputError& e) {
-        throw config::InputError(fmt::format("{}: {}: {}", sweep_file, label, e.what()));
+      const std::string label = fmt::format("run {}{}", plan.runs.size(), sets_text);
+      auto load = [&](const std::vector<std::string>& with, const std::string& what) {
+        try {
+          return config::load_scenario(plan.base_file, with);
+        } catch (const config::InputError& e) {
+          throw config::InputError(fmt::format("{}: {}: {}", sweep_file, what, e.what()));
+        }
+      };
+      auto add = [&](PlannedRun run, config::Scenario scenario, const std::string& what) {
+        if (seed) config::set_seed(scenario, *seed);
+        run.seed = scenario.seed;
+        run.id = fmt::format("{:016x}", fnv1a(config::resolved_json(scenario).dump()));
+        if (auto [it, inserted] = seen.emplace(run.id, plan.runs.size()); !inserted)
+          throw config::InputError(
+              fmt::format("{}: {} resolves to the same scenario as run {}; expected every "
+                          "run of a sweep to differ",
+                          sweep_file, what, it->second));
+        if (plan.runs.size() >= kMaxRuns)
+          throw config::InputError(
+              fmt::format("{}: the sweep would have more than {} runs", sweep_file, kMaxRuns));
+        plan.runs.push_back(std::move(run));
+      };
+      if (!series) {
+        PlannedRun run;
+        run.values = values;
+        run.sets = sets;
+        auto scenario = load(sets, label);
+        add(std::move(run), std::move(scenario), label);
+        continue;
       }
-      if (seed) scenario.seed = *seed;
-      run.seed = scenario.seed;
-      run.id = fmt::format("{:016x}", fnv1a(config::resolved_json(scenario).dump()));
-      if (auto [it, inserted] = seen.emplace(run.id, plan.runs.size()); !inserted)
-        throw config::InputError(
-            fmt::format("{}: {} resolves to the same scenario as run {}; expected every "
-                        "run of a sweep to differ",
-                        sweep_file, label, it->second));
-      plan.runs.push_back(std::move(run));
+      // The series: one job sequence per seed (and axis values), and a run per prefix j1..ji.
+      const auto base_scenario = load(sets, label);
+      const std::uint64_t sequence_seed = seed ? *seed : base_scenario.seed;
+      const auto jobs = draw_series(*series, *series_field, base_scenario,
+                                    config::scenario_document(plan.base_file, sets), sequence_seed, label);
+      // Every prefix's scenario is the longest one's with its later jobs left out: the longest is loaded
+      // and checked (a prefix only removes jobs, which no check of the scenario refuses), and each prefix's
+      // id is derived from that scenario cut to its jobs, as `cosched run` resolves it.
+      std::vector<std::string> lists(jobs.size());
+      std::string list;
+      for (std::size_t i = 0; i < jobs.size(); ++i) lists[i] = list += (i ? ", " : "") + jobs[i].yaml;
+      auto longest_sets = sets;
+      longest_sets.push_back("workload.jobs=[" + lists.back() + "]");
+      const auto longest =
+          load(longest_sets, fmt::format("run {}{} (series jobs 1..{})", plan.runs.size() + jobs.size() - 1,
+                                         sets_text, jobs.size()));
+      std::int64_t threads = 0;
+      for (std::size_t i = 0; i < jobs.size(); ++i) {
+        threads += jobs[i].threads;
+        PlannedRun run;
+        run.values = values;
+        run.values.insert(run.values.begin(), std::to_string(threads));
+        run.sets = sets;
+        run.sets.push_back("workload.jobs=[" + lists[i] + "]");
+        auto scenario = longest;
+        std::get<config::SmpConfig>(scenario.model_config).jobs.resize(i + 1);
+        add(std::move(run), std::move(scenario),
+            fmt::format("run {}{} (series jobs 1..{})", plan.runs.size(), sets_text, i + 1));
+      }
     }
   }
   return plan;

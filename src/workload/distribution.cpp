@@ -32,9 +32,21 @@ double unit(std::mt19937_64& engine) {
   return static_cast<double>(engine() >> 11) * 0x1.0p-53;
 }
 
+// An integer uniform in [lo, hi] by rejection sampling, so that each is equally likely on every platform.
+std::int64_t uniform_integer(std::mt19937_64& engine, std::int64_t lo, std::int64_t hi) {
+  if (hi <= lo) return lo;
+  const auto span = static_cast<std::uint64_t>(hi - lo + 1);
+  const std::uint64_t limit =
+      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % span;
+  for (;;) {
+    const std::uint64_t r = engine();
+    if (r < limit) return lo + static_cast<std::int64_t>(r % span);
+  }
+}
+
 }  // namespace
 
-std::optional<Distribution> Distribution::parse(const std::string& text, std::string* why) {
+std::optional<Distribution> Distribution::parse(const std::string& text, std::string* why, Syntax syntax) {
   auto fail = [&](std::string message) -> std::optional<Distribution> {
     if (why) *why = std::move(message);
     return std::nullopt;
@@ -46,59 +58,85 @@ std::optional<Distribution> Distribution::parse(const std::string& text, std::st
     item = trim(item);
     const auto colon = item.find(':');
     if (colon == std::string::npos) return fail(fmt::format("'{}' has no ':weight'", item));
-    const std::string value = trim(item.substr(0, colon));
+    std::string value = trim(item.substr(0, colon));
     const auto weight = number(item.substr(colon + 1));
-    if (!weight || !(*weight > 0)) return fail(fmt::format("'{}' needs a positive weight", item));
+    if (!weight || !(*weight > 0) || !std::isfinite(*weight))
+      return fail(fmt::format("'{}' needs a positive weight", item));
     Entry entry;
     entry.weight = *weight;
+    if (syntax.density) {
+      if (const auto slash = value.find('/'); slash != std::string::npos) {
+        const auto density = number(value.substr(0, slash));
+        if (!density) return fail(fmt::format("'{}' has no number DENSITY before '/'", value));
+        entry.density = *density;
+        value = trim(value.substr(slash + 1));
+      }
+    }
+    if (syntax.percent && !value.empty() && value.back() == '%') {
+      entry.percent = true;
+      value = trim(value.substr(0, value.size() - 1));
+    }
     const auto dash = value.find('-', 1);  // a leading '-' would be a sign
+    std::string begin_text = dash == std::string::npos ? value : trim(value.substr(0, dash));
+    const std::string end_text = dash == std::string::npos ? value : trim(value.substr(dash + 1));
+    if (syntax.percent && !begin_text.empty() && begin_text.back() == '%') {
+      if (!entry.percent)
+        return fail(fmt::format("'{}' has '%' on its begin only; expected both ends in %", item));
+      begin_text.pop_back();  // "1%-20%"
+    }
+    const auto b = number(begin_text);
+    const auto e = number(end_text);
     if (dash == std::string::npos) {
-      const auto v = number(value);
-      if (!v) return fail(fmt::format("'{}' is not a number", value));
-      entry.begin = entry.end = *v;
+      if (!b) return fail(fmt::format("'{}' is not a number", value));
     } else {
-      const auto b = number(value.substr(0, dash));
-      const auto e = number(value.substr(dash + 1));
       if (!b || !e) return fail(fmt::format("'{}' is not an interval begin-end", value));
       if (*b > *e) return fail(fmt::format("'{}' has begin > end", value));
-      entry.begin = *b;
-      entry.end = *e;
     }
+    if (!std::isfinite(*b) || !std::isfinite(e.value_or(*b)))
+      return fail(fmt::format("'{}' is not a finite number", value));
+    entry.begin = *b;
+    entry.end = dash == std::string::npos ? *b : *e;
     entries.push_back(entry);
   }
   if (entries.empty()) return fail("no entry");
   return Distribution(std::move(entries));
 }
 
-const Distribution::Entry& Distribution::pick(std::mt19937_64& engine) const {
+std::size_t Distribution::pick(std::mt19937_64& engine) const {
   double total = 0;
   for (const auto& e : entries_) total += e.weight;
   double u = unit(engine) * total;
-  for (const auto& e : entries_) {
-    if (u < e.weight) return e;
-    u -= e.weight;
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (u < entries_[i].weight) return i;
+    u -= entries_[i].weight;
   }
-  return entries_.back();
+  return entries_.size() - 1;
 }
 
 std::int64_t Distribution::draw_integer(std::mt19937_64& engine) const {
-  const auto& e = pick(engine);
-  const auto lo = static_cast<std::int64_t>(std::ceil(e.begin));
-  const auto hi = static_cast<std::int64_t>(std::floor(e.end));
-  if (hi <= lo) return lo;
-  const auto span = static_cast<std::uint64_t>(hi - lo + 1);
-  // Rejection sampling, so that every integer of the interval is equally likely on every platform.
-  const std::uint64_t limit =
-      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % span;
-  for (;;) {
-    const std::uint64_t r = engine();
-    if (r < limit) return lo + static_cast<std::int64_t>(r % span);
-  }
+  const auto& e = entries_[pick(engine)];
+  return uniform_integer(engine, static_cast<std::int64_t>(std::ceil(e.begin)),
+                         static_cast<std::int64_t>(std::floor(e.end)));
 }
 
 double Distribution::draw_real(std::mt19937_64& engine) const {
-  const auto& e = pick(engine);
+  const auto& e = entries_[pick(engine)];
   return e.begin + (e.end - e.begin) * unit(engine);
+}
+
+Distribution::Draw Distribution::draw(std::mt19937_64& engine) const {
+  Draw out;
+  out.entry = pick(engine);
+  const auto& e = entries_[out.entry];
+  if (e.begin == e.end) {
+    out.value = e.begin;
+  } else if (e.begin == std::floor(e.begin) && e.end == std::floor(e.end)) {
+    out.value = static_cast<double>(
+        uniform_integer(engine, static_cast<std::int64_t>(e.begin), static_cast<std::int64_t>(e.end)));
+  } else {
+    out.value = e.begin + (e.end - e.begin) * unit(engine);
+  }
+  return out;
 }
 
 double Distribution::min() const {
@@ -120,6 +158,21 @@ std::string Distribution::text() const {
     out += e.begin == e.end ? fmt::format("{:g}:{:g}", e.begin, e.weight)
                             : fmt::format("{:g}-{:g}:{:g}", e.begin, e.end, e.weight);
   }
+  return out;
+}
+
+std::string Distribution::entry_text(std::size_t index) const {
+  const auto& e = entries_.at(index);
+  std::string out = e.density ? fmt::format("{}/", *e.density) : "";
+  out += e.begin == e.end ? fmt::format("{}", e.begin) : fmt::format("{}-{}", e.begin, e.end);
+  if (e.percent) out += "%";
+  return out;
+}
+
+std::string Distribution::notation() const {
+  std::string out;
+  for (std::size_t i = 0; i < entries_.size(); ++i)
+    out += fmt::format("{}{}:{}", i ? "," : "", entry_text(i), entries_[i].weight);
   return out;
 }
 
