@@ -44,8 +44,16 @@ void Linux24::grow() {
   const auto n = static_cast<std::size_t>(host_ ? host_->thread_count() : 0);
   const std::size_t old = tasks_.size();
   if (old >= n) return;
-  tasks_.resize(n, Task{params_.quantum, -1, 0});
-  for (std::size_t t = old; t < n; ++t) tasks_[t].space = host_->address_space(static_cast<ThreadId>(t));
+  Task fresh;
+  fresh.counter = params_.quantum;
+  tasks_.resize(n, fresh);
+  for (std::size_t t = old; t < n; ++t) {
+    const auto [it, added] = space_ids_.try_emplace(host_->address_space(static_cast<ThreadId>(t)),
+                                                    static_cast<int>(space_ids_.size()));
+    tasks_[t].space = it->second;
+  }
+  by_space_.resize(space_ids_.size());
+  by_cpu_.resize(static_cast<std::size_t>(host_->cpu_count()));
 }
 
 Cycles Linux24::counter(ThreadId thread) const {
@@ -56,15 +64,88 @@ CpuId Linux24::processor(ThreadId thread) const {
   return static_cast<std::size_t>(thread) < tasks_.size() ? tasks_[thread].processor : -1;
 }
 
+std::vector<ThreadId> Linux24::ready() const {
+  std::vector<ThreadId> list;
+  list.reserve(ready_count_);
+  for (const Key& key : by_counter_) list.push_back(key.thread);
+  std::sort(list.begin(), list.end(), [&](ThreadId a, ThreadId b) { return tasks_[a].seq < tasks_[b].seq; });
+  return list;
+}
+
+void Linux24::slot_push(std::vector<ThreadId>& list, int Task::*slot, ThreadId thread) {
+  tasks_[thread].*slot = static_cast<int>(list.size());
+  list.push_back(thread);
+}
+
+void Linux24::slot_erase(std::vector<ThreadId>& list, int Task::*slot, ThreadId thread) {
+  // Order within the list does not matter (ties are broken by seq): move the last one into the hole.
+  const int at = tasks_[thread].*slot;
+  const ThreadId last = list.back();
+  list[static_cast<std::size_t>(at)] = last;
+  tasks_[last].*slot = at;
+  list.pop_back();
+  tasks_[thread].*slot = -1;
+}
+
+void Linux24::index_insert(ThreadId thread) {
+  Task& task = tasks_[thread];
+  task.ready = true;
+  const Key key{task.counter, task.seq, thread};
+  if (spare_nodes_.empty()) {
+    task.entry = by_counter_.insert(key).first;
+  } else {
+    auto node = std::move(spare_nodes_.back());
+    spare_nodes_.pop_back();
+    node.value() = key;
+    task.entry = by_counter_.insert(std::move(node)).position;
+  }
+  if (task.processor >= 0)
+    slot_push(by_cpu_[static_cast<std::size_t>(task.processor)], &Task::cpu_slot, thread);
+  slot_push(by_space_[static_cast<std::size_t>(task.space)], &Task::space_slot, thread);
+  ++ready_count_;
+}
+
+void Linux24::index_remove(ThreadId thread) {
+  Task& task = tasks_[thread];
+  task.ready = false;
+  spare_nodes_.push_back(by_counter_.extract(task.entry));
+  if (task.processor >= 0)
+    slot_erase(by_cpu_[static_cast<std::size_t>(task.processor)], &Task::cpu_slot, thread);
+  slot_erase(by_space_[static_cast<std::size_t>(task.space)], &Task::space_slot, thread);
+  --ready_count_;
+}
+
+void Linux24::index_recount(ThreadId thread) {
+  Task& task = tasks_[thread];
+  auto node = by_counter_.extract(task.entry);
+  node.value().counter = task.counter;
+  task.entry = by_counter_.insert(std::move(node)).position;
+}
+
+void Linux24::set_processor(ThreadId thread, CpuId cpu) {
+  Task& task = tasks_[thread];
+  if (task.processor == cpu) return;
+  if (task.ready && task.processor >= 0)
+    slot_erase(by_cpu_[static_cast<std::size_t>(task.processor)], &Task::cpu_slot, thread);
+  task.processor = cpu;
+  if (task.ready) slot_push(by_cpu_[static_cast<std::size_t>(cpu)], &Task::cpu_slot, thread);
+}
+
 void Linux24::enqueue(ThreadId thread, ReadyReason) {
   grow();
-  ready_.push_back(thread);
+  Task& task = tasks_[thread];
+  if (task.ready) throw std::logic_error("Linux24: a thread entered the ready list twice");
+  task.seq = next_seq_++;  // the tail of the ready list
+  index_insert(thread);
 }
 
 void Linux24::charge(ThreadId thread, Cycles cycles) {
   grow();
-  auto& counter = tasks_[thread].counter;
-  counter = std::max<Cycles>(0, counter - cycles);
+  Task& task = tasks_[thread];
+  const Cycles counter = std::max<Cycles>(0, task.counter - cycles);
+  if (counter == task.counter) return;
+  task.counter = counter;
+  if (task.ready) index_recount(thread);
 }
 
 Cycles Linux24::goodness(ThreadId thread, CpuId cpu) const {
@@ -78,12 +159,36 @@ Cycles Linux24::goodness(ThreadId thread, CpuId cpu) const {
   return weight;
 }
 
+Cycles Linux24::weight(const Task& task, CpuId cpu, int current_space) const {
+  // Algorithm 1 with the CPU's current task's address space given (-1: the idle task).
+  if (task.counter == 0) return 0;
+  Cycles weight = task.counter;
+  if (task.processor == cpu) weight += params_.proc_change_penalty;
+  if (task.space == current_space) weight += params_.same_address_space_bonus;
+  return weight;
+}
+
+int Linux24::current_space(CpuId cpu) const {
+  const ThreadId current = host_->cpu(cpu).current;
+  return current >= 0 ? tasks_[static_cast<std::size_t>(current)].space : -1;
+}
+
 void Linux24::new_epoch() {
   // Algorithm 4, lines 20-21: every task, not only the runnable ones (6.5.4: "the only means in which the
   // Linux scheduler favors I/O bound over CPU bound tasks"). Running tasks are charged up to now first.
   grow();
   host_->settle_running();
   for (auto& task : tasks_) task.counter = task.counter / 2 + params_.quantum;
+  // Re-key the ready list: halving may make counters equal, so its order can change.
+  const std::size_t first = spare_nodes_.size();
+  while (!by_counter_.empty()) spare_nodes_.push_back(by_counter_.extract(by_counter_.begin()));
+  for (std::size_t i = first; i < spare_nodes_.size(); ++i) {
+    auto& node = spare_nodes_[i];
+    Task& task = tasks_[static_cast<std::size_t>(node.value().thread)];
+    node.value().counter = task.counter;
+    task.entry = by_counter_.insert(std::move(node)).position;
+  }
+  spare_nodes_.resize(first);
   ++epochs_;
   host_->slices_changed();
 }
@@ -91,49 +196,63 @@ void Linux24::new_epoch() {
 std::optional<ThreadId> Linux24::pick_next(CpuId cpu, std::optional<ThreadId> prev) {
   grow();
   // The bonus depends on the CPU's current task only: read its address space once per call.
-  const ThreadId current = host_->cpu(cpu).current;
-  const int current_space = current >= 0 ? host_->address_space(current) : -1;
-  auto fast_goodness = [&](ThreadId t) {
-    const auto& task = tasks_[static_cast<std::size_t>(t)];
-    if (task.counter == 0) return Cycles{0};
-    Cycles weight = task.counter;
-    if (task.processor == cpu) weight += params_.proc_change_penalty;
-    if (current_space >= 0 && task.space == current_space) weight += params_.same_address_space_bonus;
-    return weight;
-  };
+  const int space = current_space(cpu);
+  const auto& on_cpu = by_cpu_[static_cast<std::size_t>(cpu)];
   for (;;) {
     // Algorithm 4, lines 5-15: prev first, so that it wins ties; then the ready tasks in list order, each
-    // replacing the best only when strictly better.
-    std::optional<ThreadId> next = prev;
-    Cycles best = prev ? fast_goodness(*prev) : -1;
-    std::size_t best_index = ready_.size();
-    for (std::size_t i = 0; i < ready_.size(); ++i) {
-      const Cycles g = fast_goodness(ready_[i]);
-      if (g > best) {
-        best = g;
-        next = ready_[i];
-        best_index = i;
+    // replacing the best only when strictly better. The same choice from the index: the best ready thread by
+    // (goodness descending, list position ascending), taken only when strictly better than prev.
+    const Cycles prev_goodness = prev ? weight(tasks_[static_cast<std::size_t>(*prev)], cpu, space) : -1;
+    ThreadId found = -1;
+    Cycles found_goodness = -1;
+    std::uint64_t found_seq = 0;
+    auto consider = [&](ThreadId t) {
+      const Task& task = tasks_[static_cast<std::size_t>(t)];
+      const Cycles g = weight(task, cpu, space);
+      if (g > found_goodness || (g == found_goodness && task.seq < found_seq)) {
+        found = t;
+        found_goodness = g;
+        found_seq = task.seq;
       }
+    };
+    // Threads that may get a bonus on this CPU: all of them.
+    for (ThreadId t : on_cpu) consider(t);
+    if (space >= 0)
+      for (ThreadId t : by_space_[static_cast<std::size_t>(space)]) consider(t);
+    // Any other thread's goodness is its counter: the first of them in counter order is their best.
+    for (const Key& key : by_counter_) {
+      const Task& task = tasks_[static_cast<std::size_t>(key.thread)];
+      if (task.processor == cpu || task.space == space) continue;  // considered above
+      consider(key.thread);
+      break;
+    }
+    std::optional<ThreadId> next = prev;
+    Cycles best = prev_goodness;
+    const bool from_ready = found >= 0 && found_goodness > prev_goodness;
+    if (from_ready) {
+      next = found;
+      best = found_goodness;
     }
     if (best < 0) return std::nullopt;  // lines 17-18: nothing to run
     if (best == 0) {                    // lines 19-22: everyone exhausted its quantum
       new_epoch();
       continue;
     }
-    if (best_index < ready_.size()) ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(best_index));
-    tasks_[*next].processor = cpu;  // line 24
+    if (from_ready) index_remove(found);
+    set_processor(*next, cpu);  // line 24
     return next;
   }
 }
 
-std::optional<CpuId> Linux24::choose_cpu(ThreadId thread, const std::vector<char>& flagged,
-                                         bool skip_flagged_idle, bool skip_flagged_busy) const {
+std::optional<CpuId> Linux24::choose_cpu(ThreadId thread, bool skip_flagged_idle,
+                                         bool skip_flagged_busy) const {
   // Algorithm 2, lines 3-14.
   const int cpus = host_->cpu_count();
   auto usable_idle = [&](CpuId c) {
-    return host_->cpu(c).phase == CpuPhase::Idle && !(skip_flagged_idle && flagged[c]);
+    return host_->cpu(c).phase == CpuPhase::Idle && !(skip_flagged_idle && flagged_[c]);
   };
-  const CpuId previous = processor(thread);
+  const Task& task = tasks_[static_cast<std::size_t>(thread)];
+  const CpuId previous = task.processor;
   if (previous >= 0 && usable_idle(previous)) return previous;
   std::optional<CpuId> oldest;
   for (CpuId c = 0; c < cpus; ++c) {
@@ -146,8 +265,9 @@ std::optional<CpuId> Linux24::choose_cpu(ThreadId thread, const std::vector<char
   for (CpuId c = 0; c < cpus; ++c) {
     const auto& view = host_->cpu(c);
     if (view.phase == CpuPhase::Idle || view.current < 0) continue;
-    if (skip_flagged_busy && flagged[c]) continue;
-    const Cycles diff = goodness(thread, c) - goodness(view.current, c);
+    if (skip_flagged_busy && flagged_[c]) continue;
+    const Task& current = tasks_[static_cast<std::size_t>(view.current)];
+    const Cycles diff = weight(task, c, current.space) - weight(current, c, current.space);
     if (diff > max_prio) {
       max_prio = diff;
       next = c;
@@ -157,10 +277,11 @@ std::optional<CpuId> Linux24::choose_cpu(ThreadId thread, const std::vector<char
 }
 
 std::optional<CpuId> Linux24::reschedule_idle(ThreadId thread, CpuId) {
-  std::vector<char> flagged(static_cast<std::size_t>(host_->cpu_count()));
-  for (CpuId c = 0; c < host_->cpu_count(); ++c) flagged[c] = host_->cpu(c).need_resched;
+  grow();
+  flagged_.resize(static_cast<std::size_t>(host_->cpu_count()));
+  for (CpuId c = 0; c < host_->cpu_count(); ++c) flagged_[c] = host_->cpu(c).need_resched;
   const bool aip = wakeup_ == WakeupScheme::Aip;
-  return choose_cpu(thread, flagged, aip, aip && aip_search_ == AipSearch::IdleAndPreemption);
+  return choose_cpu(thread, aip, aip && aip_search_ == AipSearch::IdleAndPreemption);
 }
 
 std::vector<CpuId> Linux24::wake(const std::vector<ThreadId>& woken, CpuId) {
@@ -169,14 +290,14 @@ std::vector<CpuId> Linux24::wake(const std::vector<ThreadId>& woken, CpuId) {
   // silly and aip: reschedule_idle for each task in turn (algorithm 3). The chosen CPUs run schedule() only
   // after the whole loop (6.6.1.2, silly: "first assigns idle CPUs to all of the awakening tasks and only
   // then schedule is invoked"), so an idle CPU stays idle, and goodness(current) unchanged, during the loop.
-  std::vector<char> flagged(static_cast<std::size_t>(host_->cpu_count()));
-  for (CpuId c = 0; c < host_->cpu_count(); ++c) flagged[c] = host_->cpu(c).need_resched;
+  flagged_.resize(static_cast<std::size_t>(host_->cpu_count()));
+  for (CpuId c = 0; c < host_->cpu_count(); ++c) flagged_[c] = host_->cpu(c).need_resched;
   const bool aip = wakeup_ == WakeupScheme::Aip;
   std::vector<CpuId> chosen;
   for (ThreadId thread : woken) {
-    auto cpu = choose_cpu(thread, flagged, aip, aip && aip_search_ == AipSearch::IdleAndPreemption);
+    auto cpu = choose_cpu(thread, aip, aip && aip_search_ == AipSearch::IdleAndPreemption);
     if (!cpu) continue;
-    flagged[*cpu] = 1;
+    flagged_[*cpu] = 1;
     chosen.push_back(*cpu);
   }
   return chosen;
@@ -189,9 +310,11 @@ std::vector<CpuId> Linux24::wake_smart(const std::vector<ThreadId>& woken) {
   // first, each task and each CPU assigned at most once (algorithm 5). CPUs whose need_resched is already set
   // will reschedule anyway and are not assigned again.
   const int cpus = host_->cpu_count();
-  std::vector<char> taken(static_cast<std::size_t>(cpus));
+  auto& taken = flagged_;
+  taken.resize(static_cast<std::size_t>(cpus));
   for (CpuId c = 0; c < cpus; ++c) taken[c] = host_->cpu(c).need_resched;
-  std::vector<char> placed(woken.size());
+  placed_.assign(woken.size(), 0);
+  auto& placed = placed_;
   std::vector<CpuId> chosen;
   auto free_idle = [&](CpuId c) { return host_->cpu(c).phase == CpuPhase::Idle && !taken[c]; };
   for (std::size_t i = 0; i < woken.size(); ++i) {
@@ -213,18 +336,16 @@ std::vector<CpuId> Linux24::wake_smart(const std::vector<ThreadId>& woken) {
     placed[i] = 1;
     chosen.push_back(*oldest);
   }
-  struct Triplet {
-    Cycles d;
-    std::size_t task;
-    CpuId cpu;
-  };
-  std::vector<Triplet> tri;
+  auto& tri = tri_;
+  tri.clear();
   for (std::size_t i = 0; i < woken.size(); ++i) {
     if (placed[i]) continue;
+    const Task& task = tasks_[static_cast<std::size_t>(woken[i])];
     for (CpuId c = 0; c < cpus; ++c) {
       const auto& view = host_->cpu(c);
       if (taken[c] || view.phase == CpuPhase::Idle || view.current < 0) continue;
-      const Cycles d = goodness(woken[i], c) - goodness(view.current, c);
+      const Task& current = tasks_[static_cast<std::size_t>(view.current)];
+      const Cycles d = weight(task, c, current.space) - weight(current, c, current.space);
       if (d > params_.preemption_threshold) tri.push_back({d, i, c});
     }
   }
