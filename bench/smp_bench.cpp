@@ -5,7 +5,7 @@
 // The same scenario then runs again under Linux SCHED_OTHER with SMART wakeups (scheduler.policy: linux24),
 // its machine rate reported against a bare heap loop measured for its own event count.
 //
-// Usage: smp_bench [SCENARIO] [REPEATS]
+// Usage: smp_bench [SCENARIO] [REPEATS] [all|linux|rr]   (linux or rr: only that part, e.g. to profile it)
 
 #include <fmt/format.h>
 
@@ -71,7 +71,12 @@ int main(int argc, char** argv) {
   using namespace cosched;
   const std::string file = argc > 1 ? argv[1] : std::string(COSCHED_SOURCE_DIR) + "/bench/smp-loaded.yaml";
   const int repeats = argc > 2 ? std::stoi(argv[2]) : 5;
-  {
+  const std::string part = argc > 3 ? argv[3] : "all";
+  if (part != "all" && part != "linux" && part != "rr") {
+    fmt::print(stderr, "smp_bench: the third argument is all, linux or rr, not '{}'\n", part);
+    return 2;
+  }
+  if (part != "rr") {
     auto linux_scenario = config::load_scenario(file, {"scheduler.policy=linux24", "scheduler.wakeup=smart"});
     std::uint64_t linux_events = 0;
     const double linux_rate = machine_rate(
@@ -83,6 +88,7 @@ int main(int argc, char** argv) {
         "(target >= 0.25)\n",
         linux_rate / 1e6, linux_events, linux_ceiling / 1e6, linux_rate / linux_ceiling);
   }
+  if (part == "linux") return 0;
   auto scenario = config::load_scenario(file);
   const auto& smp = std::get<config::SmpConfig>(scenario.model_config);
 

@@ -41,7 +41,10 @@ Linux24::Linux24(Linux24Params params, WakeupScheme wakeup, AipSearch aip_search
 void Linux24::grow() {
   // Every task starts an epoch with a full quantum (6.4.4: the counter is refreshed from the static
   // priority).
-  const auto n = static_cast<std::size_t>(host_ ? host_->thread_count() : 0);
+  if (!host_) return;
+  if (by_cpu_.size() < static_cast<std::size_t>(host_->cpu_count()))
+    by_cpu_.resize(static_cast<std::size_t>(host_->cpu_count()));
+  const auto n = static_cast<std::size_t>(host_->thread_count());
   const std::size_t old = tasks_.size();
   if (old >= n) return;
   Task fresh;
@@ -53,7 +56,6 @@ void Linux24::grow() {
     tasks_[t].space = it->second;
   }
   by_space_.resize(space_ids_.size());
-  by_cpu_.resize(static_cast<std::size_t>(host_->cpu_count()));
 }
 
 Cycles Linux24::counter(ThreadId thread) const {
@@ -140,7 +142,7 @@ void Linux24::enqueue(ThreadId thread, ReadyReason) {
 }
 
 void Linux24::charge(ThreadId thread, Cycles cycles) {
-  grow();
+  ensure(thread);
   Task& task = tasks_[thread];
   const Cycles counter = std::max<Cycles>(0, task.counter - cycles);
   if (counter == task.counter) return;
@@ -168,9 +170,11 @@ Cycles Linux24::weight(const Task& task, CpuId cpu, int current_space) const {
   return weight;
 }
 
-int Linux24::current_space(CpuId cpu) const {
+int Linux24::current_space(CpuId cpu) {
   const ThreadId current = host_->cpu(cpu).current;
-  return current >= 0 ? tasks_[static_cast<std::size_t>(current)].space : -1;
+  if (current < 0) return -1;
+  ensure(current);
+  return tasks_[static_cast<std::size_t>(current)].space;
 }
 
 void Linux24::new_epoch() {
@@ -194,7 +198,8 @@ void Linux24::new_epoch() {
 }
 
 std::optional<ThreadId> Linux24::pick_next(CpuId cpu, std::optional<ThreadId> prev) {
-  grow();
+  if (tasks_.empty()) grow();
+  if (prev) ensure(*prev);
   // The bonus depends on the CPU's current task only: read its address space once per call.
   const int space = current_space(cpu);
   const auto& on_cpu = by_cpu_[static_cast<std::size_t>(cpu)];
@@ -244,30 +249,55 @@ std::optional<ThreadId> Linux24::pick_next(CpuId cpu, std::optional<ThreadId> pr
   }
 }
 
+void Linux24::snapshot() {
+  // The wake-up paths read every CPU many times while nothing on the CPUs changes: read each once.
+  const int cpus = host_->cpu_count();
+  snap_.resize(static_cast<std::size_t>(cpus));
+  flagged_.resize(static_cast<std::size_t>(cpus));
+  idle_cpus_ = 0;
+  for (CpuId c = 0; c < cpus; ++c) {
+    const CpuView& view = host_->cpu(c);
+    CpuSnap& snap = snap_[static_cast<std::size_t>(c)];
+    flagged_[c] = view.need_resched;
+    snap.idle = view.phase == CpuPhase::Idle;
+    snap.idle_since = view.idle_since;
+    idle_cpus_ += snap.idle ? 1 : 0;
+    snap.busy = !snap.idle && view.current >= 0;
+    if (snap.busy) {
+      ensure(view.current);
+      const Task& current = tasks_[static_cast<std::size_t>(view.current)];
+      snap.space = current.space;
+      snap.current_goodness = weight(current, c, current.space);
+    } else {
+      snap.space = -1;
+      snap.current_goodness = 0;
+    }
+  }
+}
+
 std::optional<CpuId> Linux24::choose_cpu(ThreadId thread, bool skip_flagged_idle,
                                          bool skip_flagged_busy) const {
-  // Algorithm 2, lines 3-14.
-  const int cpus = host_->cpu_count();
-  auto usable_idle = [&](CpuId c) {
-    return host_->cpu(c).phase == CpuPhase::Idle && !(skip_flagged_idle && flagged_[c]);
-  };
+  // Algorithm 2, lines 3-14, on the snapshot of the CPUs.
+  const int cpus = static_cast<int>(snap_.size());
+  auto usable_idle = [&](CpuId c) { return snap_[c].idle && !(skip_flagged_idle && flagged_[c]); };
   const Task& task = tasks_[static_cast<std::size_t>(thread)];
   const CpuId previous = task.processor;
-  if (previous >= 0 && usable_idle(previous)) return previous;
-  std::optional<CpuId> oldest;
-  for (CpuId c = 0; c < cpus; ++c) {
-    if (!usable_idle(c)) continue;
-    if (!oldest || host_->cpu(c).idle_since < host_->cpu(*oldest).idle_since) oldest = c;
+  if (idle_cpus_ > 0) {
+    if (previous >= 0 && usable_idle(previous)) return previous;
+    std::optional<CpuId> oldest;
+    for (CpuId c = 0; c < cpus; ++c) {
+      if (!usable_idle(c)) continue;
+      if (!oldest || snap_[c].idle_since < snap_[*oldest].idle_since) oldest = c;
+    }
+    if (oldest) return oldest;
   }
-  if (oldest) return oldest;
   Cycles max_prio = params_.preemption_threshold;
   std::optional<CpuId> next;
   for (CpuId c = 0; c < cpus; ++c) {
-    const auto& view = host_->cpu(c);
-    if (view.phase == CpuPhase::Idle || view.current < 0) continue;
+    const CpuSnap& snap = snap_[c];
+    if (!snap.busy) continue;
     if (skip_flagged_busy && flagged_[c]) continue;
-    const Task& current = tasks_[static_cast<std::size_t>(view.current)];
-    const Cycles diff = weight(task, c, current.space) - weight(current, c, current.space);
+    const Cycles diff = weight(task, c, snap.space) - snap.current_goodness;
     if (diff > max_prio) {
       max_prio = diff;
       next = c;
@@ -277,21 +307,20 @@ std::optional<CpuId> Linux24::choose_cpu(ThreadId thread, bool skip_flagged_idle
 }
 
 std::optional<CpuId> Linux24::reschedule_idle(ThreadId thread, CpuId) {
-  grow();
-  flagged_.resize(static_cast<std::size_t>(host_->cpu_count()));
-  for (CpuId c = 0; c < host_->cpu_count(); ++c) flagged_[c] = host_->cpu(c).need_resched;
+  ensure(thread);
+  snapshot();
   const bool aip = wakeup_ == WakeupScheme::Aip;
   return choose_cpu(thread, aip, aip && aip_search_ == AipSearch::IdleAndPreemption);
 }
 
 std::vector<CpuId> Linux24::wake(const std::vector<ThreadId>& woken, CpuId) {
-  grow();
+  for (ThreadId thread : woken) ensure(thread);
+  // The chosen CPUs run schedule() only after the decisions (below), so the CPUs do not change meanwhile.
+  snapshot();
   if (wakeup_ == WakeupScheme::Smart) return wake_smart(woken);
   // silly and aip: reschedule_idle for each task in turn (algorithm 3). The chosen CPUs run schedule() only
   // after the whole loop (6.6.1.2, silly: "first assigns idle CPUs to all of the awakening tasks and only
   // then schedule is invoked"), so an idle CPU stays idle, and goodness(current) unchanged, during the loop.
-  flagged_.resize(static_cast<std::size_t>(host_->cpu_count()));
-  for (CpuId c = 0; c < host_->cpu_count(); ++c) flagged_[c] = host_->cpu(c).need_resched;
   const bool aip = wakeup_ == WakeupScheme::Aip;
   std::vector<CpuId> chosen;
   for (ThreadId thread : woken) {
@@ -309,32 +338,32 @@ std::vector<CpuId> Linux24::wake_smart(const std::vector<ThreadId>& woken) {
   // busy CPUs by the triplets TRI = {(d, t, c) : d = goodness(t, c) - goodness(c.current, c) > PT}, larger d
   // first, each task and each CPU assigned at most once (algorithm 5). CPUs whose need_resched is already set
   // will reschedule anyway and are not assigned again.
-  const int cpus = host_->cpu_count();
-  auto& taken = flagged_;
-  taken.resize(static_cast<std::size_t>(cpus));
-  for (CpuId c = 0; c < cpus; ++c) taken[c] = host_->cpu(c).need_resched;
+  const int cpus = static_cast<int>(snap_.size());
+  auto& taken = flagged_;  // from snapshot(): the need_resched flags
   placed_.assign(woken.size(), 0);
   auto& placed = placed_;
   std::vector<CpuId> chosen;
-  auto free_idle = [&](CpuId c) { return host_->cpu(c).phase == CpuPhase::Idle && !taken[c]; };
-  for (std::size_t i = 0; i < woken.size(); ++i) {
-    const CpuId previous = processor(woken[i]);
-    if (previous >= 0 && free_idle(previous)) {
-      taken[previous] = 1;
+  if (idle_cpus_ > 0) {
+    auto free_idle = [&](CpuId c) { return snap_[c].idle && !taken[c]; };
+    for (std::size_t i = 0; i < woken.size(); ++i) {
+      const CpuId previous = processor(woken[i]);
+      if (previous >= 0 && free_idle(previous)) {
+        taken[previous] = 1;
+        placed[i] = 1;
+        chosen.push_back(previous);
+      }
+    }
+    for (std::size_t i = 0; i < woken.size(); ++i) {
+      if (placed[i]) continue;
+      std::optional<CpuId> oldest;
+      for (CpuId c = 0; c < cpus; ++c) {
+        if (free_idle(c) && (!oldest || snap_[c].idle_since < snap_[*oldest].idle_since)) oldest = c;
+      }
+      if (!oldest) break;
+      taken[*oldest] = 1;
       placed[i] = 1;
-      chosen.push_back(previous);
+      chosen.push_back(*oldest);
     }
-  }
-  for (std::size_t i = 0; i < woken.size(); ++i) {
-    if (placed[i]) continue;
-    std::optional<CpuId> oldest;
-    for (CpuId c = 0; c < cpus; ++c) {
-      if (free_idle(c) && (!oldest || host_->cpu(c).idle_since < host_->cpu(*oldest).idle_since)) oldest = c;
-    }
-    if (!oldest) break;
-    taken[*oldest] = 1;
-    placed[i] = 1;
-    chosen.push_back(*oldest);
   }
   auto& tri = tri_;
   tri.clear();
@@ -342,10 +371,9 @@ std::vector<CpuId> Linux24::wake_smart(const std::vector<ThreadId>& woken) {
     if (placed[i]) continue;
     const Task& task = tasks_[static_cast<std::size_t>(woken[i])];
     for (CpuId c = 0; c < cpus; ++c) {
-      const auto& view = host_->cpu(c);
-      if (taken[c] || view.phase == CpuPhase::Idle || view.current < 0) continue;
-      const Task& current = tasks_[static_cast<std::size_t>(view.current)];
-      const Cycles d = weight(task, c, current.space) - weight(current, c, current.space);
+      const CpuSnap& snap = snap_[c];
+      if (taken[c] || !snap.busy) continue;
+      const Cycles d = weight(task, c, snap.space) - snap.current_goodness;
       if (d > params_.preemption_threshold) tri.push_back({d, i, c});
     }
   }

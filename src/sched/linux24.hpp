@@ -89,6 +89,10 @@ class Linux24 final : public SmpScheduler {
     int space_slot = -1;  // its place in by_space_[space] while ready
   };
   void grow();
+  // grow() only when `thread` is not known yet (the host's thread count is a virtual call).
+  void ensure(ThreadId thread) {
+    if (static_cast<std::size_t>(thread) >= tasks_.size()) grow();
+  }
   void index_insert(ThreadId thread);
   void index_remove(ThreadId thread);
   // Re-keys a ready thread whose counter changed.
@@ -98,8 +102,10 @@ class Linux24 final : public SmpScheduler {
   void slot_erase(std::vector<ThreadId>& list, int Task::*slot, ThreadId thread);
   // goodness (algorithm 1) on `cpu` whose current task has address space `current_space` (-1: idle task).
   Cycles weight(const Task& task, CpuId cpu, int current_space) const;
-  int current_space(CpuId cpu) const;
-  // reschedule_idle's choice with `flagged_` the need_resched flags as this wake-up sees them.
+  int current_space(CpuId cpu);
+  // Reads the CPUs into snap_ and their need_resched flags into flagged_.
+  void snapshot();
+  // reschedule_idle's choice on snap_, with `flagged_` the need_resched flags as this wake-up sees them.
   std::optional<CpuId> choose_cpu(ThreadId thread, bool skip_flagged_idle, bool skip_flagged_busy) const;
   std::vector<CpuId> wake_smart(const std::vector<ThreadId>& woken);
 
@@ -118,6 +124,15 @@ class Linux24 final : public SmpScheduler {
   std::uint64_t next_seq_ = 0;
   std::int64_t epochs_ = 0;
   // Scratch space of the wake-up paths, kept to avoid allocations.
+  struct CpuSnap {
+    bool idle = false;
+    bool busy = false;            // not idle, with a current task
+    int space = -1;               // the current task's address space
+    Cycles current_goodness = 0;  // goodness(current, cpu)
+    Cycles idle_since = 0;
+  };
+  std::vector<CpuSnap> snap_;
+  int idle_cpus_ = 0;
   std::vector<char> flagged_;
   std::vector<char> placed_;
   struct Triplet {
