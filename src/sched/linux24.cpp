@@ -367,15 +367,27 @@ std::vector<CpuId> Linux24::wake_smart(const std::vector<ThreadId>& woken) {
   }
   auto& tri = tri_;
   tri.clear();
-  for (std::size_t i = 0; i < woken.size(); ++i) {
+  // TRI without computing every (task, CPU) pair: on any CPU but its processor a task's goodness is at most
+  // counter + SAME_ADDRESS_SPACE_BONUS, so only the CPUs whose current goodness is below that minus the
+  // threshold can give a triplet; its processor is tried apart. A task with counter 0 has goodness 0 and
+  // gives none (goodness is never negative). The set is the same as from all pairs; it is sorted below, so
+  // the order in which it is built does not matter.
+  auto& busy = busy_;
+  busy.clear();
+  for (CpuId c = 0; c < cpus; ++c)
+    if (!taken[c] && snap_[c].busy) busy.push_back(c);
+  auto try_pair = [&](std::size_t i, const Task& task, CpuId c) {
+    const Cycles d = weight(task, c, snap_[c].space) - snap_[c].current_goodness;
+    if (d > params_.preemption_threshold) tri.push_back({d, i, c});
+  };
+  for (std::size_t i = 0; i < woken.size() && !busy.empty(); ++i) {
     if (placed[i]) continue;
     const Task& task = tasks_[static_cast<std::size_t>(woken[i])];
-    for (CpuId c = 0; c < cpus; ++c) {
-      const CpuSnap& snap = snap_[c];
-      if (taken[c] || !snap.busy) continue;
-      const Cycles d = weight(task, c, snap.space) - snap.current_goodness;
-      if (d > params_.preemption_threshold) tri.push_back({d, i, c});
-    }
+    if (task.counter == 0) continue;
+    const CpuId own = task.processor;
+    const Cycles limit = task.counter + params_.same_address_space_bonus - params_.preemption_threshold;
+    for (CpuId c : busy)
+      if (c == own || snap_[c].current_goodness < limit) try_pair(i, task, c);
   }
   // Larger d first; ties by wake order, then CPU id (a choice: the thesis does not order ties).
   std::sort(tri.begin(), tri.end(), [](const Triplet& a, const Triplet& b) {

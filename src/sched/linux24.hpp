@@ -135,6 +135,7 @@ class Linux24 final : public SmpScheduler {
   int idle_cpus_ = 0;
   std::vector<char> flagged_;
   std::vector<char> placed_;
+  std::vector<CpuId> busy_;
   struct Triplet {
     Cycles d;
     std::size_t task;
