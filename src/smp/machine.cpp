@@ -436,8 +436,10 @@ void Machine::complete_barrier(int job_index, CpuId completer) {
   job.arrived = 0;
   ++barriers_done_;
   ++outcomes_[job_index].barriers_completed;
-  // Blocked threads move to the ready-queue tail together, in the order they blocked (thesis 2.1).
-  std::vector<ThreadId> woken = std::move(job.blocked);
+  // Blocked threads move to the ready-queue tail together, in the order they blocked (thesis 2.1). The two
+  // buffers trade places, so that neither is allocated again at every barrier.
+  std::vector<ThreadId>& woken = woken_;
+  woken.swap(job.blocked);
   job.blocked.clear();
   job.woken_at_last_completion = static_cast<int>(woken.size());
   for (ThreadId id : woken) {
