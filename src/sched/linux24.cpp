@@ -374,8 +374,12 @@ std::vector<CpuId> Linux24::wake_smart(const std::vector<ThreadId>& woken) {
   // the order in which it is built does not matter.
   auto& busy = busy_;
   busy.clear();
-  for (CpuId c = 0; c < cpus; ++c)
-    if (!taken[c] && snap_[c].busy) busy.push_back(c);
+  Cycles lowest = 0;  // the smallest current goodness among them
+  for (CpuId c = 0; c < cpus; ++c) {
+    if (taken[c] || !snap_[c].busy) continue;
+    if (busy.empty() || snap_[c].current_goodness < lowest) lowest = snap_[c].current_goodness;
+    busy.push_back(c);
+  }
   auto try_pair = [&](std::size_t i, const Task& task, CpuId c) {
     const Cycles d = weight(task, c, snap_[c].space) - snap_[c].current_goodness;
     if (d > params_.preemption_threshold) tri.push_back({d, i, c});
@@ -386,6 +390,10 @@ std::vector<CpuId> Linux24::wake_smart(const std::vector<ThreadId>& woken) {
     if (task.counter == 0) continue;
     const CpuId own = task.processor;
     const Cycles limit = task.counter + params_.same_address_space_bonus - params_.preemption_threshold;
+    if (lowest >= limit) {  // no CPU but its processor can give a triplet
+      if (own >= 0 && !taken[own] && snap_[own].busy) try_pair(i, task, own);
+      continue;
+    }
     for (CpuId c : busy)
       if (c == own || snap_[c].current_goodness < limit) try_pair(i, task, c);
   }
