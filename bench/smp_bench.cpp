@@ -2,13 +2,16 @@
 // for the machine alone and for the whole SimGrid-driven run, next to the ceiling of a bare C++
 // binary-heap event loop doing the same number of events on 32 "CPUs".
 //
-// The same scenario then runs again under Linux SCHED_OTHER with SMART wakeups (scheduler.policy: linux24),
-// its machine rate reported against a bare heap loop measured for its own event count.
+// The same scenario also runs under Linux SCHED_OTHER with SMART wakeups (scheduler.policy: linux24).
+// Every machine-alone run is followed by a bare heap loop of the same event count, and the ratios of these
+// pairs are reported (median, min, max) with the ratio of the best rates: the machine is shared with other
+// work, so rates measured far apart in time are not comparable.
 //
-// Usage: smp_bench [SCENARIO] [REPEATS]
+// Usage: smp_bench [SCENARIO] [REPEATS] [all|linux|rr]   (linux or rr: only that part, e.g. to profile it)
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <queue>
@@ -52,64 +55,78 @@ double bare_heap_events_per_second(std::uint64_t events, int cpus) {
 
 }  // namespace
 
-// Best machine-alone rate over `repeats` runs; sets the event count of a run.
-double machine_rate(const cosched::config::Scenario& scenario, int cpus, int repeats, std::uint64_t& events) {
-  double best = 0;
+// Machine-alone rates over `repeats` runs, each followed by a bare heap loop of the same event count, so that
+// every run has a ratio against a ceiling measured right after it (the machine is shared: rates drift).
+struct MachineRates {
+  double best = 0;             // best machine rate
+  double best_heap = 0;        // best bare heap rate
+  std::vector<double> ratios;  // per run: machine rate / the heap rate measured right after it
+  std::uint64_t events = 0;
+  std::int64_t makespan = 0;
+};
+
+MachineRates machine_rates(const cosched::config::Scenario& scenario, int cpus, int repeats) {
+  MachineRates rates;
   for (int r = 0; r < repeats; ++r) {
     auto start = Clock::now();
     auto machine = cosched::smp::build_machine(scenario, cpus);
     while (machine.run_until(machine.now() + 1'000'000)) {
     }
     double s = seconds_since(start);
-    events = machine.events();
-    best = std::max(best, static_cast<double>(events) / s);
+    rates.events = machine.events();
+    rates.makespan = machine.now();
+    const double rate = static_cast<double>(rates.events) / s;
+    const double heap = bare_heap_events_per_second(rates.events, cpus);
+    rates.best = std::max(rates.best, rate);
+    rates.best_heap = std::max(rates.best_heap, heap);
+    rates.ratios.push_back(rate / heap);
   }
-  return best;
+  std::sort(rates.ratios.begin(), rates.ratios.end());
+  return rates;
+}
+
+void print_paired(const MachineRates& rates) {
+  const auto& r = rates.ratios;
+  fmt::print("  paired ratios         median {:.3f}, min {:.3f}, max {:.3f} over {} runs; best/best {:.3f}\n",
+             r[r.size() / 2], r.front(), r.back(), r.size(), rates.best / rates.best_heap);
 }
 
 int main(int argc, char** argv) {
   using namespace cosched;
   const std::string file = argc > 1 ? argv[1] : std::string(COSCHED_SOURCE_DIR) + "/bench/smp-loaded.yaml";
   const int repeats = argc > 2 ? std::stoi(argv[2]) : 5;
-  {
-    auto linux_scenario = config::load_scenario(file, {"scheduler.policy=linux24", "scheduler.wakeup=smart"});
-    std::uint64_t linux_events = 0;
-    const double linux_rate = machine_rate(
-        linux_scenario, std::get<config::SmpConfig>(linux_scenario.model_config).cpus, repeats, linux_events);
-    const double linux_ceiling = bare_heap_events_per_second(
-        linux_events, std::get<config::SmpConfig>(linux_scenario.model_config).cpus);
-    fmt::print(
-        "linux24 + smart       {:.2f} M events/s, {} events; bare heap {:.2f} M events/s; ratio {:.2f} "
-        "(target >= 0.25)\n",
-        linux_rate / 1e6, linux_events, linux_ceiling / 1e6, linux_rate / linux_ceiling);
+  const std::string part = argc > 3 ? argv[3] : "all";
+  if (part != "all" && part != "linux" && part != "rr") {
+    fmt::print(stderr, "smp_bench: the third argument is all, linux or rr, not '{}'\n", part);
+    return 2;
   }
+  if (part != "rr") {
+    auto linux_scenario = config::load_scenario(file, {"scheduler.policy=linux24", "scheduler.wakeup=smart"});
+    const auto rates =
+        machine_rates(linux_scenario, std::get<config::SmpConfig>(linux_scenario.model_config).cpus, repeats);
+    fmt::print(
+        "linux24 + smart       {:.2f} M events/s (best of {}), {} events; bare heap {:.2f} M events/s "
+        "(best); "
+        "target: ratio >= 0.25\n",
+        rates.best / 1e6, repeats, rates.events, rates.best_heap / 1e6);
+    print_paired(rates);
+  }
+  if (part == "linux") return 0;
   auto scenario = config::load_scenario(file);
   const auto& smp = std::get<config::SmpConfig>(scenario.model_config);
 
-  double best = 0;
-  std::uint64_t events = 0;
-  std::int64_t makespan = 0;
-  for (int r = 0; r < repeats; ++r) {
-    auto start = Clock::now();
-    auto machine = smp::build_machine(scenario, smp.cpus);
-    while (machine.run_until(machine.now() + 1'000'000)) {
-    }
-    double s = seconds_since(start);
-    events = machine.events();
-    makespan = machine.now();
-    best = std::max(best, static_cast<double>(events) / s);
-  }
+  const auto rr = machine_rates(scenario, smp.cpus, repeats);
   auto start = Clock::now();
   const auto record = smp::run(scenario, {});
   double simgrid_rate = static_cast<double>(record.events) / seconds_since(start);
-  double ceiling = bare_heap_events_per_second(events, smp.cpus);
+  double ceiling = bare_heap_events_per_second(rr.events, smp.cpus);
 
   fmt::print("scenario              {}\n", file);
-  fmt::print("events per run        {}  (makespan {} cycles)\n", events, makespan);
-  fmt::print("machine alone         {:.2f} M events/s (best of {})\n", best / 1e6, repeats);
+  fmt::print("events per run        {}  (makespan {} cycles)\n", rr.events, rr.makespan);
+  fmt::print("machine alone         {:.2f} M events/s (best of {})\n", rr.best / 1e6, repeats);
+  print_paired(rr);
   fmt::print("full run on SimGrid   {:.2f} M events/s\n", simgrid_rate / 1e6);
-  fmt::print("bare binary heap      {:.2f} M events/s (ceiling)\n", ceiling / 1e6);
-  fmt::print("ratio to ceiling      machine {:.2f}, full run {:.2f} (target >= 0.25)\n", best / ceiling,
-             simgrid_rate / ceiling);
+  fmt::print("bare binary heap      {:.2f} M events/s (after the full run)\n", ceiling / 1e6);
+  fmt::print("ratio to ceiling      full run {:.2f} (target >= 0.25)\n", simgrid_rate / ceiling);
   return 0;
 }

@@ -41,11 +41,21 @@ Linux24::Linux24(Linux24Params params, WakeupScheme wakeup, AipSearch aip_search
 void Linux24::grow() {
   // Every task starts an epoch with a full quantum (6.4.4: the counter is refreshed from the static
   // priority).
-  const auto n = static_cast<std::size_t>(host_ ? host_->thread_count() : 0);
+  if (!host_) return;
+  if (by_cpu_.size() < static_cast<std::size_t>(host_->cpu_count()))
+    by_cpu_.resize(static_cast<std::size_t>(host_->cpu_count()));
+  const auto n = static_cast<std::size_t>(host_->thread_count());
   const std::size_t old = tasks_.size();
   if (old >= n) return;
-  tasks_.resize(n, Task{params_.quantum, -1, 0});
-  for (std::size_t t = old; t < n; ++t) tasks_[t].space = host_->address_space(static_cast<ThreadId>(t));
+  Task fresh;
+  fresh.counter = params_.quantum;
+  tasks_.resize(n, fresh);
+  for (std::size_t t = old; t < n; ++t) {
+    const auto [it, added] = space_ids_.try_emplace(host_->address_space(static_cast<ThreadId>(t)),
+                                                    static_cast<int>(space_ids_.size()));
+    tasks_[t].space = it->second;
+  }
+  by_space_.resize(space_ids_.size());
 }
 
 Cycles Linux24::counter(ThreadId thread) const {
@@ -56,15 +66,88 @@ CpuId Linux24::processor(ThreadId thread) const {
   return static_cast<std::size_t>(thread) < tasks_.size() ? tasks_[thread].processor : -1;
 }
 
+std::vector<ThreadId> Linux24::ready() const {
+  std::vector<ThreadId> list;
+  list.reserve(ready_count_);
+  for (const Key& key : by_counter_) list.push_back(key.thread);
+  std::sort(list.begin(), list.end(), [&](ThreadId a, ThreadId b) { return tasks_[a].seq < tasks_[b].seq; });
+  return list;
+}
+
+void Linux24::slot_push(std::vector<ThreadId>& list, int Task::*slot, ThreadId thread) {
+  tasks_[thread].*slot = static_cast<int>(list.size());
+  list.push_back(thread);
+}
+
+void Linux24::slot_erase(std::vector<ThreadId>& list, int Task::*slot, ThreadId thread) {
+  // Order within the list does not matter (ties are broken by seq): move the last one into the hole.
+  const int at = tasks_[thread].*slot;
+  const ThreadId last = list.back();
+  list[static_cast<std::size_t>(at)] = last;
+  tasks_[last].*slot = at;
+  list.pop_back();
+  tasks_[thread].*slot = -1;
+}
+
+void Linux24::index_insert(ThreadId thread) {
+  Task& task = tasks_[thread];
+  task.ready = true;
+  const Key key{task.counter, task.seq, thread};
+  if (spare_nodes_.empty()) {
+    task.entry = by_counter_.insert(key).first;
+  } else {
+    auto node = std::move(spare_nodes_.back());
+    spare_nodes_.pop_back();
+    node.value() = key;
+    task.entry = by_counter_.insert(std::move(node)).position;
+  }
+  if (task.processor >= 0)
+    slot_push(by_cpu_[static_cast<std::size_t>(task.processor)], &Task::cpu_slot, thread);
+  slot_push(by_space_[static_cast<std::size_t>(task.space)], &Task::space_slot, thread);
+  ++ready_count_;
+}
+
+void Linux24::index_remove(ThreadId thread) {
+  Task& task = tasks_[thread];
+  task.ready = false;
+  spare_nodes_.push_back(by_counter_.extract(task.entry));
+  if (task.processor >= 0)
+    slot_erase(by_cpu_[static_cast<std::size_t>(task.processor)], &Task::cpu_slot, thread);
+  slot_erase(by_space_[static_cast<std::size_t>(task.space)], &Task::space_slot, thread);
+  --ready_count_;
+}
+
+void Linux24::index_recount(ThreadId thread) {
+  Task& task = tasks_[thread];
+  auto node = by_counter_.extract(task.entry);
+  node.value().counter = task.counter;
+  task.entry = by_counter_.insert(std::move(node)).position;
+}
+
+void Linux24::set_processor(ThreadId thread, CpuId cpu) {
+  Task& task = tasks_[thread];
+  if (task.processor == cpu) return;
+  if (task.ready && task.processor >= 0)
+    slot_erase(by_cpu_[static_cast<std::size_t>(task.processor)], &Task::cpu_slot, thread);
+  task.processor = cpu;
+  if (task.ready) slot_push(by_cpu_[static_cast<std::size_t>(cpu)], &Task::cpu_slot, thread);
+}
+
 void Linux24::enqueue(ThreadId thread, ReadyReason) {
   grow();
-  ready_.push_back(thread);
+  Task& task = tasks_[thread];
+  if (task.ready) throw std::logic_error("Linux24: a thread entered the ready list twice");
+  task.seq = next_seq_++;  // the tail of the ready list
+  index_insert(thread);
 }
 
 void Linux24::charge(ThreadId thread, Cycles cycles) {
-  grow();
-  auto& counter = tasks_[thread].counter;
-  counter = std::max<Cycles>(0, counter - cycles);
+  ensure(thread);
+  Task& task = tasks_[thread];
+  const Cycles counter = std::max<Cycles>(0, task.counter - cycles);
+  if (counter == task.counter) return;
+  task.counter = counter;
+  if (task.ready) index_recount(thread);
 }
 
 Cycles Linux24::goodness(ThreadId thread, CpuId cpu) const {
@@ -78,76 +161,143 @@ Cycles Linux24::goodness(ThreadId thread, CpuId cpu) const {
   return weight;
 }
 
+Cycles Linux24::weight(const Task& task, CpuId cpu, int current_space) const {
+  // Algorithm 1 with the CPU's current task's address space given (-1: the idle task).
+  if (task.counter == 0) return 0;
+  Cycles weight = task.counter;
+  if (task.processor == cpu) weight += params_.proc_change_penalty;
+  if (task.space == current_space) weight += params_.same_address_space_bonus;
+  return weight;
+}
+
+int Linux24::current_space(CpuId cpu) {
+  const ThreadId current = host_->cpu(cpu).current;
+  if (current < 0) return -1;
+  ensure(current);
+  return tasks_[static_cast<std::size_t>(current)].space;
+}
+
 void Linux24::new_epoch() {
   // Algorithm 4, lines 20-21: every task, not only the runnable ones (6.5.4: "the only means in which the
   // Linux scheduler favors I/O bound over CPU bound tasks"). Running tasks are charged up to now first.
   grow();
   host_->settle_running();
   for (auto& task : tasks_) task.counter = task.counter / 2 + params_.quantum;
+  // Re-key the ready list: halving may make counters equal, so its order can change.
+  const std::size_t first = spare_nodes_.size();
+  while (!by_counter_.empty()) spare_nodes_.push_back(by_counter_.extract(by_counter_.begin()));
+  for (std::size_t i = first; i < spare_nodes_.size(); ++i) {
+    auto& node = spare_nodes_[i];
+    Task& task = tasks_[static_cast<std::size_t>(node.value().thread)];
+    node.value().counter = task.counter;
+    task.entry = by_counter_.insert(std::move(node)).position;
+  }
+  spare_nodes_.resize(first);
   ++epochs_;
   host_->slices_changed();
 }
 
 std::optional<ThreadId> Linux24::pick_next(CpuId cpu, std::optional<ThreadId> prev) {
-  grow();
+  if (tasks_.empty()) grow();
+  if (prev) ensure(*prev);
   // The bonus depends on the CPU's current task only: read its address space once per call.
-  const ThreadId current = host_->cpu(cpu).current;
-  const int current_space = current >= 0 ? host_->address_space(current) : -1;
-  auto fast_goodness = [&](ThreadId t) {
-    const auto& task = tasks_[static_cast<std::size_t>(t)];
-    if (task.counter == 0) return Cycles{0};
-    Cycles weight = task.counter;
-    if (task.processor == cpu) weight += params_.proc_change_penalty;
-    if (current_space >= 0 && task.space == current_space) weight += params_.same_address_space_bonus;
-    return weight;
-  };
+  const int space = current_space(cpu);
+  const auto& on_cpu = by_cpu_[static_cast<std::size_t>(cpu)];
   for (;;) {
     // Algorithm 4, lines 5-15: prev first, so that it wins ties; then the ready tasks in list order, each
-    // replacing the best only when strictly better.
-    std::optional<ThreadId> next = prev;
-    Cycles best = prev ? fast_goodness(*prev) : -1;
-    std::size_t best_index = ready_.size();
-    for (std::size_t i = 0; i < ready_.size(); ++i) {
-      const Cycles g = fast_goodness(ready_[i]);
-      if (g > best) {
-        best = g;
-        next = ready_[i];
-        best_index = i;
+    // replacing the best only when strictly better. The same choice from the index: the best ready thread by
+    // (goodness descending, list position ascending), taken only when strictly better than prev.
+    const Cycles prev_goodness = prev ? weight(tasks_[static_cast<std::size_t>(*prev)], cpu, space) : -1;
+    ThreadId found = -1;
+    Cycles found_goodness = -1;
+    std::uint64_t found_seq = 0;
+    auto consider = [&](ThreadId t) {
+      const Task& task = tasks_[static_cast<std::size_t>(t)];
+      const Cycles g = weight(task, cpu, space);
+      if (g > found_goodness || (g == found_goodness && task.seq < found_seq)) {
+        found = t;
+        found_goodness = g;
+        found_seq = task.seq;
       }
+    };
+    // Threads that may get a bonus on this CPU: all of them.
+    for (ThreadId t : on_cpu) consider(t);
+    if (space >= 0)
+      for (ThreadId t : by_space_[static_cast<std::size_t>(space)]) consider(t);
+    // Any other thread's goodness is its counter: the first of them in counter order is their best.
+    for (const Key& key : by_counter_) {
+      const Task& task = tasks_[static_cast<std::size_t>(key.thread)];
+      if (task.processor == cpu || task.space == space) continue;  // considered above
+      consider(key.thread);
+      break;
+    }
+    std::optional<ThreadId> next = prev;
+    Cycles best = prev_goodness;
+    const bool from_ready = found >= 0 && found_goodness > prev_goodness;
+    if (from_ready) {
+      next = found;
+      best = found_goodness;
     }
     if (best < 0) return std::nullopt;  // lines 17-18: nothing to run
     if (best == 0) {                    // lines 19-22: everyone exhausted its quantum
       new_epoch();
       continue;
     }
-    if (best_index < ready_.size()) ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(best_index));
-    tasks_[*next].processor = cpu;  // line 24
+    if (from_ready) index_remove(found);
+    set_processor(*next, cpu);  // line 24
     return next;
   }
 }
 
-std::optional<CpuId> Linux24::choose_cpu(ThreadId thread, const std::vector<char>& flagged,
-                                         bool skip_flagged_idle, bool skip_flagged_busy) const {
-  // Algorithm 2, lines 3-14.
+void Linux24::snapshot() {
+  // The wake-up paths read every CPU many times while nothing on the CPUs changes: read each once.
   const int cpus = host_->cpu_count();
-  auto usable_idle = [&](CpuId c) {
-    return host_->cpu(c).phase == CpuPhase::Idle && !(skip_flagged_idle && flagged[c]);
-  };
-  const CpuId previous = processor(thread);
-  if (previous >= 0 && usable_idle(previous)) return previous;
-  std::optional<CpuId> oldest;
+  snap_.resize(static_cast<std::size_t>(cpus));
+  flagged_.resize(static_cast<std::size_t>(cpus));
+  idle_cpus_ = 0;
   for (CpuId c = 0; c < cpus; ++c) {
-    if (!usable_idle(c)) continue;
-    if (!oldest || host_->cpu(c).idle_since < host_->cpu(*oldest).idle_since) oldest = c;
+    const CpuView& view = host_->cpu(c);
+    CpuSnap& snap = snap_[static_cast<std::size_t>(c)];
+    flagged_[c] = view.need_resched;
+    snap.idle = view.phase == CpuPhase::Idle;
+    snap.idle_since = view.idle_since;
+    idle_cpus_ += snap.idle ? 1 : 0;
+    snap.busy = !snap.idle && view.current >= 0;
+    if (snap.busy) {
+      ensure(view.current);
+      const Task& current = tasks_[static_cast<std::size_t>(view.current)];
+      snap.space = current.space;
+      snap.current_goodness = weight(current, c, current.space);
+    } else {
+      snap.space = -1;
+      snap.current_goodness = 0;
+    }
   }
-  if (oldest) return oldest;
+}
+
+std::optional<CpuId> Linux24::choose_cpu(ThreadId thread, bool skip_flagged_idle,
+                                         bool skip_flagged_busy) const {
+  // Algorithm 2, lines 3-14, on the snapshot of the CPUs.
+  const int cpus = static_cast<int>(snap_.size());
+  auto usable_idle = [&](CpuId c) { return snap_[c].idle && !(skip_flagged_idle && flagged_[c]); };
+  const Task& task = tasks_[static_cast<std::size_t>(thread)];
+  const CpuId previous = task.processor;
+  if (idle_cpus_ > 0) {
+    if (previous >= 0 && usable_idle(previous)) return previous;
+    std::optional<CpuId> oldest;
+    for (CpuId c = 0; c < cpus; ++c) {
+      if (!usable_idle(c)) continue;
+      if (!oldest || snap_[c].idle_since < snap_[*oldest].idle_since) oldest = c;
+    }
+    if (oldest) return oldest;
+  }
   Cycles max_prio = params_.preemption_threshold;
   std::optional<CpuId> next;
   for (CpuId c = 0; c < cpus; ++c) {
-    const auto& view = host_->cpu(c);
-    if (view.phase == CpuPhase::Idle || view.current < 0) continue;
-    if (skip_flagged_busy && flagged[c]) continue;
-    const Cycles diff = goodness(thread, c) - goodness(view.current, c);
+    const CpuSnap& snap = snap_[c];
+    if (!snap.busy) continue;
+    if (skip_flagged_busy && flagged_[c]) continue;
+    const Cycles diff = weight(task, c, snap.space) - snap.current_goodness;
     if (diff > max_prio) {
       max_prio = diff;
       next = c;
@@ -157,26 +307,26 @@ std::optional<CpuId> Linux24::choose_cpu(ThreadId thread, const std::vector<char
 }
 
 std::optional<CpuId> Linux24::reschedule_idle(ThreadId thread, CpuId) {
-  std::vector<char> flagged(static_cast<std::size_t>(host_->cpu_count()));
-  for (CpuId c = 0; c < host_->cpu_count(); ++c) flagged[c] = host_->cpu(c).need_resched;
+  ensure(thread);
+  snapshot();
   const bool aip = wakeup_ == WakeupScheme::Aip;
-  return choose_cpu(thread, flagged, aip, aip && aip_search_ == AipSearch::IdleAndPreemption);
+  return choose_cpu(thread, aip, aip && aip_search_ == AipSearch::IdleAndPreemption);
 }
 
 std::vector<CpuId> Linux24::wake(const std::vector<ThreadId>& woken, CpuId) {
-  grow();
+  for (ThreadId thread : woken) ensure(thread);
+  // The chosen CPUs run schedule() only after the decisions (below), so the CPUs do not change meanwhile.
+  snapshot();
   if (wakeup_ == WakeupScheme::Smart) return wake_smart(woken);
   // silly and aip: reschedule_idle for each task in turn (algorithm 3). The chosen CPUs run schedule() only
   // after the whole loop (6.6.1.2, silly: "first assigns idle CPUs to all of the awakening tasks and only
   // then schedule is invoked"), so an idle CPU stays idle, and goodness(current) unchanged, during the loop.
-  std::vector<char> flagged(static_cast<std::size_t>(host_->cpu_count()));
-  for (CpuId c = 0; c < host_->cpu_count(); ++c) flagged[c] = host_->cpu(c).need_resched;
   const bool aip = wakeup_ == WakeupScheme::Aip;
   std::vector<CpuId> chosen;
   for (ThreadId thread : woken) {
-    auto cpu = choose_cpu(thread, flagged, aip, aip && aip_search_ == AipSearch::IdleAndPreemption);
+    auto cpu = choose_cpu(thread, aip, aip && aip_search_ == AipSearch::IdleAndPreemption);
     if (!cpu) continue;
-    flagged[*cpu] = 1;
+    flagged_[*cpu] = 1;
     chosen.push_back(*cpu);
   }
   return chosen;
@@ -188,45 +338,64 @@ std::vector<CpuId> Linux24::wake_smart(const std::vector<ThreadId>& woken) {
   // busy CPUs by the triplets TRI = {(d, t, c) : d = goodness(t, c) - goodness(c.current, c) > PT}, larger d
   // first, each task and each CPU assigned at most once (algorithm 5). CPUs whose need_resched is already set
   // will reschedule anyway and are not assigned again.
-  const int cpus = host_->cpu_count();
-  std::vector<char> taken(static_cast<std::size_t>(cpus));
-  for (CpuId c = 0; c < cpus; ++c) taken[c] = host_->cpu(c).need_resched;
-  std::vector<char> placed(woken.size());
+  const int cpus = static_cast<int>(snap_.size());
+  auto& taken = flagged_;  // from snapshot(): the need_resched flags
+  placed_.assign(woken.size(), 0);
+  auto& placed = placed_;
   std::vector<CpuId> chosen;
-  auto free_idle = [&](CpuId c) { return host_->cpu(c).phase == CpuPhase::Idle && !taken[c]; };
-  for (std::size_t i = 0; i < woken.size(); ++i) {
-    const CpuId previous = processor(woken[i]);
-    if (previous >= 0 && free_idle(previous)) {
-      taken[previous] = 1;
+  if (idle_cpus_ > 0) {
+    auto free_idle = [&](CpuId c) { return snap_[c].idle && !taken[c]; };
+    for (std::size_t i = 0; i < woken.size(); ++i) {
+      const CpuId previous = processor(woken[i]);
+      if (previous >= 0 && free_idle(previous)) {
+        taken[previous] = 1;
+        placed[i] = 1;
+        chosen.push_back(previous);
+      }
+    }
+    for (std::size_t i = 0; i < woken.size(); ++i) {
+      if (placed[i]) continue;
+      std::optional<CpuId> oldest;
+      for (CpuId c = 0; c < cpus; ++c) {
+        if (free_idle(c) && (!oldest || snap_[c].idle_since < snap_[*oldest].idle_since)) oldest = c;
+      }
+      if (!oldest) break;
+      taken[*oldest] = 1;
       placed[i] = 1;
-      chosen.push_back(previous);
+      chosen.push_back(*oldest);
     }
   }
-  for (std::size_t i = 0; i < woken.size(); ++i) {
-    if (placed[i]) continue;
-    std::optional<CpuId> oldest;
-    for (CpuId c = 0; c < cpus; ++c) {
-      if (free_idle(c) && (!oldest || host_->cpu(c).idle_since < host_->cpu(*oldest).idle_since)) oldest = c;
-    }
-    if (!oldest) break;
-    taken[*oldest] = 1;
-    placed[i] = 1;
-    chosen.push_back(*oldest);
+  auto& tri = tri_;
+  tri.clear();
+  // TRI without computing every (task, CPU) pair: on any CPU but its processor a task's goodness is at most
+  // counter + SAME_ADDRESS_SPACE_BONUS, so only the CPUs whose current goodness is below that minus the
+  // threshold can give a triplet; its processor is tried apart. A task with counter 0 has goodness 0 and
+  // gives none (goodness is never negative). The set is the same as from all pairs; it is sorted below, so
+  // the order in which it is built does not matter.
+  auto& busy = busy_;
+  busy.clear();
+  Cycles lowest = 0;  // the smallest current goodness among them
+  for (CpuId c = 0; c < cpus; ++c) {
+    if (taken[c] || !snap_[c].busy) continue;
+    if (busy.empty() || snap_[c].current_goodness < lowest) lowest = snap_[c].current_goodness;
+    busy.push_back(c);
   }
-  struct Triplet {
-    Cycles d;
-    std::size_t task;
-    CpuId cpu;
+  auto try_pair = [&](std::size_t i, const Task& task, CpuId c) {
+    const Cycles d = weight(task, c, snap_[c].space) - snap_[c].current_goodness;
+    if (d > params_.preemption_threshold) tri.push_back({d, i, c});
   };
-  std::vector<Triplet> tri;
-  for (std::size_t i = 0; i < woken.size(); ++i) {
+  for (std::size_t i = 0; i < woken.size() && !busy.empty(); ++i) {
     if (placed[i]) continue;
-    for (CpuId c = 0; c < cpus; ++c) {
-      const auto& view = host_->cpu(c);
-      if (taken[c] || view.phase == CpuPhase::Idle || view.current < 0) continue;
-      const Cycles d = goodness(woken[i], c) - goodness(view.current, c);
-      if (d > params_.preemption_threshold) tri.push_back({d, i, c});
+    const Task& task = tasks_[static_cast<std::size_t>(woken[i])];
+    if (task.counter == 0) continue;
+    const CpuId own = task.processor;
+    const Cycles limit = task.counter + params_.same_address_space_bonus - params_.preemption_threshold;
+    if (lowest >= limit) {  // no CPU but its processor can give a triplet
+      if (own >= 0 && !taken[own] && snap_[own].busy) try_pair(i, task, own);
+      continue;
     }
+    for (CpuId c : busy)
+      if (c == own || snap_[c].current_goodness < limit) try_pair(i, task, c);
   }
   // Larger d first; ties by wake order, then CPU id (a choice: the thesis does not order ties).
   std::sort(tri.begin(), tri.end(), [](const Triplet& a, const Triplet& b) {

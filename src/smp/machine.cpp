@@ -30,6 +30,7 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
   scheduler_->attach(*this);
   decides_before_switch_ = scheduler_->decides_before_switch();
   cpus_.resize(config_.cpus);
+  idle_cpus_ = config_.cpus;  // every CPU starts idle
   jobs_.resize(config_.jobs.size());
   outcomes_.resize(config_.jobs.size());
   for (std::size_t j = 0; j < config_.jobs.size(); ++j)
@@ -95,6 +96,7 @@ Machine::Machine(Machine&& other) noexcept
       outcomes_(std::move(other.outcomes_)),
       job_first_thread_(std::move(other.job_first_thread_)),
       idle_(std::move(other.idle_)),
+      idle_cpus_(other.idle_cpus_),
       events_queue_(std::move(other.events_queue_)),
       current_cpu_(other.current_cpu_),
       now_(other.now_),
@@ -471,8 +473,7 @@ wait::ArrivalView Machine::arrival_view(ThreadId id) const {
   view.blocked_peers = static_cast<int>(job.blocked.size());
   view.partition_cpus = scheduler_->partition_cpus(thread.address_space);
   view.cpus = config_.cpus;
-  view.idle_cpus = static_cast<int>(
-      std::count_if(cpus_.begin(), cpus_.end(), [](const Cpu& c) { return c.view.phase == CpuPhase::Idle; }));
+  view.idle_cpus = idle_cpus_;
   view.runnable_threads = runnable_;
   view.context_switch = config_.cs_in + config_.cs_out;
   view.quantum = config_.quantum;
@@ -530,8 +531,10 @@ void Machine::complete_barrier(int job_index, CpuId completer) {
   ++barriers_done_;
   ++outcomes_[job_index].barriers_completed;
   if (job.completed < config_.jobs[job_index].barriers) add_phase_work(job_index);
-  // Blocked threads move to the ready-queue tail together, in the order they blocked (thesis 2.1).
-  std::vector<ThreadId> woken = std::move(job.blocked);
+  // Blocked threads move to the ready-queue tail together, in the order they blocked (thesis 2.1). The two
+  // buffers trade places, so that neither is allocated again at every barrier.
+  std::vector<ThreadId>& woken = woken_;
+  woken.swap(job.blocked);
   job.blocked.clear();
   job.woken_at_last_completion = static_cast<int>(woken.size());
   for (ThreadId id : woken) {
@@ -698,6 +701,7 @@ void Machine::switch_in(CpuId cpu, ThreadId id) {
   ++thread.dispatches;
   if (thread.job >= 0) ++outcomes_[thread.job].context_switches;
   c.view.current = id;
+  if (c.view.phase == CpuPhase::Idle) --idle_cpus_;
   c.view.phase = CpuPhase::SwitchIn;
   note(TraceKind::SwitchIn, cpu, id);
   schedule(cpu, now_ + config_.cs_in);
@@ -705,6 +709,7 @@ void Machine::switch_in(CpuId cpu, ThreadId id) {
 
 void Machine::go_idle(CpuId cpu) {
   auto& c = cpus_[cpu];
+  if (c.view.phase != CpuPhase::Idle) ++idle_cpus_;
   c.view.phase = CpuPhase::Idle;
   c.view.current = -1;
   c.view.idle_since = now_;

@@ -240,6 +240,8 @@ class Machine final : private sched::SmpHost {
   std::vector<JobOutcome> outcomes_;
   std::vector<ThreadId> job_first_thread_;
   std::set<CpuId> idle_;
+  int idle_cpus_ = 0;            // CPUs in phase Idle (kept by switch_in and go_idle)
+  std::vector<ThreadId> woken_;  // complete_barrier's list of the threads it wakes
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_queue_;
   CpuId current_cpu_ = -1;  // the CPU whose event is being processed
   Cycles now_ = 0;
