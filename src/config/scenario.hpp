@@ -8,6 +8,8 @@
 #include <variant>
 #include <vector>
 
+#include "barrier/tree_kind.hpp"
+
 namespace cosched::config {
 
 enum class EndCondition { AllJobs, FirstFinish };
@@ -144,6 +146,7 @@ struct NowJobProfile {
   int barriers = 0;
   IntervalBasis interval_basis = IntervalBasis::Compute;
   BarrierKind barrier_kind = BarrierKind::Root;
+  barrier::TreeKind barrier_notify = barrier::TreeKind::Flat;  // root barriers' notification tree
   NowWait wait;
   int tickets = 100;
 };
