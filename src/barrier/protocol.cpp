@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "barrier/tree.hpp"
+
 namespace cosched::barrier {
 
 void Protocol::receive(BarrierState& state, int, const Message& m, std::vector<Outgoing>&) const {
@@ -21,32 +23,81 @@ void Protocol::receive(BarrierState& state, int, const Message& m, std::vector<O
 
 namespace {
 
-// Root-based with a sequential flat notification tree (B&M 3.2: "the root process handled all barrier
-// notification messages using a sequential flat tree"): every process but rank 0 sends an arrival to
-// the root; the root, once it has all P-1 and has arrived, notifies ranks 1..P-1 in turn.
-class FlatRoot final : public Protocol {
+// Root-based (B&M 3.2): every process but rank 0 sends an arrival to the root; the root, once it has all
+// P-1 and has arrived, sends the completion notice down a notification tree (section 4.4): to its own
+// children in their order, and every process that handles the notice forwards it to its children before
+// it passes (a forwarded notice is an ordinary message: o to send, L, o to handle). A flat tree is the
+// original simulator's "sequential flat tree": the root notifies ranks 1..P-1 in turn.
+class RootTree final : public Protocol {
  public:
-  explicit FlatRoot(int processes) : Protocol(processes) {}
+  RootTree(int processes, const NotifySpec& notify)
+      : Protocol(processes), notify_(notify), order_aware_(notify.tree == TreeKind::OrderAwareSkewed) {
+    if (!order_aware_)
+      children_ = children_of(build_tree({notify.tree, processes, {}, notify.latency, notify.overhead}));
+  }
   std::string_view name() const override { return "root"; }
   void arrive(int rank, int barrier, std::vector<Outgoing>& out) const override {
     if (rank != 0) out.push_back({0, Message::Kind::BarrierArrival, barrier});
+  }
+  void receive(BarrierState& state, int rank, const Message& m, std::vector<Outgoing>& out) const override {
+    Protocol::receive(state, rank, m, out);
+    if (m.kind == Message::Kind::BarrierArrival && order_aware_) {
+      // B&M 3.2.3: "the root process must keep track of the order in which each coprocess reaches the
+      // barrier". Arrivals for a later barrier cannot come before the root has passed this one (their
+      // senders need its notice first), so one list is enough.
+      state.arrival_order.push_back(m.from);
+      if (static_cast<int>(state.arrival_order.size()) == processes() - 1) {
+        // The tree of this barrier, which the root's notice carries to the interior nodes.
+        current_ = children_of(
+            build_tree({notify_.tree, processes(), state.arrival_order, notify_.latency, notify_.overhead}));
+        current_barrier_ = m.barrier;
+        state.arrival_order.clear();
+      }
+    }
+    if (m.kind == Message::Kind::BarrierNotice) notify(rank, m.barrier, out);
   }
   bool passed(const BarrierState& state, int rank, int barrier) const override {
     return rank == 0 ? state.arrivals[barrier] == processes() - 1 : state.notices[barrier] != 0;
   }
   void pass(int rank, int barrier, std::vector<Outgoing>& out) const override {
-    if (rank != 0) return;
-    for (int r = 1; r < processes(); ++r) out.push_back({r, Message::Kind::BarrierNotice, barrier});
+    if (rank == 0) notify(0, barrier, out);
   }
   std::vector<int> peers(int rank) const override {
     std::vector<int> out;
-    if (rank != 0) {
-      out.push_back(0);
-    } else {
-      for (int r = 1; r < processes(); ++r) out.push_back(r);
+    if (order_aware_) {
+      // Any process but the root may be interior and any may be its child.
+      for (int r = 0; r < processes(); ++r)
+        if (r != rank) out.push_back(r);
+      return out;
     }
+    if (rank != 0) out.push_back(0);
+    for (int c : children_[rank]) out.push_back(c);
     return out;
   }
+
+ private:
+  static std::vector<std::vector<int>> children_of(const TreeGraph& tree) {
+    std::vector<std::vector<int>> out(boost::num_vertices(tree));
+    for (std::size_t r = 0; r < out.size(); ++r) out[r] = tree_children(tree, static_cast<int>(r));
+    return out;
+  }
+  void notify(int rank, int barrier, std::vector<Outgoing>& out) const {
+    const std::vector<std::vector<int>>* children = &children_;
+    if (order_aware_) {
+      if (processes() == 1) return;
+      if (current_barrier_ != barrier)
+        throw std::logic_error("barrier protocol: a notice for a barrier whose tree the root has not built");
+      children = &current_;
+    }
+    for (int c : (*children)[rank]) out.push_back({c, Message::Kind::BarrierNotice, barrier});
+  }
+
+  NotifySpec notify_;
+  bool order_aware_;
+  std::vector<std::vector<int>> children_;  // fixed trees: each rank's children in send order
+  // order-aware-skewed: the tree of the barrier being notified, built when the root has all arrivals.
+  mutable std::vector<std::vector<int>> current_;
+  mutable int current_barrier_ = -1;
 };
 
 // All-to-all (B&M 3.2): every process tells every other one; a process passes with P-1 arrivals.
@@ -72,11 +123,12 @@ class AllToAll final : public Protocol {
 
 }  // namespace
 
-std::shared_ptr<const Protocol> make_protocol(config::BarrierKind kind, int processes) {
+std::shared_ptr<const Protocol> make_protocol(config::BarrierKind kind, int processes,
+                                              const NotifySpec& notify) {
   if (processes <= 0) throw std::invalid_argument("barrier protocol: a job needs at least one process");
   switch (kind) {
     case config::BarrierKind::Root:
-      return std::make_shared<FlatRoot>(processes);
+      return std::make_shared<RootTree>(processes, notify);
     case config::BarrierKind::AllToAll:
       return std::make_shared<AllToAll>(processes);
   }

@@ -2,13 +2,16 @@
 // The barrier protocol of one job instance (Brim & Miller 3.2): which barrier messages a process sends
 // when it arrives, when it handles a barrier message and when it passes; when it has passed; and which
 // processes may send barrier messages to which (the SimGrid engine opens its mailboxes from that).
-// Pure and read-only during a run: what a process has received lives in its own BarrierState, which the
-// protocol reads and updates. No SimGrid. docs/models/now.md section 4.3 states the rules.
+// What a process has received lives in its own BarrierState, which the protocol reads and updates; the
+// protocol itself is read-only during a run but for the order-aware tree of the barrier being notified
+// (what the root's notice tells the interior nodes), so each job instance has its own. No SimGrid.
+// docs/models/now.md sections 4.3 and 4.4 state the rules.
 
 #include <memory>
 #include <string_view>
 #include <vector>
 
+#include "barrier/tree_kind.hpp"
 #include "config/scenario.hpp"
 #include "now/message.hpp"
 
@@ -25,8 +28,9 @@ struct Outgoing {
 
 // What one process has received of its job's barriers, by barrier index.
 struct BarrierState {
-  std::vector<int> arrivals;  // arrival messages handled
-  std::vector<char> notices;  // completion notice handled
+  std::vector<int> arrivals;       // arrival messages handled
+  std::vector<char> notices;       // completion notice handled
+  std::vector<int> arrival_order;  // the root, order-aware trees: senders of the arrivals being gathered
   explicit BarrierState(int barriers = 0) : arrivals(barriers, 0), notices(barriers, 0) {}
 };
 
@@ -53,7 +57,16 @@ class Protocol {
   int processes_;
 };
 
-// The protocol of `kind` for a job of `processes` processes.
-std::shared_ptr<const Protocol> make_protocol(config::BarrierKind kind, int processes);
+// How a root barrier's completion notices travel (barrier.notify, docs/models/now.md section 4.4): the
+// tree kind, and the L and o that shape the skewed trees.
+struct NotifySpec {
+  TreeKind tree = TreeKind::Flat;
+  config::Nanos latency = 10'000;
+  config::Nanos overhead = 2'000;
+};
+
+// The protocol of `kind` for one job instance of `processes` processes.
+std::shared_ptr<const Protocol> make_protocol(config::BarrierKind kind, int processes,
+                                              const NotifySpec& notify = {});
 
 }  // namespace cosched::barrier

@@ -18,6 +18,7 @@
 #include "cli/progress_line.hpp"
 #include "cli/summary_text.hpp"
 #include "cli/sweep_command.hpp"
+#include "cli/tree_command.hpp"
 #include "config/input_error.hpp"
 #include "config/loader.hpp"
 #include "metrics/result_files.hpp"
@@ -175,6 +176,8 @@ int main(int argc, char** argv) {
 
   cli::SweepOptions sweep_options;
   auto* sweep_cmd = cli::add_sweep_command(app, sweep_options);
+  cli::TreeOptions tree_options;
+  auto* tree_cmd = cli::add_tree_command(app, tree_options);
 
   try {
     app.parse(argc, argv);
@@ -195,6 +198,7 @@ int main(int argc, char** argv) {
   try {
     if (*validate_cmd) return validate(options);
     if (*sweep_cmd) return cli::run_sweep_command(*sweep_cmd, sweep_options);
+    if (*tree_cmd) return cli::run_tree_command(tree_options);
     return run(options);
   } catch (const config::InputError& e) {
     std::cerr << "cosched: error: " << one_line(e.what()) << "\n";

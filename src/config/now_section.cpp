@@ -189,6 +189,15 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
   if (auto v = map.optional("barrier")) {
     MapReader barrier(*v, "a mapping such as {kind: root}");
     if (auto kind = barrier.optional("kind")) job.barrier_kind = choice(*kind, kBarrierNames);
+    if (auto notify = barrier.optional("notify")) {
+      // One registry entry per tree kind (src/barrier/tree_kind.hpp).
+      const std::string expected = "one of " + cosched::barrier::tree_kind_names();
+      const auto tree = cosched::barrier::tree_kind_named(notify->scalar(expected));
+      if (!tree) notify->fail(expected);
+      if (job.barrier_kind != BarrierKind::Root)
+        notify->error("only kind root sends completion notices; all-to-all takes no 'notify'");
+      job.barrier_notify = *tree;
+    }
     barrier.finish();
   }
   job.wait = read_wait(map.required("wait"));
@@ -319,6 +328,8 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
     j["barriers"] = job.barriers;
     j["interval_basis"] = name_of(kBasisNames, job.interval_basis);
     j["barrier"]["kind"] = name_of(kBarrierNames, job.barrier_kind);
+    if (job.barrier_kind == BarrierKind::Root)
+      j["barrier"]["notify"] = barrier::tree_kind_name(job.barrier_notify);
     auto& wait = j["wait"];
     wait["algorithm"] = name_of(kWaitNames, job.wait.algorithm);
     if (job.wait.algorithm == NowWait::Algorithm::SpinFixed) wait["spin_s"] = seconds(job.wait.spin);

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "barrier/tree_kind.hpp"
 #include "workload/distribution.hpp"
 
 namespace cosched::config {
@@ -157,6 +158,7 @@ struct NowJobProfile {
   int barriers = 0;
   IntervalBasis interval_basis = IntervalBasis::Compute;
   BarrierKind barrier_kind = BarrierKind::Root;
+  barrier::TreeKind barrier_notify = barrier::TreeKind::Flat;  // root barriers' notification tree
   NowWait wait;
   int tickets = 100;
 };

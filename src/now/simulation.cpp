@@ -70,8 +70,12 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
     workload::ProgramSpec program{
         profile.comm_interval,  profile.sync_interval,          profile.imbalance, profile.pattern,
         profile.interval_basis, 2 * latency + 4 * now.overhead, profile.processes};
-    const auto protocol = barrier::make_protocol(profile.barrier_kind, profile.processes);
+    std::shared_ptr<const barrier::Protocol> protocol;
     for (int copy = 0; copy < profile.copies; ++copy) {
+      // An order-aware tree is built during the run, so each job instance has its own (section 4.4).
+      if (!protocol || profile.barrier_notify == barrier::TreeKind::OrderAwareSkewed)
+        protocol = barrier::make_protocol(profile.barrier_kind, profile.processes,
+                                          {profile.barrier_notify, latency, now.overhead});
       jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets,
                                profile.placement, protocol, algorithm, program});
     }

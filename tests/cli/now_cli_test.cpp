@@ -392,6 +392,13 @@ std::string random_scenario(std::uint64_t seed) {
         pick({"100us", "500us", "1ms"}), pick({"1", "1.5", "3"}), 1 + engine() % 4,
         pick({"root", "all-to-all"}), wait, wait_keys);
   }
+  // Every notification tree under a root barrier, taken from the seed without drawing from the engine so
+  // that the scenarios' other draws stay as they were.
+  static const char* const kTrees[] = {"flat", "binary", "binomial", "skewed", "order-aware-skewed"};
+  const std::string tree = fmt::format("barrier: {{kind: root, notify: {}}}", kTrees[seed % 5]);
+  for (std::size_t at = 0; (at = yaml.find("barrier: {kind: root}", at)) != std::string::npos;
+       at += tree.size())
+    yaml.replace(at, std::string("barrier: {kind: root}").size(), tree);
   return yaml;
 }
 
@@ -544,6 +551,9 @@ const BadNowCase kBadNowCases[] = {
     {"context-switch-negative.yaml", "12:19", "scheduler.context_switch", "got \"-100us\""},
     {"pattern-unknown.yaml", "18:16", "workload.jobs[0].pattern", "got \"ring\""},
     {"barrier-kind-unknown.yaml", "23:23", "workload.jobs[0].barrier.kind", "got \"butterfly\""},
+    {"notify-unknown.yaml", "23:37", "workload.jobs[0].barrier.notify",
+     "expected one of flat, binary, binomial, skewed, order-aware-skewed, got \"butterfly\""},
+    {"notify-on-all-to-all.yaml", "23:43", "workload.jobs[0].barrier.notify", "only kind root"},
     {"sleep-return-on-stride.yaml", "13:17", "scheduler.sleep_return", "policy ts only"},
     {"credit-cap-on-ts.yaml", "11:15", "scheduler.credit_cap", "policy stride-credit only"},
     {"unknown-job-key.yaml", "23:7", "workload.jobs[0].priority", "unknown key"},
@@ -732,6 +742,13 @@ void expect_setting_changes_the_run(const std::string& set, const std::string& p
 TEST(NowWorkload, AllToAllBarrierRuns) {
   expect_setting_changes_the_run("workload.jobs.0.barrier={kind: all-to-all}",
                                  "/workload/jobs/0/barrier/kind", "all-to-all");
+}
+
+TEST(NowWorkload, NotificationTreesRun) {
+  expect_setting_changes_the_run("workload.jobs.0.barrier={kind: root, notify: binomial}",
+                                 "/workload/jobs/0/barrier/notify", "binomial");
+  expect_setting_changes_the_run("workload.jobs.0.barrier.notify=order-aware-skewed",
+                                 "/workload/jobs/0/barrier/notify", "order-aware-skewed");
 }
 
 TEST(NowWorkload, RandomPatternRuns) {
