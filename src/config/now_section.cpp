@@ -5,32 +5,18 @@
 #include <set>
 #include <stdexcept>
 
-#include "config/units.hpp"
+#include "config/now_fields.hpp"
 
 namespace cosched::config {
 namespace {
 
 constexpr int kMaxWorkstations = 100'000;
 
-Nanos duration(const Field& f, bool allow_zero = false) {
-  const char* expected = allow_zero ? "a duration with a unit, such as 10us, 150ms or 2s (0 allowed)"
-                                    : "a positive duration with a unit, such as 10us, 150ms or 2s";
-  auto value = parse_duration_ns(f.scalar(expected));
-  if (!value || (!allow_zero && *value <= 0)) f.fail(expected);
-  // A bound (about 11.6 days) that keeps every sum of times far from overflowing 64-bit nanoseconds.
-  if (*value > 1'000'000'000'000'000) f.fail(std::string(expected) + " of at most 1000000s");
-  return *value;
-}
-
 int bounded_count(const Field& f, int max) {
   auto value = f.positive_integer();
   if (value > max) f.fail(fmt::format("a positive integer up to {}", max));
   return static_cast<int>(value);
 }
-
-// Each enum's names in scenario files, one table serving both reading and writing (resolved_json).
-template <typename Enum>
-using Names = std::initializer_list<std::pair<const char*, Enum>>;
 
 using A = NowWait::Algorithm;
 const Names<A> kWaitNames = {{"block", A::Block},       {"spin-fixed", A::SpinFixed},
@@ -59,23 +45,6 @@ const Names<NowWait::AfterWake> kAfterWakeNames = {{"first-phase", NowWait::Afte
                                                    {"window", NowWait::AfterWake::Window}};
 const Names<SleepReturn> kSleepReturnNames = {{"always", SleepReturn::Always},
                                               {"maxwait", SleepReturn::Maxwait}};
-
-template <typename Enum>
-Enum choice(const Field& f, Names<Enum> options) {
-  std::string names;
-  for (const auto& [name, value] : options) names += (names.empty() ? "" : ", ") + std::string(name);
-  auto text = f.scalar("one of " + names);
-  for (const auto& [name, value] : options)
-    if (text == name) return value;
-  f.fail("one of " + names);
-}
-
-template <typename Enum>
-const char* name_of(Names<Enum> options, Enum value) {
-  for (const auto& [name, option] : options)
-    if (option == value) return name;
-  throw std::logic_error("now scenario: an enum value without a name");
-}
 
 NowWait read_wait(const Field& f) {
   MapReader map(f, "a mapping such as {algorithm: pairwise}");
