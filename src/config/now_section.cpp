@@ -5,22 +5,13 @@
 #include <set>
 #include <stdexcept>
 
-#include "config/units.hpp"
+#include "config/now_fields.hpp"
+#include "sched/local_scheduler_registry.hpp"
 
 namespace cosched::config {
 namespace {
 
 constexpr int kMaxWorkstations = 100'000;
-
-Nanos duration(const Field& f, bool allow_zero = false) {
-  const char* expected = allow_zero ? "a duration with a unit, such as 10us, 150ms or 2s (0 allowed)"
-                                    : "a positive duration with a unit, such as 10us, 150ms or 2s";
-  auto value = parse_duration_ns(f.scalar(expected));
-  if (!value || (!allow_zero && *value <= 0)) f.fail(expected);
-  // A bound (about 11.6 days) that keeps every sum of times far from overflowing 64-bit nanoseconds.
-  if (*value > 1'000'000'000'000'000) f.fail(std::string(expected) + " of at most 1000000s");
-  return *value;
-}
 
 int bounded_count(const Field& f, int max) {
   auto value = f.positive_integer();
@@ -28,25 +19,16 @@ int bounded_count(const Field& f, int max) {
   return static_cast<int>(value);
 }
 
-// Each enum's names in scenario files, one table serving both reading and writing (resolved_json).
-template <typename Enum>
-using Names = std::initializer_list<std::pair<const char*, Enum>>;
-
 using A = NowWait::Algorithm;
 const Names<A> kWaitNames = {{"block", A::Block},       {"spin-fixed", A::SpinFixed},
                              {"pairwise", A::Pairwise}, {"block-immediately", A::BlockImmediately},
                              {"spin", A::Spin},         {"large-initial-spin", A::LargeInitialSpin}};
-const Names<NowPolicy> kPolicyNames = {{"gang", NowPolicy::Gang},
-                                       {"ts", NowPolicy::TimeSharing},
-                                       {"stride", NowPolicy::Stride},
-                                       {"stride-credit", NowPolicy::StrideCredit}};
 const Names<Pattern> kPatternNames = {
     {"news", Pattern::News}, {"none", Pattern::None}, {"random", Pattern::Random}};
 const Names<IntervalBasis> kBasisNames = {{"compute", IntervalBasis::Compute},
                                           {"dedicated", IntervalBasis::Dedicated}};
 const Names<BarrierKind> kBarrierNames = {{"root", BarrierKind::Root}, {"all-to-all", BarrierKind::AllToAll}};
 const Names<NowNetwork> kNetworkNames = {{"logp", NowNetwork::LogP}, {"shared", NowNetwork::Shared}};
-const Names<WakePreempt> kWakePreemptNames = {{"pass", WakePreempt::Pass}, {"none", WakePreempt::None}};
 const Names<NowWait::Resume> kResumeNames = {{"restart", NowWait::Resume::Restart},
                                              {"keep", NowWait::Resume::Keep},
                                              {"block", NowWait::Resume::Block}};
@@ -57,25 +39,6 @@ const Names<NowWait::ReadWindow> kReadWindowNames = {{"pairwise", NowWait::ReadW
                                                      {"none", NowWait::ReadWindow::None}};
 const Names<NowWait::AfterWake> kAfterWakeNames = {{"first-phase", NowWait::AfterWake::FirstPhase},
                                                    {"window", NowWait::AfterWake::Window}};
-const Names<SleepReturn> kSleepReturnNames = {{"always", SleepReturn::Always},
-                                              {"maxwait", SleepReturn::Maxwait}};
-
-template <typename Enum>
-Enum choice(const Field& f, Names<Enum> options) {
-  std::string names;
-  for (const auto& [name, value] : options) names += (names.empty() ? "" : ", ") + std::string(name);
-  auto text = f.scalar("one of " + names);
-  for (const auto& [name, value] : options)
-    if (text == name) return value;
-  f.fail("one of " + names);
-}
-
-template <typename Enum>
-const char* name_of(Names<Enum> options, Enum value) {
-  for (const auto& [name, option] : options)
-    if (option == value) return name;
-  throw std::logic_error("now scenario: an enum value without a name");
-}
 
 NowWait read_wait(const Field& f) {
   MapReader map(f, "a mapping such as {algorithm: pairwise}");
@@ -241,40 +204,7 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
   }
   {
     MapReader scheduler(top.required("scheduler"), "a mapping with 'policy'");
-    auto policy = scheduler.required("policy");
-    now.policy = choice(policy, kPolicyNames);
-    auto quantum = scheduler.optional("quantum");
-    if (quantum) {
-      if (now.policy == NowPolicy::TimeSharing)
-        quantum->error("ts takes its quanta from the Solaris dispatch table; remove scheduler.quantum");
-      now.quantum = duration(*quantum);
-    }
-    if (auto v = scheduler.optional("context_switch")) now.context_switch = duration(*v, true);
-    auto sleep_return = scheduler.optional("sleep_return");
-    auto initial_level = scheduler.optional("initial_level");
-    auto credit_cap = scheduler.optional("credit_cap");
-    if (now.policy != NowPolicy::TimeSharing) {
-      for (auto* key : {&sleep_return, &initial_level})
-        if (*key) (*key)->error("applies to policy ts only");
-    }
-    if (sleep_return) now.sleep_return = choice(*sleep_return, kSleepReturnNames);
-    if (initial_level) {
-      auto level = initial_level->non_negative_integer();
-      if (level > 59) initial_level->fail("a TS level from 0 to 59");
-      now.initial_level = static_cast<int>(level);
-    }
-    // Choice (docs/models/now.md section 6): W&W's stride decides at quantum ends and when the running
-    // client leaves; B&M 3.4 has SSC, like TS, schedule a woken process "immediately".
-    now.wake_preempt = now.policy == NowPolicy::StrideCredit ? WakePreempt::Pass : WakePreempt::None;
-    if (auto v = scheduler.optional("wake_preempt")) {
-      if (now.policy != NowPolicy::Stride && now.policy != NowPolicy::StrideCredit)
-        v->error("applies to policies stride and stride-credit only");
-      now.wake_preempt = choice(*v, kWakePreemptNames);
-    }
-    if (credit_cap) {
-      if (now.policy != NowPolicy::StrideCredit) credit_cap->error("applies to policy stride-credit only");
-      now.credit_cap = duration(*credit_cap, true);
-    }
+    sched::read_local_policy(scheduler, now);
     scheduler.finish();
   }
   {
@@ -303,17 +233,8 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
   platform["overhead_s"] = seconds(now.overhead);
   platform["network"] = name_of(kNetworkNames, now.network);
   auto& scheduler = out["scheduler"];
-  scheduler["policy"] = name_of(kPolicyNames, now.policy);
-  if (now.policy != NowPolicy::TimeSharing) scheduler["quantum_s"] = seconds(now.quantum);
-  scheduler["context_switch_s"] = seconds(now.context_switch);
-  if (now.policy == NowPolicy::TimeSharing) {
-    scheduler["sleep_return"] = name_of(kSleepReturnNames, now.sleep_return);
-    scheduler["initial_level"] = now.initial_level;
-  }
-  if (now.policy == NowPolicy::Stride || now.policy == NowPolicy::StrideCredit)
-    scheduler["wake_preempt"] = name_of(kWakePreemptNames, now.wake_preempt);
-  if (now.policy == NowPolicy::StrideCredit)
-    scheduler["credit_cap_s"] = seconds(now.credit_cap.value_or(now.quantum));
+  scheduler["policy"] = now.policy;
+  sched::local_policy(now.policy).to_json(now, scheduler);
   auto& jobs = out["workload"]["jobs"] = nlohmann::ordered_json::array();
   for (const auto& job : now.jobs) {
     nlohmann::ordered_json j;

@@ -111,7 +111,6 @@ struct SmpConfig {
 // ---- NOW model (Brim & Miller 3.1; Arpaci-Dusseau's implicit coscheduling simulator) ----
 using Nanos = std::int64_t;  // simulated time in nanoseconds
 
-enum class NowPolicy { Gang, TimeSharing, Stride, StrideCredit };
 // Stride schedulers: does a woken process take the CPU when its pass is below the running one's?
 enum class WakePreempt { Pass, None };
 enum class SleepReturn { Always, Maxwait };
@@ -173,13 +172,13 @@ struct NowConfig {
   Nanos latency = 10'000;
   Nanos overhead = 2'000;
   double bandwidth_bytes_per_second = 125e6;  // 1 Gbps
-  NowPolicy policy = NowPolicy::Stride;
+  std::string policy = "stride";              // a name of sched/local_scheduler_registry.cpp
   Nanos quantum = 10'000'000;
   Nanos context_switch = 100'000;
   SleepReturn sleep_return = SleepReturn::Always;
   int initial_level = 29;
   std::optional<Nanos> credit_cap;               // default: one quantum
-  WakePreempt wake_preempt = WakePreempt::None;  // stride schedulers; default by policy
+  WakePreempt wake_preempt = WakePreempt::None;  // stride schedulers; default by policy (its registry entry)
   std::vector<NowJobProfile> jobs;
   OutputConfig output;
 };

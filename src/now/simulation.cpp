@@ -28,31 +28,6 @@ double seconds(Nanos ns) {
   return static_cast<double>(ns) * 1e-9;
 }
 
-sched::LocalSchedulerConfig scheduler_config(const config::NowConfig& now) {
-  sched::LocalSchedulerConfig c;
-  switch (now.policy) {
-    case config::NowPolicy::Gang:
-      c.policy = sched::LocalPolicy::Gang;
-      break;
-    case config::NowPolicy::TimeSharing:
-      c.policy = sched::LocalPolicy::TimeSharing;
-      break;
-    case config::NowPolicy::Stride:
-      c.policy = sched::LocalPolicy::Stride;
-      break;
-    case config::NowPolicy::StrideCredit:
-      c.policy = sched::LocalPolicy::StrideCredit;
-      break;
-  }
-  c.quantum = now.quantum;
-  c.initial_level = now.initial_level;
-  c.sleep_return = now.sleep_return == config::SleepReturn::Always ? sched::SleepReturn::Always
-                                                                   : sched::SleepReturn::Maxwait;
-  c.credit_cap = now.credit_cap;
-  c.wake_preempt = now.wake_preempt == config::WakePreempt::Pass;
-  return c;
-}
-
 std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, int workstations) {
   std::vector<JobLayout> jobs;
   for (const auto& profile : now.jobs) {
@@ -107,7 +82,7 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
     run.total_barriers += static_cast<std::int64_t>(job.processes) * job.barriers;
   }
   run.tracker = std::make_unique<JobTracker>(sizes);
-  if (now_config.policy == config::NowPolicy::Gang) {
+  if (sched::local_policy(now_config.policy).gang_matrix) {
     std::vector<sched::JobId> ids(run.jobs.size());
     for (std::size_t j = 0; j < run.jobs.size(); ++j) ids[j] = static_cast<sched::JobId>(j);
     // The coordinator learns of a completion and tells every workstation: two messages (2L + o). It also
@@ -116,11 +91,10 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
                                                    2 * run.platform.min_latency + now_config.overhead);
     run.tracker->on_job_done([gang = run.gang](int job, Nanos time) { gang->job_finished(job, time); });
   }
-  const auto sched_config = scheduler_config(now_config);
   for (int w = 0; w < run.workstations(); ++w) {
     NodeParams params{w, now_config.overhead, now_config.context_switch, scenario.seed,
                       now_config.output.timeline};
-    run.nodes.push_back(std::make_unique<Node>(params, sched::make_local_scheduler(sched_config, run.gang),
+    run.nodes.push_back(std::make_unique<Node>(params, sched::make_local_scheduler(now_config, run.gang),
                                                &run.jobs, run.tracker.get()));
   }
   for (std::size_t j = 0; j < run.jobs.size(); ++j)

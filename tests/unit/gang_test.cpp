@@ -118,14 +118,13 @@ TEST(Gang, TicksAtSlotBoundariesAndPreemptsThere) {
 
 TEST(GangRegistry, BuildsEveryPolicyAndRefusesGangWithoutAMatrix) {
   auto matrix = std::make_shared<GangMatrix>(kSlot, std::vector<JobId>{0});
-  for (auto policy :
-       {LocalPolicy::Gang, LocalPolicy::TimeSharing, LocalPolicy::Stride, LocalPolicy::StrideCredit}) {
-    LocalSchedulerConfig config;
-    config.policy = policy;
-    EXPECT_NE(make_local_scheduler(config, matrix), nullptr) << local_policy_name(policy);
+  for (const auto& entry : local_policies()) {
+    config::NowConfig config;
+    config.policy = std::string(entry.name);
+    EXPECT_NE(make_local_scheduler(config, matrix), nullptr) << entry.name;
   }
-  LocalSchedulerConfig config;
-  config.policy = LocalPolicy::Gang;
+  config::NowConfig config;
+  config.policy = "gang";
   try {
     make_local_scheduler(config, nullptr);
     FAIL() << "gang without a matrix accepted";
@@ -133,7 +132,8 @@ TEST(GangRegistry, BuildsEveryPolicyAndRefusesGangWithoutAMatrix) {
     EXPECT_STREQ(error.what(), "scheduler.policy: gang needs the gang matrix shared by all workstations")
         << "the message names the setting";
   }
-  EXPECT_EQ(local_policy_name(LocalPolicy::StrideCredit), "stride-credit") << "the scenario file's name";
+  EXPECT_TRUE(local_policy("gang").gang_matrix) << "only gang shares a matrix";
+  EXPECT_FALSE(local_policy("stride-credit").gang_matrix);
 }
 
 }  // namespace

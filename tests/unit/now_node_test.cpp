@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "now/node.hpp"
-#include "sched/local_scheduler_registry.hpp"
+#include "sched/stride.hpp"
 #include "wait/fixed_wait.hpp"
 #include "wait/pairwise.hpp"
 
@@ -36,11 +36,8 @@ std::shared_ptr<const wait::NowWaitAlgorithm> pairwise() {
 struct Fixture {
   explicit Fixture(std::vector<JobLayout> job_list, bool wake_preempt = true)
       : jobs(std::move(job_list)), tracker(sizes(jobs)) {
-    sched::LocalSchedulerConfig config;
-    config.policy = sched::LocalPolicy::Stride;
-    config.wake_preempt = wake_preempt;
     node = std::make_unique<Node>(NodeParams{0, 2 * kUs, 100 * kUs, 1},
-                                  sched::make_local_scheduler(config, nullptr), &jobs, &tracker);
+                                  std::make_unique<sched::Stride>(10 * kMs, wake_preempt), &jobs, &tracker);
   }
   static std::vector<int> sizes(const std::vector<JobLayout>& jobs) {
     std::vector<int> out;
