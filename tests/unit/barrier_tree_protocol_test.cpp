@@ -22,7 +22,7 @@
 
 #include "barrier/protocol.hpp"
 #include "now/node.hpp"
-#include "sched/local_scheduler_registry.hpp"
+#include "sched/stride.hpp"
 #include "wait/fixed_wait.hpp"
 
 namespace cosched::now {
@@ -55,10 +55,8 @@ std::vector<Nanos> pass_times(barrier::TreeKind tree, bool rank1_sleeps) {
                                 : (rank1_sleeps && r == 1) ? 1000 * kUs
                                                            : (1900 + 10 * (r - 1)) * kUs;
     layouts[r].push_back(job);
-    sched::LocalSchedulerConfig config;
-    config.policy = sched::LocalPolicy::Stride;
     nodes.push_back(std::make_unique<Node>(NodeParams{r, kOverhead, 100 * kUs, 1},
-                                           sched::make_local_scheduler(config, nullptr), &layouts[r],
+                                           std::make_unique<sched::Stride>(10000 * kUs, true), &layouts[r],
                                            &tracker));
     nodes.back()->add_process(0, r);
   }
