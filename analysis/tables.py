@@ -387,7 +387,8 @@ def thread_surplus(classes: pd.DataFrame, roles: Roles, cpus: str, threads: str)
     table = mean_std_over_seeds(per_seed, ["group", "job_class"], "surplus", "surplus")
     # The surplus is only known to the sampled thread counts: 0 means SSR <= 50% already at the first
     # count measured above the CPUs, which is `first_measured` threads above them.
-    table["first_measured"] = list(per_seed.groupby(["group", "job_class"], sort=False)["first"].min())
+    first = per_seed.groupby(["group", "job_class"], sort=False)["first"].min()
+    table["first_measured"] = [first[(g, j)] for g, j in zip(table.group, table.job_class)]
     pooled = per_seed.groupby(["group", "job_class"], sort=False)["ssrs"].sum()
     table["ssr_avg"] = [np.mean(pooled[(g, j)]) if pooled[(g, j)] else np.nan for g, j in zip(table.group, table.job_class)]
     table["ssr_min"] = [np.min(pooled[(g, j)]) if pooled[(g, j)] else np.nan for g, j in zip(table.group, table.job_class)]

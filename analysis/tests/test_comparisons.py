@@ -156,3 +156,19 @@ def test_curves_keep_the_sweep_order_of_values_not_the_alphabet():
     assert ordered[["panel", "workload.nosync"]].values.tolist() == [
         ["spin=CS", 10], ["spin=CS", 20], ["spin=CS+", 10], ["spin=2CS+", 10]
     ]
+
+
+def test_partitioned_and_now_diagnostic_job_fields_are_job_fields():
+    # A job name with a dot: the field is matched against the contract's fields, not split at the first dot.
+    results = pd.DataFrame(
+        {"run_id": ["a"], "seed": [1], "job.K.W.barrier_overhead_per_phase": [17.5],
+         "job.K.W.reads.partner_blocked.count": [3], "job.K.W.wake_to_dispatch.mean_s": [0.0002],
+         "job.K.W.barriers.mean_length_s": [0.004], "job.K.W.completion_time": [1000]}
+    )
+    jobs = job_table(results, ["seed"])
+    assert list(jobs["instance"]) == ["K.W"]
+    row = jobs.loc[0]
+    assert row["barrier_overhead_per_phase"] == 17.5
+    assert row["reads.partner_blocked.count"] == 3
+    assert row["wake_to_dispatch.mean_s"] == 0.0002
+    assert row["barriers.mean_length_s"] == 0.004

@@ -8,6 +8,7 @@
 
 #include "barrier/tree.hpp"
 #include "config/input_error.hpp"
+#include "config/limits.hpp"
 #include "config/units.hpp"
 
 namespace cosched::cli {
@@ -61,6 +62,15 @@ int run_tree_command(const TreeOptions& options) {
                              fmt::format("a process count from 1 to {}", kMaxProcesses).c_str());
   spec.latency = parse_duration("--latency", options.latency);
   spec.overhead = parse_duration("--overhead", options.overhead);
+  // Notification times are sums of at most `processes` sends of L + 2o: keep them within the models'
+  // largest simulated time, so that they are exact and never overflow.
+  const std::int64_t limit = config::limits::kMaxSimulatedTime;
+  if (spec.latency > limit || spec.overhead > limit ||
+      spec.latency + 2 * spec.overhead > limit / spec.processes)
+    throw config::InputError(fmt::format(
+        "--latency {} --overhead {}: expected --processes x (L + 2o) of at most 1e15 ns (1,000,000 s), the "
+        "largest simulated time",
+        options.latency, options.overhead));
   if (options.format != "text" && options.format != "dot")
     throw config::InputError(fmt::format("--format {}: expected text or dot", options.format));
   if (!options.arrival_order.empty()) {

@@ -596,9 +596,20 @@ std::vector<std::pair<int, metrics::TimelineLane>> Node::timeline() const {
 }
 
 const std::vector<std::string>& Node::timeline_states() {
-  // The order of Category.
-  static const std::vector<std::string> names = {"compute", "communicate",  "synchronize",     "switch",
-                                                 "ready",   "blocked_read", "blocked_barrier", "finished"};
+  // Indexed by Category, each name set by its enumerator, so that reordering Category cannot mislabel rows.
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n(static_cast<std::size_t>(Category::Finished) + 1);
+    auto set = [&n](Category c, const char* name) { n[static_cast<std::size_t>(c)] = name; };
+    set(Category::Compute, "compute");
+    set(Category::Communicate, "communicate");
+    set(Category::Synchronize, "synchronize");
+    set(Category::Switching, "switch");
+    set(Category::Ready, "ready");
+    set(Category::BlockedRead, "blocked_read");
+    set(Category::BlockedBarrier, "blocked_barrier");
+    set(Category::Finished, "finished");
+    return n;
+  }();
   return names;
 }
 

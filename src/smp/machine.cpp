@@ -384,8 +384,19 @@ std::vector<metrics::TimelineLane> Machine::timeline() const {
 }
 
 const std::vector<std::string>& Machine::timeline_states() {
-  static const std::vector<std::string> names = {"computing", "spinning", "switching", "wait4cs",
-                                                 "ready",     "blocked",  "finished"};
+  // Indexed by TimelineState, each name set by its enumerator, so that reordering it cannot mislabel rows.
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n(static_cast<std::size_t>(TimelineState::Finished) + 1);
+    auto set = [&n](TimelineState s, const char* name) { n[static_cast<std::size_t>(s)] = name; };
+    set(TimelineState::Computing, "computing");
+    set(TimelineState::Spinning, "spinning");
+    set(TimelineState::Switching, "switching");
+    set(TimelineState::Wait4cs, "wait4cs");
+    set(TimelineState::Ready, "ready");
+    set(TimelineState::Blocked, "blocked");
+    set(TimelineState::Finished, "finished");
+    return n;
+  }();
   return names;
 }
 

@@ -110,6 +110,10 @@ std::vector<std::optional<std::uint64_t>> read_seeds(const config::Field& f) {
 // series: the thesis's random permutation mode (Tsafrir 5.1.5).
 constexpr std::int64_t kMaxSeriesThreads = 1'000'000;
 constexpr int kMaxRepresentativeAttempts = 10'000;
+// A run receives its jobs on its command line (one --set value, which Linux limits to 128 KiB), and a
+// sequence of k jobs plans k runs holding k^2/2 jobs in all: at most this many jobs per sequence (the
+// thesis's series have at most 320: N = CPU# x 10 threads, 5.1.5 and 8.2).
+constexpr std::size_t kMaxSeriesJobs = 500;
 // The stream the sequence is drawn from, apart from the runs' own streams.
 constexpr std::uint64_t kSeriesStream = 0x5E81E5'00000001ULL;
 const char* const kSeriesPath = "series.threads";  // the column of results.csv with a prefix's thread count
@@ -242,6 +246,11 @@ std::vector<SeriesJob> draw_series(const Series& series, const config::Field& se
     for (const auto& job : jobs) total += job.first.threads;
   }
   while (total <= series.threads) {  // thesis 5.1.5: "up till the point where the total ... exceeds N"
+    if (jobs.size() == kMaxSeriesJobs)
+      series_field.error(fmt::format(
+          "{}: threads: {}: the sequence had {} jobs with {} threads; expected N small enough to be exceeded "
+          "within {} jobs (each run's jobs go on its command line)",
+          label, series.threads, jobs.size(), total, kMaxSeriesJobs));
     jobs.push_back(draw_one());
     total += jobs.back().first.threads;
   }

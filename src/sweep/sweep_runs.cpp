@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -111,6 +112,12 @@ pid_t spawn(const std::string& self, const std::string& base, const PlannedRun& 
   for (auto& arg : args) argv.push_back(arg.data());
   argv.push_back(nullptr);
   ::execv(self.c_str(), argv.data());
+  // The reason goes to the run's stderr log, which the failure record quotes.
+  const char* reason = ::strerror(errno);
+  const char prefix[] = "cosched sweep: could not start the run: execv: ";
+  if (::write(STDERR_FILENO, prefix, sizeof prefix - 1) >= 0 &&
+      ::write(STDERR_FILENO, reason, ::strlen(reason)) >= 0)
+    (void)!::write(STDERR_FILENO, "\n", 1);
   ::_exit(127);
 }
 

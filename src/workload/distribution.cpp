@@ -99,6 +99,9 @@ std::optional<Distribution> Distribution::parse(const std::string& text, std::st
     entries.push_back(entry);
   }
   if (entries.empty()) return fail("no entry");
+  double total = 0;
+  for (const auto& entry : entries) total += entry.weight;
+  if (!std::isfinite(total)) return fail("the weights add up to more than a double holds");
   return Distribution(std::move(entries));
 }
 
@@ -117,11 +120,6 @@ std::int64_t Distribution::draw_integer(std::mt19937_64& engine) const {
   const auto& e = entries_[pick(engine)];
   return uniform_integer(engine, static_cast<std::int64_t>(std::ceil(e.begin)),
                          static_cast<std::int64_t>(std::floor(e.end)));
-}
-
-double Distribution::draw_real(std::mt19937_64& engine) const {
-  const auto& e = entries_[pick(engine)];
-  return e.begin + (e.end - e.begin) * unit(engine);
 }
 
 Distribution::Draw Distribution::draw(std::mt19937_64& engine) const {
@@ -149,16 +147,6 @@ double Distribution::max() const {
   double m = entries_.front().end;
   for (const auto& e : entries_) m = std::max(m, e.end);
   return m;
-}
-
-std::string Distribution::text() const {
-  std::string out;
-  for (const auto& e : entries_) {
-    if (!out.empty()) out += ",";
-    out += e.begin == e.end ? fmt::format("{:g}:{:g}", e.begin, e.weight)
-                            : fmt::format("{:g}-{:g}:{:g}", e.begin, e.end, e.weight);
-  }
-  return out;
 }
 
 std::string Distribution::entry_text(std::size_t index) const {

@@ -41,16 +41,12 @@ class Distribution {
 
   // An integer: an entry by weight, then an integer uniform in [begin, end].
   std::int64_t draw_integer(std::mt19937_64& engine) const;
-  // A real: an entry by weight, then a real uniform in [begin, end].
-  double draw_real(std::mt19937_64& engine) const;
   // An entry by weight, then a value uniform in it: an integer when both ends are whole numbers (so that
   // "1-20:3, 21-30:2, 31-40:1" of thesis 5.1.3 tiles the integers 1..40), else a real.
   Draw draw(std::mt19937_64& engine) const;
   double min() const;
   double max() const;
   const std::vector<Entry>& entries() const { return entries_; }
-  // The partition notation, "7:5,2-6:95" (numbers only).
-  std::string text() const;
   // The full notation as parsed, "90/1-15%:3,90/16-30:1", and one entry's value, "90/1-15%".
   std::string notation() const;
   std::string entry_text(std::size_t index) const;

@@ -71,6 +71,10 @@ TEST(TreeCommand, BadArgumentsAreOneLineAndExit2) {
        "--arrival-order 0: expected a rank from 1 to 3"},
       {{"tree", "--kind", "order-aware-skewed", "--processes", "4", "--arrival-order", "1,2,4"},
        "--arrival-order 4: expected a rank from 1 to 3"},
+      {{"tree", "--kind", "flat", "--processes", "100000", "--overhead", "1000000s"},
+       "--latency 10us --overhead 1000000s: expected --processes x (L + 2o) of at most 1e15 ns"},
+      {{"tree", "--kind", "flat", "--processes", "4", "--latency", "9000000000s"},
+       "the largest simulated time"},
       {{"tree", "--processes", "4"}, "--kind"},
       {{"tree", "--kind", "flat"}, "--processes"},
   };

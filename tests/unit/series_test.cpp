@@ -82,6 +82,9 @@ TEST(DistributionNotation, PercentAndDensityEntries) {
   EXPECT_FALSE(Distribution::parse("1-20%:1", &why)) << "'%' where the key takes none";
   EXPECT_FALSE(Distribution::parse("80/1-15:1", &why, {true, false})) << "a density where the key takes none";
   EXPECT_FALSE(Distribution::parse("1-2:nan", &why));
+  // Each weight is finite but their sum is not: the draw would always give the last entry.
+  EXPECT_FALSE(Distribution::parse("1:1e308, 2:1e308", &why));
+  EXPECT_NE(why.find("weights add up"), std::string::npos) << why;
 }
 
 TEST(DistributionNotation, WholeEndsDrawIntegersOtherEndsReals) {
@@ -352,6 +355,11 @@ TEST_F(Series, ErrorsAreLocated) {
   EXPECT_NE(e.find("without '#'"), std::string::npos) << e;
   e = error_of("base: base.yaml\nseries: {threads: 0}\n");
   EXPECT_NE(e.find("series.threads"), std::string::npos) << e;
+  // Jobs of 2 or 5 threads: N = 5000 needs at least 1000 of them, over the 500 a sequence may hold.
+  e = error_of("base: base.yaml\nseries: {threads: 5000}\n");
+  EXPECT_NE(e.find("s.yaml:2:"), std::string::npos) << e;
+  EXPECT_NE(e.find("the sequence had 500 jobs"), std::string::npos) << e;
+  EXPECT_NE(e.find("within 500 jobs"), std::string::npos) << e;
   e = error_of("base: base.yaml\nquick: {series: {threads: 5}}\n");
   EXPECT_NE(e.find("no 'series'"), std::string::npos) << e;
   write("two.yaml", base_scenario(std::string("{threads: 2, barriers: 5, compute: 1%, ") + kWait +
