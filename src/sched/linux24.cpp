@@ -307,10 +307,46 @@ std::optional<CpuId> Linux24::choose_cpu(ThreadId thread, bool skip_flagged_idle
 }
 
 std::optional<CpuId> Linux24::reschedule_idle(ThreadId thread, CpuId) {
+  // choose_cpu's rule (algorithm 2, lines 3-14) in one pass over the CPUs, without the snapshot: the
+  // task's previous CPU if it is a usable idle CPU, else the usable idle CPU idle the longest (the first in
+  // id order among equals), else the busy CPU with the largest goodness difference above the threshold (the
+  // first in id order among equals). Once a usable idle CPU is known, no busy CPU can be chosen, so their
+  // goodness is no longer computed.
   ensure(thread);
-  snapshot();
-  const bool aip = wakeup_ == WakeupScheme::Aip;
-  return choose_cpu(thread, aip, aip && aip_search_ == AipSearch::IdleAndPreemption);
+  const bool skip_flagged_idle = wakeup_ == WakeupScheme::Aip;
+  const bool skip_flagged_busy = skip_flagged_idle && aip_search_ == AipSearch::IdleAndPreemption;
+  const int cpus = host_->cpu_count();
+  const Task task = tasks_[static_cast<std::size_t>(thread)];  // a copy: ensure() below may grow tasks_
+  const CpuId previous = task.processor;
+  bool previous_idle = false;
+  std::optional<CpuId> oldest;
+  Cycles oldest_since = 0;
+  Cycles max_prio = params_.preemption_threshold;
+  std::optional<CpuId> next;
+  for (CpuId c = 0; c < cpus; ++c) {
+    const CpuView& view = host_->cpu(c);
+    if (view.phase == CpuPhase::Idle) {
+      if (skip_flagged_idle && view.need_resched) continue;
+      if (c == previous) previous_idle = true;
+      if (!oldest || view.idle_since < oldest_since) {
+        oldest = c;
+        oldest_since = view.idle_since;
+      }
+      continue;
+    }
+    if (oldest || view.current < 0) continue;
+    if (skip_flagged_busy && view.need_resched) continue;
+    ensure(view.current);
+    const Task& current = tasks_[static_cast<std::size_t>(view.current)];
+    const Cycles diff = weight(task, c, current.space) - weight(current, c, current.space);
+    if (diff > max_prio) {
+      max_prio = diff;
+      next = c;
+    }
+  }
+  if (previous_idle) return previous;
+  if (oldest) return oldest;
+  return next;
 }
 
 std::vector<CpuId> Linux24::wake(const std::vector<ThreadId>& woken, CpuId) {

@@ -24,6 +24,15 @@ std::uint64_t uniform_below(std::mt19937_64& engine, std::uint64_t bound) {
 
 }  // namespace
 
+// Defined before its first use and inline: most runs record neither a trace nor a timeline, and then a note
+// is two tests and no call.
+inline void Machine::note(TraceKind kind, CpuId cpu, ThreadId thread) {
+  if (!tracing_ && !timeline_) [[likely]]
+    return;
+  if (tracing_) trace_.push_back(TraceEntry{now_, kind, cpu, thread});
+  if (timeline_) record_state(kind, cpu, thread);
+}
+
 Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> scheduler)
     : config_(std::move(config)), scheduler_(std::move(scheduler)) {
   if (config_.cpus <= 0) throw std::invalid_argument("platform.cpus: an SMP needs at least one CPU");
@@ -293,11 +302,6 @@ void Machine::settle(CpuId cpu) {
   } else {
     thread.work_left -= elapsed;
   }
-}
-
-void Machine::note(TraceKind kind, CpuId cpu, ThreadId thread) {
-  if (tracing_) trace_.push_back(TraceEntry{now_, kind, cpu, thread});
-  if (timeline_) record_state(kind, cpu, thread);
 }
 
 void Machine::record_state(TraceKind kind, CpuId cpu, ThreadId id) {
