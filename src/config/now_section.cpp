@@ -7,6 +7,7 @@
 
 #include "config/now_fields.hpp"
 #include "sched/local_scheduler_registry.hpp"
+#include "wait/now_wait_registry.hpp"
 
 namespace cosched::config {
 namespace {
@@ -19,96 +20,12 @@ int bounded_count(const Field& f, int max) {
   return static_cast<int>(value);
 }
 
-using A = NowWait::Algorithm;
-const Names<A> kWaitNames = {{"block", A::Block},       {"spin-fixed", A::SpinFixed},
-                             {"pairwise", A::Pairwise}, {"block-immediately", A::BlockImmediately},
-                             {"spin", A::Spin},         {"large-initial-spin", A::LargeInitialSpin}};
 const Names<Pattern> kPatternNames = {
     {"news", Pattern::News}, {"none", Pattern::None}, {"random", Pattern::Random}};
 const Names<IntervalBasis> kBasisNames = {{"compute", IntervalBasis::Compute},
                                           {"dedicated", IntervalBasis::Dedicated}};
 const Names<BarrierKind> kBarrierNames = {{"root", BarrierKind::Root}, {"all-to-all", BarrierKind::AllToAll}};
 const Names<NowNetwork> kNetworkNames = {{"logp", NowNetwork::LogP}, {"shared", NowNetwork::Shared}};
-const Names<NowWait::Resume> kResumeNames = {{"restart", NowWait::Resume::Restart},
-                                             {"keep", NowWait::Resume::Keep},
-                                             {"block", NowWait::Resume::Block}};
-const Names<NowWait::Conditional> kConditionalNames = {{"count", NowWait::Conditional::Count},
-                                                       {"extend", NowWait::Conditional::Extend}};
-const Names<NowWait::ReadWindow> kReadWindowNames = {{"pairwise", NowWait::ReadWindow::Pairwise},
-                                                     {"read-baseline", NowWait::ReadWindow::ReadBaseline},
-                                                     {"none", NowWait::ReadWindow::None}};
-const Names<NowWait::AfterWake> kAfterWakeNames = {{"first-phase", NowWait::AfterWake::FirstPhase},
-                                                   {"window", NowWait::AfterWake::Window}};
-
-NowWait read_wait(const Field& f) {
-  MapReader map(f, "a mapping such as {algorithm: pairwise}");
-  NowWait wait;
-  auto algorithm = map.required("algorithm");
-  wait.algorithm = choice(algorithm, kWaitNames);
-  auto spin = map.optional("spin");
-  auto initial = map.optional("initial_spin");
-  auto read_spin = map.optional("read_spin");
-  auto barrier_spin = map.optional("barrier_spin");
-  auto window = map.optional("window");
-  auto resume = map.optional("resume");
-  auto conditional = map.optional("conditional");
-  auto read_window = map.optional("read_window");
-  auto after_wake = map.optional("after_wake");
-  const bool two_phase = wait.algorithm == A::Pairwise || wait.algorithm == A::BlockImmediately ||
-                         wait.algorithm == A::LargeInitialSpin;
-  const std::string name = algorithm.scalar("");
-  if (wait.algorithm == A::SpinFixed) {
-    if (!spin) f.error("missing required key 'spin' for algorithm spin-fixed");
-    wait.spin = duration(*spin, true);
-  } else if (spin) {
-    spin->error(fmt::format("only spin-fixed takes 'spin' (algorithm is {})", name));
-  }
-  if (wait.algorithm == A::LargeInitialSpin) {
-    if (!initial)
-      f.error("missing required key 'initial_spin' for algorithm large-initial-spin (e.g. 600us or V+L+2o)");
-    if (initial->scalar("a duration or V+L+2o") == "V+L+2o") {
-      wait.initial_spin_v_l_2o = true;
-    } else {
-      wait.initial_spin = duration(*initial);
-    }
-  } else if (initial) {
-    initial->error(fmt::format("only large-initial-spin takes 'initial_spin' (algorithm is {})", name));
-  }
-  for (auto [key, target] :
-       {std::pair{&read_spin, &wait.read_spin}, std::pair{&barrier_spin, &wait.barrier_spin},
-        std::pair{&window, &wait.window}}) {
-    if (!*key) continue;
-    if (!two_phase)
-      (*key)->error(fmt::format("only the two-phase algorithms take this key (algorithm is {})", name));
-    *target = duration(**key);
-  }
-  if (resume) {
-    if (wait.algorithm == A::Block)
-      resume->error("block never spins, so no spin is interrupted; remove 'resume'");
-    wait.resume = choice(*resume, kResumeNames);
-  }
-  if (conditional) {
-    if (!two_phase)
-      conditional->error(fmt::format("only the two-phase algorithms take this key (algorithm is {})", name));
-    wait.conditional = choice(*conditional, kConditionalNames);
-  }
-  if (after_wake) {
-    if (!two_phase)
-      after_wake->error(fmt::format("only the two-phase algorithms take this key (algorithm is {})", name));
-    wait.after_wake = choice(*after_wake, kAfterWakeNames);
-  }
-  if (read_window) {
-    if (wait.algorithm != A::BlockImmediately)
-      read_window->error(fmt::format("only block-immediately takes 'read_window' (algorithm is {})", name));
-    wait.read_window = choice(*read_window, kReadWindowNames);
-  }
-  if (barrier_spin && wait.algorithm != A::Pairwise)
-    barrier_spin->error(
-        fmt::format("{} sets the barrier spin itself; only pairwise takes barrier_spin", name));
-  map.finish();
-  return wait;
-}
-
 NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
   MapReader map(f, "a job profile mapping with processes, barriers and wait");
   NowJobProfile job;
@@ -163,7 +80,7 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
     }
     barrier.finish();
   }
-  job.wait = read_wait(map.required("wait"));
+  job.wait = wait::read_now_wait(map.required("wait"));
   if (auto v = map.optional("tickets")) job.tickets = bounded_count(*v, 1'000'000);
   map.finish();
   return job;
@@ -251,25 +168,7 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
     j["barrier"]["kind"] = name_of(kBarrierNames, job.barrier_kind);
     if (job.barrier_kind == BarrierKind::Root)
       j["barrier"]["notify"] = barrier::tree_kind_name(job.barrier_notify);
-    auto& wait = j["wait"];
-    wait["algorithm"] = name_of(kWaitNames, job.wait.algorithm);
-    if (job.wait.algorithm == NowWait::Algorithm::SpinFixed) wait["spin_s"] = seconds(job.wait.spin);
-    if (job.wait.read_spin) wait["read_spin_s"] = seconds(*job.wait.read_spin);
-    if (job.wait.barrier_spin) wait["barrier_spin_s"] = seconds(*job.wait.barrier_spin);
-    if (job.wait.window) wait["window_s"] = seconds(*job.wait.window);
-    if (job.wait.initial_spin) wait["initial_spin_s"] = seconds(*job.wait.initial_spin);
-    if (job.wait.initial_spin_v_l_2o) wait["initial_spin"] = "V+L+2o";
-    if (job.wait.algorithm != NowWait::Algorithm::Block)
-      wait["resume"] = name_of(kResumeNames, job.wait.resume);
-    const bool two_phase = job.wait.algorithm == NowWait::Algorithm::Pairwise ||
-                           job.wait.algorithm == NowWait::Algorithm::BlockImmediately ||
-                           job.wait.algorithm == NowWait::Algorithm::LargeInitialSpin;
-    if (two_phase) {
-      wait["conditional"] = name_of(kConditionalNames, job.wait.conditional);
-      wait["after_wake"] = name_of(kAfterWakeNames, job.wait.after_wake);
-    }
-    if (job.wait.algorithm == NowWait::Algorithm::BlockImmediately)
-      wait["read_window"] = name_of(kReadWindowNames, job.wait.read_window);
+    j["wait"] = wait::now_wait_json(job.wait);
     j["tickets"] = job.tickets;
     jobs.push_back(j);
   }

@@ -119,14 +119,13 @@ enum class IntervalBasis { Compute, Dedicated };
 enum class BarrierKind { Root, AllToAll };
 
 struct NowWait {
-  enum class Algorithm { Block, SpinFixed, Pairwise, BlockImmediately, Spin, LargeInitialSpin };
-  Algorithm algorithm = Algorithm::Pairwise;
-  Nanos spin = 0;                     // spin-fixed
-  std::optional<Nanos> read_spin;     // pairwise baseline for reads (default 2L + 4o + context switch)
-  std::optional<Nanos> barrier_spin;  // pairwise baseline at barriers (default 3 context switches)
-  std::optional<Nanos> window;        // conditional spin window (default: the barrier baseline)
-  std::optional<Nanos> initial_spin;  // large-initial-spin, in time
-  bool initial_spin_v_l_2o = false;   // large-initial-spin: "V+L+2o" (Brim & Miller 3.3)
+  std::string algorithm = "pairwise";  // a name of wait/now_wait_registry.cpp
+  Nanos spin = 0;                      // spin-fixed
+  std::optional<Nanos> read_spin;      // pairwise baseline for reads (default 2L + 4o + context switch)
+  std::optional<Nanos> barrier_spin;   // pairwise baseline at barriers (default 3 context switches)
+  std::optional<Nanos> window;         // conditional spin window (default: the barrier baseline)
+  std::optional<Nanos> initial_spin;   // large-initial-spin, in time
+  bool initial_spin_v_l_2o = false;    // large-initial-spin: "V+L+2o" (Brim & Miller 3.3)
   // What a spin interrupted by a preemption or the end of a quantum does when the process runs again.
   enum class Resume { Restart, Keep, Block };
   Resume resume = Resume::Block;

@@ -70,6 +70,7 @@ struct WaitPlatform {
   Nanos load_imbalance = 0;  // V: the largest difference between two processes' phase computation
 };
 
+// The algorithm `wait.algorithm` names, through its registry entry (wait/now_wait_registry.cpp).
 std::unique_ptr<NowWaitAlgorithm> make_now_wait(const config::NowWait& wait, const WaitPlatform& platform);
 
 }  // namespace cosched::wait
