@@ -29,14 +29,9 @@ Nanos Pairwise::after_wake(const Observation& seen) const {
 }
 
 Nanos Pairwise::next_spin(const Observation& seen) const {
-  if (timings_.extend) return 0;  // the phase ran out without a message extending it
-  if (timings_.extend) {
-    // A phase that ran out has no message left extending it; one cut short by the end of a quantum goes
-    // on for what its last message extends it by.
-    if (!seen.since_last_message) return 0;
-    const Nanos left = window(seen.kind) - *seen.since_last_message;
-    return left > 0 ? left : 0;
-  }
+  // Under `extend` every message has already moved the phase's end (Node::deliver), so a phase that ends
+  // has no message left extending it: it ran out, or the quantum ended during it, and the process blocks.
+  if (timings_.extend) return 0;
   return seen.messages.total() >= threshold(seen.phase_length) ? window(seen.kind) : 0;
 }
 
