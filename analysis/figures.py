@@ -96,9 +96,15 @@ LOAD_NAMES = {
 }
 
 
+# Whole paths whose meaning differs from their last part's.
+LOAD_PATH_NAMES = {
+    "series.threads": "threads of all jobs in the run",  # a series prefix's total (thesis 5.1.5's x value)
+}
+
+
 def load_label(load_axis: str) -> str:
     """The x-axis title of a curve figure: what the load counts, and the axis's path."""
-    name = LOAD_NAMES.get(load_axis.rsplit(".", 1)[-1])
+    name = LOAD_PATH_NAMES.get(load_axis) or LOAD_NAMES.get(load_axis.rsplit(".", 1)[-1])
     return f"{name} ({load_axis})" if name else f"load: {load_axis} (count)"
 
 

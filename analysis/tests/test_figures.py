@@ -67,3 +67,6 @@ def test_curve_figures_have_one_panel_per_panel_value_and_name_the_load():
     assert panels[0].get_xlabel() == "non-synchronizing threads (workload.nosync)"
     assert figures.load_label("workload.jobs.0.copies") == "jobs (copies of the profile) (workload.jobs.0.copies)"
     assert figures.load_label("seed") == "load: seed (count)"
+    # A series run's x value is the total of its jobs' threads, not a job's size.
+    assert figures.load_label("series.threads") == "threads of all jobs in the run (series.threads)"
+    assert figures.load_label("workload.jobs.0.threads") == "threads per job (workload.jobs.0.threads)"
