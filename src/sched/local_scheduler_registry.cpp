@@ -11,6 +11,7 @@
 #include "sched/stride_credit.hpp"
 #include "sched/time_sharing.hpp"
 #include "sched/ts_dispatch_table.hpp"
+#include "util/registry.hpp"
 
 namespace cosched::sched {
 namespace {
@@ -129,23 +130,11 @@ const LocalPolicyEntry kPolicies[] = {
      }},
 };
 
-bool takes(const LocalPolicyEntry& entry, std::string_view key) {
-  for (const auto& k : entry.keys)
-    if (k.name == key) return true;
-  return false;
-}
-
 // "applies to policy ts only", "applies to policies stride and stride-credit only"
 std::string applies_only(std::string_view key) {
-  std::vector<std::string_view> owners;
-  for (const auto& entry : kPolicies)
-    if (takes(entry, key)) owners.push_back(entry.name);
-  std::string list;
-  for (std::size_t i = 0; i < owners.size(); ++i) {
-    if (i > 0) list += i + 1 == owners.size() ? " and " : ", ";
-    list += owners[i];
-  }
-  return fmt::format("applies to {} {} only", owners.size() == 1 ? "policy" : "policies", list);
+  const auto owners = util::entries_taking(std::span<const LocalPolicyEntry>(kPolicies), key);
+  return fmt::format("applies to {} {} only", owners.size() == 1 ? "policy" : "policies",
+                     util::join_list(owners, " and "));
 }
 
 }  // namespace
@@ -155,9 +144,7 @@ std::span<const LocalPolicyEntry> local_policies() {
 }
 
 const LocalPolicyEntry* find_local_policy(std::string_view name) {
-  for (const auto& entry : kPolicies)
-    if (entry.name == name) return &entry;
-  return nullptr;
+  return util::find_named(local_policies(), name);
 }
 
 const LocalPolicyEntry& local_policy(std::string_view name) {
@@ -166,12 +153,7 @@ const LocalPolicyEntry& local_policy(std::string_view name) {
 }
 
 std::string local_policy_names() {
-  std::string out;
-  for (const auto& entry : kPolicies) {
-    if (!out.empty()) out += ", ";
-    out += entry.name;
-  }
-  return out;
+  return util::names_of(local_policies());
 }
 
 void read_local_policy(config::MapReader& scheduler, NowConfig& now) {

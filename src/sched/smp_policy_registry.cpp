@@ -9,6 +9,7 @@
 #include "sched/linux24.hpp"
 #include "sched/partitioned.hpp"
 #include "sched/round_robin.hpp"
+#include "util/registry.hpp"
 #include "workload/distribution.hpp"
 
 namespace cosched::sched {
@@ -156,20 +157,11 @@ std::span<const SmpPolicyEntry> smp_policies() {
 }
 
 const SmpPolicyEntry* find_smp_policy(std::string_view name) {
-  for (const auto& entry : kPolicies) {
-    if (entry.name == name) return &entry;
-  }
-  return nullptr;
+  return util::find_named(std::span<const SmpPolicyEntry>(kPolicies), name);
 }
 
 std::string smp_policy_names() {
-  std::string out;
-  const std::size_t n = std::size(kPolicies);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i > 0) out += i + 1 == n ? " or " : ", ";
-    out += kPolicies[i].name;
-  }
-  return out;
+  return util::names_of(std::span<const SmpPolicyEntry>(kPolicies), " or ");
 }
 
 }  // namespace cosched::sched

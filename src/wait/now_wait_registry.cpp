@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/now_fields.hpp"
+#include "util/registry.hpp"
 #include "wait/fixed_wait.hpp"
 #include "wait/pairwise.hpp"
 
@@ -210,22 +211,9 @@ const NowWaitEntry kWaits[] = {
      kLargeInitialSpinKeys, own_barrier_spin, two_phase_json, make_large_initial_spin},
 };
 
-bool takes(const NowWaitEntry& entry, std::string_view key) {
-  return std::any_of(entry.keys.begin(), entry.keys.end(),
-                     [&](const NowWaitKey& k) { return k.name == key; });
-}
-
 // The algorithms that take `key`: "spin-fixed", "pairwise, block-immediately and large-initial-spin".
 std::string owners_of(std::string_view key) {
-  std::vector<std::string_view> owners;
-  for (const auto& entry : kWaits)
-    if (takes(entry, key)) owners.push_back(entry.name);
-  std::string list;
-  for (std::size_t i = 0; i < owners.size(); ++i) {
-    if (i > 0) list += i + 1 == owners.size() ? " and " : ", ";
-    list += owners[i];
-  }
-  return list;
+  return util::join_list(util::entries_taking(std::span<const NowWaitEntry>(kWaits), key), " and ");
 }
 
 }  // namespace
@@ -235,9 +223,7 @@ std::span<const NowWaitEntry> now_waits() {
 }
 
 const NowWaitEntry* find_now_wait(std::string_view name) {
-  for (const auto& entry : kWaits)
-    if (entry.name == name) return &entry;
-  return nullptr;
+  return util::find_named(now_waits(), name);
 }
 
 const NowWaitEntry& now_wait(std::string_view name) {
@@ -246,12 +232,7 @@ const NowWaitEntry& now_wait(std::string_view name) {
 }
 
 std::string now_wait_names() {
-  std::string out;
-  for (const auto& entry : kWaits) {
-    if (!out.empty()) out += ", ";
-    out += entry.name;
-  }
-  return out;
+  return util::names_of(now_waits());
 }
 
 std::vector<std::string_view> now_wait_keys() {
