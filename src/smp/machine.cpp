@@ -39,6 +39,7 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
   scheduler_->attach(*this);
   decides_before_switch_ = scheduler_->decides_before_switch();
   cpus_.resize(config_.cpus);
+  events_queue_ = CpuEvents(config_.cpus);
   idle_cpus_ = config_.cpus;  // every CPU starts idle
   jobs_.resize(config_.jobs.size());
   outcomes_.resize(config_.jobs.size());
@@ -123,7 +124,7 @@ Machine::Machine(Machine&& other) noexcept
 
 std::optional<Cycles> Machine::next_event_time() const {
   std::optional<Cycles> next = scheduler_->next_change();
-  if (!events_queue_.empty() && (!next || events_queue_.top().time < *next)) next = events_queue_.top().time;
+  if (!events_queue_.empty() && (!next || events_queue_.top_time() < *next)) next = events_queue_.top_time();
   return next;
 }
 
@@ -140,23 +141,24 @@ std::optional<CpuId> Machine::thread_cpu(ThreadId thread) const {
 bool Machine::run_until(Cycles until) {
   while (!done_) {
     const auto change = scheduler_->next_change();
-    if (change && *change <= until && (events_queue_.empty() || *change <= events_queue_.top().time)) {
+    if (change && *change <= until && (events_queue_.empty() || *change <= events_queue_.top_time())) {
       // A policy change takes effect at the start of its cycle, before the CPUs' events of that cycle.
       now_ = *change;
       apply_change();
       continue;
     }
     if (events_queue_.empty()) break;
-    const Event event = events_queue_.top();
-    if (event.time > until) break;
-    events_queue_.pop();
-    auto& c = cpus_[event.cpu];
-    if (event.version != c.version) continue;  // superseded
+    const Cycles time = events_queue_.top_time();
+    if (time > until) break;
+    const CpuId cpu = events_queue_.top_cpu();
+    auto& c = cpus_[cpu];
     c.pending = false;
-    now_ = event.time;
+    now_ = time;
     ++events_;
-    current_cpu_ = event.cpu;
-    handle(event.cpu);
+    current_cpu_ = cpu;
+    handle(cpu);
+    // The handled event leaves the queue now, unless the handler gave the CPU its next one (see the member).
+    if (!c.pending) events_queue_.clear(cpu);
     c.last_handled = now_;
     current_cpu_ = -1;
   }
@@ -187,7 +189,7 @@ void Machine::schedule(CpuId cpu, Cycles time) {
   auto& c = cpus_[cpu];
   c.next_event = time;
   c.pending = true;
-  events_queue_.push(Event{time, cpu, ++c.version});
+  events_queue_.set(cpu, time);  // replaces the CPU's earlier event, if any
 }
 
 void Machine::handle(CpuId cpu) {
@@ -730,7 +732,7 @@ void Machine::go_idle(CpuId cpu) {
   c.view.idle_since = now_;
   if (!before_switch()) c.view.need_resched = false;  // a CPU outside the partitions has nothing to leave
   c.pending = false;
-  ++c.version;  // no pending event
+  events_queue_.clear(cpu);  // no pending event
   if (!before_switch()) idle_.insert(cpu);
 }
 

@@ -9,13 +9,13 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <queue>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "metrics/timeline.hpp"
 #include "sched/smp_scheduler.hpp"
+#include "smp/cpu_events.hpp"
 #include "wait/smp_wait.hpp"
 #include "workload/compute_interval.hpp"
 
@@ -167,8 +167,7 @@ class Machine final : private sched::SmpHost {
     ThreadId after_switch =
         -1;  // runnable previous thread: reschedule_idle(prev) after the switch (alg. 4, l. 27)
     Cycles after_switch_at = 0;
-    std::uint64_t version = 0;
-    bool pending = false;
+    bool pending = false;  // it has an event in events_queue_, at next_event
   };
 
   struct JobState {
@@ -178,15 +177,6 @@ class Machine final : private sched::SmpHost {
     std::vector<ThreadId> blocked;  // in the order they blocked
     std::unique_ptr<wait::SmpWaiter> waiter;
     int woken_at_last_completion = 0;
-  };
-
-  struct Event {
-    Cycles time;
-    CpuId cpu;
-    std::uint64_t version;
-    bool operator>(const Event& other) const {
-      return time != other.time ? time > other.time : cpu > other.cpu;
-    }
   };
 
   // SmpHost
@@ -242,7 +232,9 @@ class Machine final : private sched::SmpHost {
   std::set<CpuId> idle_;
   int idle_cpus_ = 0;            // CPUs in phase Idle (kept by switch_in and go_idle)
   std::vector<ThreadId> woken_;  // complete_barrier's list of the threads it wakes
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_queue_;
+  // Each CPU's pending event, except during the CPU's own handling: its event stays there until handle()
+  // returns (nothing reads the queue meanwhile), and is then cleared unless the handler scheduled another.
+  CpuEvents events_queue_;
   CpuId current_cpu_ = -1;  // the CPU whose event is being processed
   Cycles now_ = 0;
   std::uint64_t events_ = 0;
