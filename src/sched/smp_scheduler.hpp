@@ -90,7 +90,8 @@ class SmpScheduler {
   // Processors the job with this address space may use now (Kontothanassis & Wisniewski's partition size).
   virtual int partition_cpus(int /*address_space*/) const { return host_ ? host_->cpu_count() : 0; }
   // A change of the policy's own (a new partition) due at that cycle; the machine calls change() then, and
-  // vacates the CPUs that are no longer usable.
+  // vacates the CPUs that are no longer usable. Its value may change only in change(): the machine reads it
+  // once at the start and after each change().
   virtual std::optional<Cycles> next_change() const { return std::nullopt; }
   virtual void change(Cycles /*now*/) {}
   virtual bool cpu_usable(CpuId /*cpu*/) const { return true; }

@@ -38,6 +38,7 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
   if (config_.cpus <= 0) throw std::invalid_argument("platform.cpus: an SMP needs at least one CPU");
   scheduler_->attach(*this);
   decides_before_switch_ = scheduler_->decides_before_switch();
+  next_change_ = scheduler_->next_change();
   cpus_.resize(config_.cpus);
   events_queue_ = CpuEvents(config_.cpus);
   idle_cpus_ = config_.cpus;  // every CPU starts idle
@@ -100,6 +101,7 @@ Machine::Machine(Machine&& other) noexcept
     : config_(std::move(other.config_)),
       scheduler_(std::move(other.scheduler_)),
       decides_before_switch_(other.decides_before_switch_),
+      next_change_(other.next_change_),
       threads_(std::move(other.threads_)),
       cpus_(std::move(other.cpus_)),
       jobs_(std::move(other.jobs_)),
@@ -123,7 +125,7 @@ Machine::Machine(Machine&& other) noexcept
 }
 
 std::optional<Cycles> Machine::next_event_time() const {
-  std::optional<Cycles> next = scheduler_->next_change();
+  std::optional<Cycles> next = next_change_;
   if (!events_queue_.empty() && (!next || events_queue_.top_time() < *next)) next = events_queue_.top_time();
   return next;
 }
@@ -140,7 +142,7 @@ std::optional<CpuId> Machine::thread_cpu(ThreadId thread) const {
 
 bool Machine::run_until(Cycles until) {
   while (!done_) {
-    const auto change = scheduler_->next_change();
+    const auto change = next_change_;
     if (change && *change <= until && (events_queue_.empty() || *change <= events_queue_.top_time())) {
       // A policy change takes effect at the start of its cycle, before the CPUs' events of that cycle.
       now_ = *change;
@@ -162,7 +164,7 @@ bool Machine::run_until(Cycles until) {
     c.last_handled = now_;
     current_cpu_ = -1;
   }
-  if (!done_ && events_queue_.empty() && !scheduler_->next_change())
+  if (!done_ && events_queue_.empty() && !next_change_)
     throw std::logic_error("SMP machine: no pending event while synchronizing jobs are unfinished");
   return !done_;
 }
@@ -170,6 +172,7 @@ bool Machine::run_until(Cycles until) {
 void Machine::apply_change() {
   ++events_;
   scheduler_->change(now_);
+  next_change_ = scheduler_->next_change();
   for (CpuId cpu = 0; cpu < static_cast<CpuId>(cpus_.size()); ++cpu) {
     auto& c = cpus_[cpu];
     if (scheduler_->cpu_usable(cpu) || c.view.phase == CpuPhase::Idle) continue;

@@ -224,6 +224,7 @@ class Machine final : private sched::SmpHost {
   MachineConfig config_;
   std::unique_ptr<sched::SmpScheduler> scheduler_;
   bool decides_before_switch_ = false;
+  std::optional<Cycles> next_change_;  // the policy's next_change(), which changes only in change()
   std::vector<Thread> threads_;
   std::vector<Cpu> cpus_;
   std::vector<JobState> jobs_;
