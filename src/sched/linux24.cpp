@@ -50,6 +50,7 @@ void Linux24::grow() {
   Task fresh;
   fresh.counter = params_.quantum;
   tasks_.resize(n, fresh);
+  known_ = static_cast<int>(n);
   for (std::size_t t = old; t < n; ++t) {
     const auto [it, added] = space_ids_.try_emplace(host_->address_space(static_cast<ThreadId>(t)),
                                                     static_cast<int>(space_ids_.size()));

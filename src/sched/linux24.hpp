@@ -91,7 +91,8 @@ class Linux24 final : public SmpScheduler {
   void grow();
   // grow() only when `thread` is not known yet (the host's thread count is a virtual call).
   void ensure(ThreadId thread) {
-    if (static_cast<std::size_t>(thread) >= tasks_.size()) grow();
+    if (thread >= known_) [[unlikely]]
+      grow();
   }
   void index_insert(ThreadId thread);
   void index_remove(ThreadId thread);
@@ -113,6 +114,7 @@ class Linux24 final : public SmpScheduler {
   WakeupScheme wakeup_;
   AipSearch aip_search_;
   std::vector<Task> tasks_;
+  int known_ = 0;  // tasks_.size(), kept by grow(): ensure() runs for every CPU in the wake-up paths
   std::unordered_map<int, int> space_ids_;  // host address space -> dense index
   // The ready list: runnable threads not executing, in the order they became ready (Task::seq).
   CounterIndex by_counter_;
