@@ -1,19 +1,20 @@
-// SMP model speed: simulated events per wall second on a loaded configuration (bench/smp-loaded.yaml),
+// SMP model speed: simulated events per CPU second on a loaded configuration (bench/smp-loaded.yaml),
 // for the machine alone and for the whole SimGrid-driven run, next to the ceiling of a bare C++
 // binary-heap event loop doing the same number of events on 32 "CPUs".
 //
 // The same scenario also runs under Linux SCHED_OTHER with SMART wakeups (scheduler.policy: linux24).
 // Every machine-alone run is followed by a bare heap loop of the same event count, and the ratios of these
 // pairs are reported (median, min, max) with the ratio of the best rates: the machine is shared with other
-// work, so rates measured far apart in time are not comparable.
+// work, so rates measured far apart in time are not comparable. Times are the process's CPU time, not wall
+// time, so that other work on the machine does not count as this run's.
 //
 // Usage: smp_bench [SCENARIO] [REPEATS] [all|linux|rr]   (linux or rr: only that part, e.g. to profile it)
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
+#include <ctime>
 #include <queue>
 #include <random>
 #include <vector>
@@ -24,10 +25,15 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+// CPU seconds used by this process so far (it is single-threaded: SimGrid's actors run in its one thread).
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
+double seconds_since(double start) {
+  return cpu_seconds() - start;
 }
 
 // The reference ceiling: a binary heap of (time, cpu) events, each handler scheduling the CPU's next event.
@@ -41,7 +47,7 @@ double bare_heap_events_per_second(std::uint64_t events, int cpus) {
   std::mt19937_64 engine(1);
   for (int c = 0; c < cpus; ++c) heap.push({static_cast<std::int64_t>(engine() % 16), c});
   std::uint64_t checksum = 0;
-  auto start = Clock::now();
+  const double start = cpu_seconds();
   for (std::uint64_t i = 0; i < events; ++i) {
     Event e = heap.top();
     heap.pop();
@@ -68,7 +74,7 @@ struct MachineRates {
 MachineRates machine_rates(const cosched::config::Scenario& scenario, int cpus, int repeats) {
   MachineRates rates;
   for (int r = 0; r < repeats; ++r) {
-    auto start = Clock::now();
+    const double start = cpu_seconds();
     auto machine = cosched::smp::build_machine(scenario, cpus);
     while (machine.run_until(machine.now() + 1'000'000)) {
     }
@@ -116,7 +122,7 @@ int main(int argc, char** argv) {
   const auto& smp = std::get<config::SmpConfig>(scenario.model_config);
 
   const auto rr = machine_rates(scenario, smp.cpus, repeats);
-  auto start = Clock::now();
+  const double start = cpu_seconds();
   const auto record = smp::run(scenario, {});
   double simgrid_rate = static_cast<double>(record.events) / seconds_since(start);
   double ceiling = bare_heap_events_per_second(rr.events, smp.cpus);
