@@ -1,5 +1,6 @@
 #include "barrier/protocol.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "barrier/tree.hpp"
@@ -28,19 +29,46 @@ namespace {
 // children in their order, and every process that handles the notice forwards it to its children before
 // it passes (a forwarded notice is an ordinary message: o to send, L, o to handle). A flat tree is the
 // original simulator's "sequential flat tree": the root notifies ranks 1..P-1 in turn.
+// Arrivals travel up a registration tree (section 4.5): a process sends one arrival to its parent in
+// the tree once it has arrived and has handled one arrival from each of its children, which stands for
+// its whole subtree; the root passes with one arrival from each of its own children. The flat
+// registration tree is the original one: every process sends its arrival to the root.
 class RootTree final : public Protocol {
  public:
-  RootTree(int processes, const NotifySpec& notify)
-      : Protocol(processes), notify_(notify), order_aware_(notify.tree == TreeKind::OrderAwareSkewed) {
+  RootTree(int processes, const NotifySpec& notify, TreeKind arrive)
+      : Protocol(processes),
+        notify_(notify),
+        order_aware_(notify.tree == TreeKind::OrderAwareSkewed),
+        flat_arrivals_(arrive == TreeKind::Flat) {
     if (!order_aware_)
       children_ = children_of(build_tree({notify.tree, processes, {}, notify.latency, notify.overhead}));
+    if (arrive == TreeKind::OrderAwareSkewed)
+      throw std::invalid_argument(
+          "barrier protocol: order-aware-skewed is a notification tree only (its interior nodes are the "
+          "barrier's last arrivals)");
+    if (order_aware_ && !flat_arrivals_)
+      throw std::invalid_argument(
+          "barrier protocol: an order-aware-skewed notification tree needs every arrival at the root "
+          "(arrive: flat)");
+    const TreeGraph up = build_tree({arrive, processes, {}, notify.latency, notify.overhead});
+    up_children_ = children_of(up);
+    up_parent_.resize(static_cast<std::size_t>(processes));
+    for (int r = 0; r < processes; ++r) up_parent_[r] = tree_parent(up, r);
   }
   std::string_view name() const override { return "root"; }
   void arrive(int rank, int barrier, std::vector<Outgoing>& out) const override {
+    // Without the process's state only a flat registration tree can say what to send.
+    if (!flat_arrivals_)
+      throw std::logic_error("barrier protocol: a registration tree's arrival needs the process's state");
     if (rank != 0) out.push_back({0, Message::Kind::BarrierArrival, barrier});
+  }
+  void arrive(BarrierState& state, int rank, int barrier, std::vector<Outgoing>& out) const override {
+    state.arrived[barrier] = 1;
+    forward_arrival(state, rank, barrier, out);
   }
   void receive(BarrierState& state, int rank, const Message& m, std::vector<Outgoing>& out) const override {
     Protocol::receive(state, rank, m, out);
+    if (m.kind == Message::Kind::BarrierArrival && rank != 0) forward_arrival(state, rank, m.barrier, out);
     if (m.kind == Message::Kind::BarrierArrival && order_aware_) {
       // B&M 3.2.3: "the root process must keep track of the order in which each coprocess reaches the
       // barrier". Arrivals for a later barrier cannot come before the root has passed this one (their
@@ -57,7 +85,8 @@ class RootTree final : public Protocol {
     if (m.kind == Message::Kind::BarrierNotice) notify(rank, m.barrier, out);
   }
   bool passed(const BarrierState& state, int rank, int barrier) const override {
-    return rank == 0 ? state.arrivals[barrier] == processes() - 1 : state.notices[barrier] != 0;
+    return rank == 0 ? state.arrivals[barrier] == static_cast<int>(up_children_[0].size())
+                     : state.notices[barrier] != 0;
   }
   void pass(int rank, int barrier, std::vector<Outgoing>& out) const override {
     if (rank == 0) notify(0, barrier, out);
@@ -70,8 +99,9 @@ class RootTree final : public Protocol {
         if (r != rank) out.push_back(r);
       return out;
     }
-    if (rank != 0) out.push_back(0);
-    for (int c : children_[rank]) out.push_back(c);
+    if (rank != 0) out.push_back(up_parent_[rank]);
+    for (int c : children_[rank])
+      if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
     return out;
   }
 
@@ -92,9 +122,20 @@ class RootTree final : public Protocol {
     for (int c : (*children)[rank]) out.push_back({c, Message::Kind::BarrierNotice, barrier});
   }
 
+  // A process other than the root that has arrived and has heard from its whole subtree sends its
+  // (combined) arrival to its parent; exactly once, when the last of the two happens.
+  void forward_arrival(const BarrierState& state, int rank, int barrier, std::vector<Outgoing>& out) const {
+    if (rank == 0 || !state.arrived[barrier]) return;
+    if (state.arrivals[barrier] == static_cast<int>(up_children_[rank].size()))
+      out.push_back({up_parent_[rank], Message::Kind::BarrierArrival, barrier});
+  }
+
   NotifySpec notify_;
   bool order_aware_;
-  std::vector<std::vector<int>> children_;  // fixed trees: each rank's children in send order
+  bool flat_arrivals_;
+  std::vector<std::vector<int>> up_children_;  // the registration tree: whose arrivals each rank gathers
+  std::vector<int> up_parent_;                 // ... and to whom it sends its own (-1 for the root)
+  std::vector<std::vector<int>> children_;     // fixed trees: each rank's children in send order
   // order-aware-skewed: the tree of the barrier being notified, built when the root has all arrivals.
   mutable std::vector<std::vector<int>> current_;
   mutable int current_barrier_ = -1;
@@ -105,6 +146,7 @@ class AllToAll final : public Protocol {
  public:
   explicit AllToAll(int processes) : Protocol(processes) {}
   std::string_view name() const override { return "all-to-all"; }
+  using Protocol::arrive;
   void arrive(int rank, int barrier, std::vector<Outgoing>& out) const override {
     for (int r = 0; r < processes(); ++r)
       if (r != rank) out.push_back({r, Message::Kind::BarrierArrival, barrier});
@@ -124,12 +166,14 @@ class AllToAll final : public Protocol {
 }  // namespace
 
 std::shared_ptr<const Protocol> make_protocol(config::BarrierKind kind, int processes,
-                                              const NotifySpec& notify) {
+                                              const NotifySpec& notify, TreeKind arrive) {
   if (processes <= 0) throw std::invalid_argument("barrier protocol: a job needs at least one process");
   switch (kind) {
     case config::BarrierKind::Root:
-      return std::make_shared<RootTree>(processes, notify);
+      return std::make_shared<RootTree>(processes, notify, arrive);
     case config::BarrierKind::AllToAll:
+      if (arrive != TreeKind::Flat)
+        throw std::invalid_argument("barrier protocol: all-to-all takes no registration tree");
       return std::make_shared<AllToAll>(processes);
   }
   throw std::logic_error("barrier protocol: unknown kind");

@@ -31,7 +31,9 @@ struct BarrierState {
   std::vector<int> arrivals;       // arrival messages handled
   std::vector<char> notices;       // completion notice handled
   std::vector<int> arrival_order;  // the root, order-aware trees: senders of the arrivals being gathered
-  explicit BarrierState(int barriers = 0) : arrivals(barriers, 0), notices(barriers, 0) {}
+  std::vector<char> arrived;       // registration trees: the process itself has arrived
+  explicit BarrierState(int barriers = 0)
+      : arrivals(barriers, 0), notices(barriers, 0), arrived(barriers, 0) {}
 };
 
 class Protocol {
@@ -41,6 +43,12 @@ class Protocol {
   int processes() const { return processes_; }
   // `rank` reaches barrier `barrier`: the messages it sends.
   virtual void arrive(int rank, int barrier, std::vector<Outgoing>& out) const = 0;
+  // The same, recording the arrival in the process's own state (a registration tree's interior process
+  // forwards only once it and its subtree have arrived). By default the stateless form.
+  virtual void arrive(BarrierState& state, int rank, int barrier, std::vector<Outgoing>& out) const {
+    (void)state;
+    arrive(rank, barrier, out);
+  }
   // `rank` handled barrier message `m`: records it and appends what it must send in consequence.
   virtual void receive(BarrierState& state, int rank, const Message& m, std::vector<Outgoing>& out) const;
   // Has `rank`, having arrived at `barrier`, received all it needs to pass it?
@@ -65,8 +73,11 @@ struct NotifySpec {
   config::Nanos overhead = 2'000;
 };
 
-// The protocol of `kind` for one job instance of `processes` processes.
+// The protocol of `kind` for one job instance of `processes` processes. `arrive` is the registration
+// tree of a root barrier (barrier.arrive, section 4.5): flat, binary, binomial or skewed, shaped with
+// notify's L and o; order-aware-skewed is refused (std::invalid_argument).
 std::shared_ptr<const Protocol> make_protocol(config::BarrierKind kind, int processes,
-                                              const NotifySpec& notify = {});
+                                              const NotifySpec& notify = {},
+                                              TreeKind arrive = TreeKind::Flat);
 
 }  // namespace cosched::barrier

@@ -78,6 +78,18 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
         notify->error("only kind root sends completion notices; all-to-all takes no 'notify'");
       job.barrier_notify = *tree;
     }
+    if (auto arrive = barrier.optional("arrive")) {
+      // The registration tree (docs/models/now.md section 4.5): the notification kinds but order-aware.
+      const std::string expected = "one of flat, binary, binomial, skewed";
+      const auto tree = cosched::barrier::tree_kind_named(arrive->scalar(expected));
+      if (!tree || *tree == cosched::barrier::TreeKind::OrderAwareSkewed) arrive->fail(expected);
+      if (job.barrier_kind != BarrierKind::Root)
+        arrive->error("only kind root gathers arrivals in a tree; all-to-all takes no 'arrive'");
+      if (*tree != cosched::barrier::TreeKind::Flat &&
+          job.barrier_notify == cosched::barrier::TreeKind::OrderAwareSkewed)
+        arrive->error("notify: order-aware-skewed needs every arrival at the root (arrive: flat)");
+      job.barrier_arrive = *tree;
+    }
     barrier.finish();
   }
   job.wait = wait::read_now_wait(map.required("wait"));
@@ -168,6 +180,8 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
     j["barrier"]["kind"] = name_of(kBarrierNames, job.barrier_kind);
     if (job.barrier_kind == BarrierKind::Root)
       j["barrier"]["notify"] = barrier::tree_kind_name(job.barrier_notify);
+    if (job.barrier_kind == BarrierKind::Root)
+      j["barrier"]["arrive"] = barrier::tree_kind_name(job.barrier_arrive);
     j["wait"] = wait::now_wait_json(job.wait);
     j["tickets"] = job.tickets;
     jobs.push_back(j);

@@ -157,6 +157,7 @@ struct NowJobProfile {
   IntervalBasis interval_basis = IntervalBasis::Compute;
   BarrierKind barrier_kind = BarrierKind::Root;
   barrier::TreeKind barrier_notify = barrier::TreeKind::Flat;  // root barriers' notification tree
+  barrier::TreeKind barrier_arrive = barrier::TreeKind::Flat;  // root barriers' registration tree
   NowWait wait;
   int tickets = 100;
 };

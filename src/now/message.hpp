@@ -10,7 +10,8 @@ struct Message {
   enum class Kind : std::uint8_t {
     ReadRequest,     // a remote read: the receiver's handler replies
     ReadReply,       // the data of a read
-    BarrierArrival,  // "I reached barrier `barrier`" (to the root, or to everybody in all-to-all)
+    BarrierArrival,  // "I reached barrier `barrier`" (to the root, or to everybody in all-to-all; in a
+                     // registration tree, to the parent: "I and my subtree reached it")
     BarrierNotice,   // the root's completion notice for barrier `barrier`
   };
   Kind kind = Kind::ReadRequest;

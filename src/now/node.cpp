@@ -180,7 +180,7 @@ void Node::program_next(Process& p) {
   p.barrier_arrived = now_;
   p.barrier_log[p.barrier].arrived = now_;
   std::vector<barrier::Outgoing> out;
-  job.barrier->arrive(p.rank, p.barrier, out);
+  job.barrier->arrive(p.barriers, p.rank, p.barrier, out);
   send_barrier_messages(p, out);
 }
 

@@ -49,8 +49,9 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
     for (int copy = 0; copy < profile.copies; ++copy) {
       // An order-aware tree is built during the run, so each job instance has its own (section 4.4).
       if (!protocol || profile.barrier_notify == barrier::TreeKind::OrderAwareSkewed)
-        protocol = barrier::make_protocol(profile.barrier_kind, profile.processes,
-                                          {profile.barrier_notify, latency, now.overhead});
+        protocol =
+            barrier::make_protocol(profile.barrier_kind, profile.processes,
+                                   {profile.barrier_notify, latency, now.overhead}, profile.barrier_arrive);
       jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets,
                                profile.placement, protocol, algorithm, program});
     }

@@ -395,7 +395,12 @@ std::string random_scenario(std::uint64_t seed) {
   // Every notification tree under a root barrier, taken from the seed without drawing from the engine so
   // that the scenarios' other draws stay as they were.
   static const char* const kTrees[] = {"flat", "binary", "binomial", "skewed", "order-aware-skewed"};
-  const std::string tree = fmt::format("barrier: {{kind: root, notify: {}}}", kTrees[seed % 5]);
+  // The registration trees likewise (section 4.5), with the notification trees they may go with: flat
+  // arrivals under order-aware-skewed notices, the four kinds in turn otherwise.
+  static const char* const kArrive[] = {"flat", "binary", "binomial", "skewed"};
+  const std::string arrive = seed % 5 == 4 ? "flat" : kArrive[(seed / 5 + seed) % 4];
+  const std::string tree =
+      fmt::format("barrier: {{kind: root, notify: {}, arrive: {}}}", kTrees[seed % 5], arrive);
   for (std::size_t at = 0; (at = yaml.find("barrier: {kind: root}", at)) != std::string::npos;
        at += tree.size())
     yaml.replace(at, std::string("barrier: {kind: root}").size(), tree);
@@ -554,6 +559,13 @@ const BadNowCase kBadNowCases[] = {
     {"notify-unknown.yaml", "23:37", "workload.jobs[0].barrier.notify",
      "expected one of flat, binary, binomial, skewed, order-aware-skewed, got \"butterfly\""},
     {"notify-on-all-to-all.yaml", "23:43", "workload.jobs[0].barrier.notify", "only kind root"},
+    {"arrive-unknown.yaml", "23:37", "workload.jobs[0].barrier.arrive",
+     "expected one of flat, binary, binomial, skewed, got \"binomail\""},
+    {"arrive-order-aware.yaml", "23:37", "workload.jobs[0].barrier.arrive",
+     "expected one of flat, binary, binomial, skewed, got \"order-aware-skewed\""},
+    {"arrive-on-all-to-all.yaml", "23:43", "workload.jobs[0].barrier.arrive", "only kind root"},
+    {"arrive-tree-with-order-aware-notify.yaml", "23:65", "workload.jobs[0].barrier.arrive",
+     "needs every arrival at the root"},
     {"sleep-return-on-stride.yaml", "13:17", "scheduler.sleep_return", "policy ts only"},
     {"credit-cap-on-ts.yaml", "11:15", "scheduler.credit_cap", "policy stride-credit only"},
     {"unknown-job-key.yaml", "23:7", "workload.jobs[0].priority", "unknown key"},
@@ -749,6 +761,14 @@ TEST(NowWorkload, NotificationTreesRun) {
                                  "/workload/jobs/0/barrier/notify", "binomial");
   expect_setting_changes_the_run("workload.jobs.0.barrier.notify=order-aware-skewed",
                                  "/workload/jobs/0/barrier/notify", "order-aware-skewed");
+}
+
+TEST(NowWorkload, RegistrationTreesRun) {
+  expect_setting_changes_the_run("workload.jobs.0.barrier={kind: root, arrive: binomial}",
+                                 "/workload/jobs/0/barrier/arrive", "binomial");
+  // (skewed would not: with the quick start's 8 processes and skew_sends(10us, 2us) = 7 it is flat.)
+  expect_setting_changes_the_run("workload.jobs.0.barrier.arrive=binary", "/workload/jobs/0/barrier/arrive",
+                                 "binary");
 }
 
 TEST(NowWorkload, RandomPatternRuns) {
