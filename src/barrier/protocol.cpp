@@ -14,8 +14,11 @@ void Protocol::receive(BarrierState& state, int, const Message& m, std::vector<O
     case Message::Kind::BarrierNotice:
       state.notices[m.barrier] = 1;
       return;
+    case Message::Kind::BarrierReply:
+      return;  // what it tells is the waiting algorithm's (now::Node records it)
     case Message::Kind::ReadRequest:
     case Message::Kind::ReadReply:
+    case Message::Kind::Wakeup:
       break;
   }
   throw std::logic_error("barrier protocol: handed a message that is not a barrier message");
@@ -31,7 +34,10 @@ namespace {
 class RootTree final : public Protocol {
  public:
   RootTree(int processes, const NotifySpec& notify)
-      : Protocol(processes), notify_(notify), order_aware_(notify.tree == TreeKind::OrderAwareSkewed) {
+      : Protocol(processes),
+        notify_(notify),
+        order_aware_(notify.tree == TreeKind::OrderAwareSkewed),
+        replies_(notify.arrival_replies) {
     if (!order_aware_)
       children_ = children_of(build_tree({notify.tree, processes, {}, notify.latency, notify.overhead}));
   }
@@ -41,6 +47,10 @@ class RootTree final : public Protocol {
   }
   void receive(BarrierState& state, int rank, const Message& m, std::vector<Outgoing>& out) const override {
     Protocol::receive(state, rank, m, out);
+    // Informed waiting (B&M 3.3): the root answers each arrival at once, before anything it sends in
+    // consequence (its notices, when this was the last arrival).
+    if (m.kind == Message::Kind::BarrierArrival && replies_)
+      out.push_back({m.from, Message::Kind::BarrierReply, m.barrier});
     if (m.kind == Message::Kind::BarrierArrival && order_aware_) {
       // B&M 3.2.3: "the root process must keep track of the order in which each coprocess reaches the
       // barrier". Arrivals for a later barrier cannot come before the root has passed this one (their
@@ -64,8 +74,8 @@ class RootTree final : public Protocol {
   }
   std::vector<int> peers(int rank) const override {
     std::vector<int> out;
-    if (order_aware_) {
-      // Any process but the root may be interior and any may be its child.
+    if (order_aware_ || (replies_ && rank == 0)) {
+      // Any process but the root may be interior and any may be its child; the root replies to all.
       for (int r = 0; r < processes(); ++r)
         if (r != rank) out.push_back(r);
       return out;
@@ -94,6 +104,7 @@ class RootTree final : public Protocol {
 
   NotifySpec notify_;
   bool order_aware_;
+  bool replies_;
   std::vector<std::vector<int>> children_;  // fixed trees: each rank's children in send order
   // order-aware-skewed: the tree of the barrier being notified, built when the root has all arrivals.
   mutable std::vector<std::vector<int>> current_;
