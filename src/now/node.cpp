@@ -499,7 +499,12 @@ void Node::deliver(Nanos now, const Message& message) {
   const int id = local_of_[message.job].empty() ? -1 : local_of_[message.job][message.to];
   if (id < 0) throw std::logic_error("NOW node: a message for a process that is not on this workstation");
   auto& p = processes_[id];
-  if (p.state == ProcState::Finished) throw std::logic_error("NOW node: a message for a finished process");
+  if (p.state == ProcState::Finished) {
+    // A wake-up or an arrival reply may reach a process that has just finished (under the shared
+    // network, a message can be overtaken): nothing is left for it to do.
+    if (message.kind == Message::Kind::Wakeup || message.kind == Message::Kind::BarrierReply) return;
+    throw std::logic_error("NOW node: a message for a finished process");
+  }
   p.inbox.push_back(message);
   if (message.kind == Message::Kind::ReadRequest || message.kind == Message::Kind::Wakeup) {
     const PartnerState state = p.state == ProcState::Running ? PartnerState::Running

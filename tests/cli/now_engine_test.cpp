@@ -111,6 +111,10 @@ TEST_P(NowEnginesOnInformedWaits, GiveIdenticalResultFiles) {
   const auto [scenario, scheduler] = GetParam();
   for (const char* wait : kInformedWaits) {
     for (const char* barrier : {"{kind: root}", "{kind: root, notify: binomial}"}) {
+      // The tree matters to the replies' links only: binomial once, with the root's replies.
+      if (std::string(barrier).find("binomial") != std::string::npos &&
+          std::string(wait) != "{algorithm: variance-with-proc-count}")
+        continue;
       Sandbox box;
       const std::string what =
           fmt::format("{} with scheduler={}, wait={}, barrier={}", scenario, scheduler, wait, barrier);
