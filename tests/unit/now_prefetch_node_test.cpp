@@ -150,6 +150,20 @@ TEST(NowPrefetch, AWakeUpWakesABlockedPartnerAndExtendsASpinningOne) {
   EXPECT_EQ(g.node->reports().at(0).diagnostics.wakeups_received[static_cast<int>(PartnerState::Running)], 1);
 }
 
+TEST(NowPrefetch, AWakeUpForAFinishedProcessIsDroppedOtherMessagesAreAnError) {
+  // A 1-process job computes 1 ms from 100us and passes its only barrier at once (no one to wait for):
+  // finished at 1.1 ms. A wake-up at 2 ms (overtaken on a shared network) is dropped; a read request
+  // for it would be a model error.
+  Fixture f({job(1, pairwise_extend())});
+  f.node->add_process(0, 0);
+  f.node->start();
+  f.node->advance(2 * kMs);
+  ASSERT_TRUE(f.node->finished());
+  EXPECT_NO_THROW(f.node->deliver(2 * kMs, Message{Kind::Wakeup, 0, 0, 0, 0}));
+  EXPECT_NO_THROW(f.node->deliver(2 * kMs, Message{Kind::BarrierReply, 0, 0, 0, 0}));
+  EXPECT_THROW(f.node->deliver(2 * kMs, Message{Kind::ReadRequest, 0, 0, 0, 0}), std::logic_error);
+}
+
 std::shared_ptr<wait::Informed> avg_proc_delay() {
   wait::Informed::Settings s;
   s.predictor = wait::Informed::Predictor::AvgProcDelay;
