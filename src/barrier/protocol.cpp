@@ -15,8 +15,11 @@ void Protocol::receive(BarrierState& state, int, const Message& m, std::vector<O
     case Message::Kind::BarrierNotice:
       state.notices[m.barrier] = 1;
       return;
+    case Message::Kind::BarrierReply:
+      return;  // what it tells is the waiting algorithm's (now::Node records it)
     case Message::Kind::ReadRequest:
     case Message::Kind::ReadReply:
+    case Message::Kind::Wakeup:
       break;
   }
   throw std::logic_error("barrier protocol: handed a message that is not a barrier message");
@@ -39,7 +42,8 @@ class RootTree final : public Protocol {
       : Protocol(processes),
         notify_(notify),
         order_aware_(notify.tree == TreeKind::OrderAwareSkewed),
-        flat_arrivals_(arrive == TreeKind::Flat) {
+        flat_arrivals_(arrive == TreeKind::Flat),
+        replies_(notify.arrival_replies) {
     if (!order_aware_)
       children_ = children_of(build_tree({notify.tree, processes, {}, notify.latency, notify.overhead}));
     if (arrive == TreeKind::OrderAwareSkewed)
@@ -50,6 +54,9 @@ class RootTree final : public Protocol {
       throw std::invalid_argument(
           "barrier protocol: an order-aware-skewed notification tree needs every arrival at the root "
           "(arrive: flat)");
+    if (replies_ && !flat_arrivals_)
+      throw std::invalid_argument(
+          "barrier protocol: the root's replies to arrivals need every arrival at the root (arrive: flat)");
     const TreeGraph up = build_tree({arrive, processes, {}, notify.latency, notify.overhead});
     up_children_ = children_of(up);
     up_parent_.resize(static_cast<std::size_t>(processes));
@@ -69,6 +76,10 @@ class RootTree final : public Protocol {
   void receive(BarrierState& state, int rank, const Message& m, std::vector<Outgoing>& out) const override {
     Protocol::receive(state, rank, m, out);
     if (m.kind == Message::Kind::BarrierArrival && rank != 0) forward_arrival(state, rank, m.barrier, out);
+    // Informed waiting (B&M 3.3): the root answers each arrival at once, before anything it sends in
+    // consequence (its notices, when this was the last arrival).
+    if (m.kind == Message::Kind::BarrierArrival && replies_)
+      out.push_back({m.from, Message::Kind::BarrierReply, m.barrier});
     if (m.kind == Message::Kind::BarrierArrival && order_aware_) {
       // B&M 3.2.3: "the root process must keep track of the order in which each coprocess reaches the
       // barrier". Arrivals for a later barrier cannot come before the root has passed this one (their
@@ -93,8 +104,8 @@ class RootTree final : public Protocol {
   }
   std::vector<int> peers(int rank) const override {
     std::vector<int> out;
-    if (order_aware_) {
-      // Any process but the root may be interior and any may be its child.
+    if (order_aware_ || (replies_ && rank == 0)) {
+      // Any process but the root may be interior and any may be its child; the root replies to all.
       for (int r = 0; r < processes(); ++r)
         if (r != rank) out.push_back(r);
       return out;
@@ -133,6 +144,7 @@ class RootTree final : public Protocol {
   NotifySpec notify_;
   bool order_aware_;
   bool flat_arrivals_;
+  bool replies_;
   std::vector<std::vector<int>> up_children_;  // the registration tree: whose arrivals each rank gathers
   std::vector<int> up_parent_;                 // ... and to whom it sends its own (-1 for the root)
   std::vector<std::vector<int>> children_;     // fixed trees: each rank's children in send order

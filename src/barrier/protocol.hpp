@@ -71,6 +71,9 @@ struct NotifySpec {
   TreeKind tree = TreeKind::Flat;
   config::Nanos latency = 10'000;
   config::Nanos overhead = 2'000;
+  // The root replies to every arrival with the number of processes arrived so far (informed waiting,
+  // B&M 3.3: parasitic information "distributed explicitly"; docs/models/now.md section 5.2).
+  bool arrival_replies = false;
 };
 
 // The protocol of `kind` for one job instance of `processes` processes. `arrive` is the registration

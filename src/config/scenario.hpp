@@ -139,6 +139,13 @@ struct NowWait {
   // first phase, or one conditional window.
   enum class AfterWake { FirstPhase, Window };
   AfterWake after_wake = AfterWake::Window;
+  // Informed algorithms (B&M 3.3): block when the barrier is predicted further away than this (default
+  // two context switches).
+  std::optional<Nanos> threshold;
+  // Prefetching wake-ups (B&M 4): send each read's partner a wake-up this long before the read (default
+  // W + L + 2o), for patterns whose partners a process can predict.
+  bool prefetch = false;
+  std::optional<Nanos> prefetch_lead;
 };
 
 struct NowJobProfile {

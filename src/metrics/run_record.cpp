@@ -71,6 +71,11 @@ Json now_job_json(const NowJobRecord& job) {
   out["wake_to_dispatch"] = count_mean_json(job.wake_to_dispatch);
   out["barriers"] = {{"mean_length_s", or_null(job.barrier_mean_length_s)},
                      {"blocks_per_barrier", or_null(job.blocks_per_barrier)}};
+  out["wakeups"] = {{"sent", job.wakeups_sent},
+                    {"partner_running", job.wakeups_received[0]},
+                    {"partner_ready", job.wakeups_received[1]},
+                    {"partner_blocked", job.wakeups_received[2]}};
+  out["arrival_replies"] = job.arrival_replies;
   return out;
 }
 

@@ -100,6 +100,11 @@ struct NowJobRecord {
   CountMean wake_to_dispatch;
   std::optional<double> barrier_mean_length_s;
   std::optional<double> blocks_per_barrier;
+  // Prefetching wake-ups (wait.prefetch): sent, and received by the receiver's state (running, ready,
+  // blocked); the root's replies to arrivals handled (informed waiting).
+  std::int64_t wakeups_sent = 0;
+  std::array<std::int64_t, 3> wakeups_received{};
+  std::int64_t arrival_replies = 0;
 };
 
 struct NowWorkstationRecord {

@@ -13,6 +13,10 @@ struct Message {
     BarrierArrival,  // "I reached barrier `barrier`" (to the root, or to everybody in all-to-all; in a
                      // registration tree, to the parent: "I and my subtree reached it")
     BarrierNotice,   // the root's completion notice for barrier `barrier`
+    // The root's reply to an arrival (informed waiting, B&M 3.3): `arrived` and `elapsed` say how many
+    // processes had arrived at barrier `barrier` and for how long it had been open, as the root knew.
+    BarrierReply,
+    Wakeup,  // a prefetching wake-up (wait.prefetch, B&M 4): the sender will read from the receiver soon
   };
   Kind kind = Kind::ReadRequest;
   std::int32_t job = 0;      // job instance
@@ -22,6 +26,8 @@ struct Message {
   // Diagnostics only (no effect on the run): for a read request, the state the partner was in when it
   // arrived, and for its reply, the same value sent back (a PartnerState).
   std::uint8_t partner = 0;
+  std::int32_t arrived = 0;  // BarrierReply: processes arrived at the barrier, the root included
+  std::int64_t elapsed = 0;  // BarrierReply: ns since the root first knew of an arrival at it
 };
 
 // The state of a read's partner when the request reached it.

@@ -145,12 +145,43 @@ void Node::start_phase(Process& p) {
   p.step = 0;
   p.compute_left = p.phase.reads > 0 ? p.phase.chunk : p.phase.residual;
   p.activity = Activity::Compute;
+  p.phase_started = now_;
+  p.prefetched = 0;
+  prefetch(p);
 }
 
 void Node::advance_step(Process& p) {
   ++p.step;
   p.compute_left = p.step < p.phase.reads ? p.phase.chunk : p.phase.residual;
   p.activity = Activity::Compute;
+  prefetch(p);
+}
+
+// wait.prefetch (B&M 4, docs/models/now.md section 5.3): at the start of the computation before read i,
+// the process wakes the partner of every read j not yet prefetched with j - i <= A, A the fewest reads
+// ahead whose distance in dedicated time, (j - i)(c + 2L + 4o) + c, reaches the lead: each read's partner
+// is woken at least the lead before the read, except the first A of a phase, woken at its start.
+void Node::prefetch(Process& p) {
+  const JobLayout& job = layout(p);
+  if (job.prefetch_lead < 0 || job.program.pattern != config::Pattern::News || p.step >= p.phase.reads)
+    return;
+  const Nanos chunk = p.phase.chunk;
+  const Nanos step = chunk + job.program.read_round_trip;
+  const std::int64_t ahead =
+      job.prefetch_lead > chunk && step > 0 ? (job.prefetch_lead - chunk + step - 1) / step : 0;
+  const std::int64_t last = std::min(p.phase.reads - 1, p.step + ahead);
+  for (; p.prefetched <= last; ++p.prefetched) {
+    const int partner = p.program.read_partner(p.prefetched);
+    if (partner == p.rank) continue;  // a local read: nobody to wake
+    p.to_send.push_back({job.workstation_of[partner], {Message::Kind::Wakeup, p.job, p.rank, partner, 0}});
+    ++p.diagnostics.wakeups_sent;
+  }
+}
+
+void Node::open_barrier(Process& p, int barrier) {
+  if (p.opened_barrier == barrier) return;
+  p.opened_barrier = barrier;
+  p.opened_at = now_;
 }
 
 void Node::begin_wait(Process& p, Activity activity) {
@@ -179,6 +210,7 @@ void Node::program_next(Process& p) {
   begin_wait(p, Activity::AwaitBarrier);
   p.barrier_arrived = now_;
   p.barrier_log[p.barrier].arrived = now_;
+  open_barrier(p, p.barrier);
   std::vector<barrier::Outgoing> out;
   job.barrier->arrive(p.barriers, p.rank, p.barrier, out);
   send_barrier_messages(p, out);
@@ -186,8 +218,18 @@ void Node::program_next(Process& p) {
 
 void Node::send_barrier_messages(Process& p, const std::vector<barrier::Outgoing>& messages) {
   const JobLayout& job = layout(p);
-  for (const auto& m : messages)
-    p.to_send.push_back({job.workstation_of[m.to], {m.kind, p.job, p.rank, m.to, m.barrier}});
+  for (const auto& m : messages) {
+    Message message{m.kind, p.job, p.rank, m.to, m.barrier};
+    if (m.kind == Message::Kind::BarrierReply) {
+      // The root tells how many have arrived, itself included once it has, and since when it knows of
+      // the barrier (informed waiting, docs/models/now.md section 5.2).
+      const bool here =
+          p.barrier > m.barrier || (p.barrier == m.barrier && p.activity == Activity::AwaitBarrier);
+      message.arrived = p.barriers.arrivals[m.barrier] + (here ? 1 : 0);
+      message.elapsed = now_ - p.opened_at;
+    }
+    p.to_send.push_back({job.workstation_of[m.to], message});
+  }
 }
 
 bool Node::wait_satisfied(const Process& p) const {
@@ -201,7 +243,21 @@ wait::Observation Node::observe(const Process& p, wait::WaitKind kind) const {
   seen.phase_length = p.spin_phase_length;
   seen.messages = p.messages_in_phase;
   if (p.last_message >= 0) seen.since_last_message = now_ - p.last_message;
-  if (kind == wait::WaitKind::Barrier) seen.barrier_elapsed = now_ - p.barrier_arrived;
+  if (kind == wait::WaitKind::Barrier) {
+    seen.barrier_elapsed = now_ - p.barrier_arrived;
+    seen.phase_elapsed = p.barrier_arrived - p.phase_started;
+    seen.phase_dedicated = p.phase.budget;
+    if (layout(p).wait->needs_arrival_replies()) {
+      if (p.rank == 0) {  // the root knows
+        seen.arrived = p.barriers.arrivals[p.barrier] + 1;
+        seen.told_elapsed = now_ - p.opened_at;
+      } else if (p.told_barrier == p.barrier) {
+        seen.arrived = p.told_arrived;
+        seen.told_elapsed = p.told_elapsed;
+        seen.since_told = now_ - p.told_at;
+      }
+    }
+  }
   return seen;
 }
 
@@ -244,8 +300,21 @@ void Node::finish_handle(Process& p, const Message& m) {
       p.reply_received = true;
       p.read_partner = static_cast<PartnerState>(m.partner);
       break;
+    case Message::Kind::BarrierReply:
+      ++p.diagnostics.arrival_replies;
+      p.told_barrier = m.barrier;
+      p.told_arrived = m.arrived;
+      p.told_elapsed = m.elapsed;
+      p.told_at = now_;
+      // Informed waiting: the process decides afresh with what it was told.
+      if (p.activity == Activity::AwaitBarrier && p.barrier == m.barrier) p.spinning = false;
+      break;
+    case Message::Kind::Wakeup:
+      ++p.diagnostics.wakeups_received[m.partner];
+      break;
     case Message::Kind::BarrierArrival:
     case Message::Kind::BarrierNotice: {
+      if (m.kind == Message::Kind::BarrierArrival) open_barrier(p, m.barrier);
       std::vector<barrier::Outgoing> out;
       layout(p).barrier->receive(p.barriers, p.rank, m, out);
       send_barrier_messages(p, out);
@@ -430,9 +499,14 @@ void Node::deliver(Nanos now, const Message& message) {
   const int id = local_of_[message.job].empty() ? -1 : local_of_[message.job][message.to];
   if (id < 0) throw std::logic_error("NOW node: a message for a process that is not on this workstation");
   auto& p = processes_[id];
-  if (p.state == ProcState::Finished) throw std::logic_error("NOW node: a message for a finished process");
+  if (p.state == ProcState::Finished) {
+    // A wake-up or an arrival reply may reach a process that has just finished (under the shared
+    // network, a message can be overtaken): nothing is left for it to do.
+    if (message.kind == Message::Kind::Wakeup || message.kind == Message::Kind::BarrierReply) return;
+    throw std::logic_error("NOW node: a message for a finished process");
+  }
   p.inbox.push_back(message);
-  if (message.kind == Message::Kind::ReadRequest) {
+  if (message.kind == Message::Kind::ReadRequest || message.kind == Message::Kind::Wakeup) {
     const PartnerState state = p.state == ProcState::Running ? PartnerState::Running
                                : p.state == ProcState::Ready ? PartnerState::Ready
                                                              : PartnerState::Blocked;
@@ -457,6 +531,12 @@ void Node::deliver(Nanos now, const Message& message) {
         break;
       case Message::Kind::BarrierNotice:
         ++p.messages_in_phase.barrier_notices;
+        break;
+      case Message::Kind::BarrierReply:
+        ++p.messages_in_phase.barrier_replies;
+        break;
+      case Message::Kind::Wakeup:
+        ++p.messages_in_phase.wakeups;
         break;
     }
   }

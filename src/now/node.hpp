@@ -32,6 +32,9 @@ struct JobLayout {
   std::shared_ptr<const barrier::Protocol> barrier;  // who sends which barrier messages
   std::shared_ptr<const wait::NowWaitAlgorithm> wait;
   workload::ProgramSpec program;
+  // wait.prefetch (B&M 4, docs/models/now.md section 5.3): each read's partner gets a wake-up this long
+  // (in the reader's dedicated time) before the read; -1: off.
+  Nanos prefetch_lead = -1;
 };
 
 // Where a process's time went (Brim & Miller figure 4's job states).
@@ -85,7 +88,15 @@ struct Diagnostics {
   ReadStats reads[kPartnerStates];  // by the partner's state when the request reached it
   std::int64_t wakes = 0;           // wake-ups by a message, followed by a dispatch
   Nanos wake_to_dispatch = 0;       // summed over them
+  // Prefetching wake-ups (wait.prefetch): sent by the process, and received by it, by its state when the
+  // wake-up arrived.
+  std::int64_t wakeups_sent = 0;
+  std::int64_t wakeups_received[kPartnerStates] = {};
+  std::int64_t arrival_replies = 0;  // the root's replies to arrivals the process handled
   Diagnostics& operator+=(const Diagnostics& o) {
+    wakeups_sent += o.wakeups_sent;
+    for (int s = 0; s < kPartnerStates; ++s) wakeups_received[s] += o.wakeups_received[s];
+    arrival_replies += o.arrival_replies;
     for (int s = 0; s < kPartnerStates; ++s) {
       reads[s].count += o.reads[s].count;
       reads[s].time += o.reads[s].time;
@@ -193,8 +204,18 @@ class Node {
     bool reply_received = false;
     barrier::BarrierState barriers;  // barrier messages handled
     Nanos barrier_arrived = 0;       // when it arrived at the barrier it waits at
-    std::deque<Message> inbox;       // arrived, not yet handled
-    std::deque<Envelope> to_send;    // messages it must still send (o each)
+    Nanos phase_started = 0;         // when its current phase began (its last pass, or 0)
+    // Informed waiting: what the root told it of the barrier `told_barrier` (a BarrierReply) and when.
+    int told_barrier = -1;
+    int told_arrived = 0;
+    Nanos told_elapsed = 0;
+    Nanos told_at = 0;
+    // The root: the barrier it first knew of an arrival at, and when (what its replies measure from).
+    int opened_barrier = -1;
+    Nanos opened_at = 0;
+    std::int64_t prefetched = 0;   // wait.prefetch: reads of the current phase whose partner was woken
+    std::deque<Message> inbox;     // arrived, not yet handled
+    std::deque<Envelope> to_send;  // messages it must still send (o each)
     bool spinning = false;
     Nanos spin_phase_start = 0;
     Nanos spin_phase_end = 0;
@@ -232,6 +253,8 @@ class Node {
   void program_next(Process& p);
   bool wait_satisfied(const Process& p) const;
   void send_barrier_messages(Process& p, const std::vector<barrier::Outgoing>& messages);
+  void open_barrier(Process& p, int barrier);
+  void prefetch(Process& p);
   wait::Observation observe(const Process& p, wait::WaitKind kind) const;
   void complete_wait(Process& p);
   void finish_handle(Process& p, const Message& m);

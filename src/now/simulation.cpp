@@ -41,6 +41,9 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
     wait::WaitPlatform wp{latency, now.overhead, now.context_switch,
                           static_cast<Nanos>(std::llround(workload::imbalance_spread(profile.imbalance) *
                                                           static_cast<double>(profile.sync_interval)))};
+    wp.sync_interval = profile.sync_interval;
+    wp.imbalance = profile.imbalance;
+    wp.processes = profile.processes;
     std::shared_ptr<const wait::NowWaitAlgorithm> algorithm = wait::make_now_wait(profile.wait, wp);
     workload::ProgramSpec program{
         profile.comm_interval,  profile.sync_interval,          profile.imbalance, profile.pattern,
@@ -49,11 +52,16 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
     for (int copy = 0; copy < profile.copies; ++copy) {
       // An order-aware tree is built during the run, so each job instance has its own (section 4.4).
       if (!protocol || profile.barrier_notify == barrier::TreeKind::OrderAwareSkewed)
-        protocol =
-            barrier::make_protocol(profile.barrier_kind, profile.processes,
-                                   {profile.barrier_notify, latency, now.overhead}, profile.barrier_arrive);
+        protocol = barrier::make_protocol(
+            profile.barrier_kind, profile.processes,
+            {profile.barrier_notify, latency, now.overhead, algorithm->needs_arrival_replies()},
+            profile.barrier_arrive);
       jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets,
                                profile.placement, protocol, algorithm, program});
+      // wait.prefetch: W + L + 2o by default (B&M 3.3: "at time W+L+2o from now").
+      if (profile.wait.prefetch)
+        jobs.back().prefetch_lead =
+            profile.wait.prefetch_lead.value_or(now.context_switch + latency + 2 * now.overhead);
     }
   }
   return jobs;
@@ -202,6 +210,10 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
     }
     job.wake_to_dispatch = {sum.diagnostics.wakes,
                             mean(sum.diagnostics.wake_to_dispatch, sum.diagnostics.wakes)};
+    job.wakeups_sent = sum.diagnostics.wakeups_sent;
+    for (int st = 0; st < kPartnerStates; ++st)
+      job.wakeups_received[st] = sum.diagnostics.wakeups_received[st];
+    job.arrival_replies = sum.diagnostics.arrival_replies;
     Nanos lengths = 0;
     std::int64_t barrier_blocks = 0;
     for (std::size_t b = 0; b < sum.barriers.size(); ++b) {

@@ -24,7 +24,11 @@ struct MessageCounts {
   int read_replies = 0;
   int barrier_arrivals = 0;
   int barrier_notices = 0;
-  int total() const { return read_requests + read_replies + barrier_arrivals + barrier_notices; }
+  int barrier_replies = 0;  // the root's replies to arrivals (informed waiting)
+  int wakeups = 0;          // prefetching wake-ups (wait.prefetch)
+  int total() const {
+    return read_requests + read_replies + barrier_arrivals + barrier_notices + barrier_replies + wakeups;
+  }
 };
 
 // What a waiting process knows when its algorithm decides.
@@ -35,6 +39,11 @@ struct Observation {
   std::optional<Nanos> since_last_message;  // next_spin: since the phase\'s last message, if any
   Nanos barrier_elapsed = 0;                // at a barrier: the time since this process arrived at it
   std::optional<int> arrived;               // what the root told it: processes arrived at the barrier so far
+  // Informed waiting (B&M 3.3, docs/models/now.md section 5.2), at a barrier:
+  Nanos told_elapsed = 0;     // with `arrived`: how long the barrier had been open when the root told it
+  Nanos since_told = 0;       // with `arrived`: the time since it learnt it (0 at the root, which knows)
+  Nanos phase_elapsed = 0;    // the time from the start of its phase (its last pass, or 0) to its arrival
+  Nanos phase_dedicated = 0;  // its phase's length on a dedicated machine (sync_interval x its factor)
 };
 
 using Resume = config::NowWait::Resume;
@@ -57,6 +66,9 @@ class NowWaitAlgorithm {
   virtual Nanos next_spin(const Observation& seen) const = 0;
   // The first phase of a process that blocked during this wait, was woken and runs again.
   virtual Nanos after_wake(const Observation& seen) const { return first_spin(seen); }
+  // The algorithm needs the root's replies to arrivals (`Observation::arrived`); the process then
+  // decides afresh (first_spin, or after_wake if it blocked) when it has handled its reply.
+  virtual bool needs_arrival_replies() const { return false; }
 
  private:
   Resume resume_ = Resume::Restart;
@@ -68,6 +80,10 @@ struct WaitPlatform {
   Nanos overhead = 0;
   Nanos context_switch = 0;
   Nanos load_imbalance = 0;  // V: the largest difference between two processes' phase computation
+  // The job's imbalance as the informed algorithms know it (B&M 3.3: "foreknowledge of the imbalance").
+  Nanos sync_interval = 0;
+  double imbalance = 1.0;  // v: phase factors uniform on [2/(1+v), 2v/(1+v)] (docs/models/now.md 4.1)
+  int processes = 1;
 };
 
 // The algorithm `wait.algorithm` names, through its registry entry (wait/now_wait_registry.cpp).

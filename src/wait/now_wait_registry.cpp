@@ -11,6 +11,7 @@
 #include "config/now_fields.hpp"
 #include "util/registry.hpp"
 #include "wait/fixed_wait.hpp"
+#include "wait/informed.hpp"
 #include "wait/pairwise.hpp"
 
 namespace cosched::wait {
@@ -57,6 +58,9 @@ constexpr KeyRule kKeyRules[] = {
     {"conditional", 6, kTwoPhaseOnly},
     {"read_window", 8, "only {owners} takes 'read_window' (algorithm is {algorithm})"},
     {"after_wake", 7, kTwoPhaseOnly},
+    {"threshold", 9, "only {owners} take 'threshold' (algorithm is {algorithm})"},
+    {"prefetch", 10, "every algorithm takes 'prefetch'"},
+    {"prefetch_lead", 11, "every algorithm takes 'prefetch_lead'"},
 };
 
 // ---- readers shared by several algorithms ----
@@ -75,7 +79,22 @@ const NowWaitKey kAfterWake{
 const NowWaitKey kBarrierSpin{"barrier_spin",
                               [](const Field& f, NowWait& w) { w.barrier_spin = config::duration(f); }};
 
-void no_json(const NowWait&, Json&) {}
+// prefetch and prefetch_lead (B&M 4), which every algorithm takes: a read's partner may be woken ahead
+// whatever the reader's waiting algorithm.
+const NowWaitKey kPrefetch{"prefetch", [](const Field& f, NowWait& w) { w.prefetch = f.boolean(); }};
+const NowWaitKey kPrefetchLead{
+    "prefetch_lead", [](const Field& f, NowWait& w) { w.prefetch_lead = config::duration(f, true); }};
+const NowWaitKey kThreshold{"threshold",
+                            [](const Field& f, NowWait& w) { w.threshold = config::duration(f, true); }};
+
+void prefetch_json(const NowWait& w, Json& out) {
+  if (w.prefetch) out["prefetch"] = true;
+  if (w.prefetch_lead) out["prefetch_lead_s"] = seconds(*w.prefetch_lead);
+}
+
+void no_json(const NowWait& w, Json& out) {
+  prefetch_json(w, out);
+}
 
 void resume_json(const NowWait& w, Json& out) {
   out["resume"] = config::name_of(kResumeNames, w.resume);
@@ -86,21 +105,32 @@ void resume_json(const NowWait& w, Json& out) {
 const NowWaitKey kBlockKeys[] = {
     {"resume", [](const Field& f,
                   NowWait&) { f.error("block never spins, so no spin is interrupted; remove 'resume'"); }},
+    kPrefetch,
+    kPrefetchLead,
 };
-const NowWaitKey kSpinKeys[] = {kResume};
+const NowWaitKey kSpinKeys[] = {kResume, kPrefetch, kPrefetchLead};
 const NowWaitKey kSpinFixedKeys[] = {
     {"spin", [](const Field& f, NowWait& w) { w.spin = config::duration(f, true); }, true},
     kResume,
+    kPrefetch,
+    kPrefetchLead,
 };
 
 void spin_fixed_json(const NowWait& w, Json& out) {
   out["spin_s"] = seconds(w.spin);
   resume_json(w, out);
+  prefetch_json(w, out);
+}
+
+void spin_json(const NowWait& w, Json& out) {
+  resume_json(w, out);
+  prefetch_json(w, out);
 }
 
 // ---- the two-phase algorithms: pairwise, block-immediately, large-initial-spin (wait/pairwise.hpp) ----
 
-const NowWaitKey kPairwiseKeys[] = {kReadSpin, kBarrierSpin, kWindow, kResume, kConditional, kAfterWake};
+const NowWaitKey kPairwiseKeys[] = {kReadSpin,    kBarrierSpin, kWindow,   kResume,
+                                    kConditional, kAfterWake,   kPrefetch, kPrefetchLead};
 const NowWaitKey kBlockImmediatelyKeys[] = {
     kReadSpin,
     kBarrierSpin,
@@ -108,7 +138,12 @@ const NowWaitKey kBlockImmediatelyKeys[] = {
     kResume,
     kConditional,
     kAfterWake,
-    {"read_window", [](const Field& f, NowWait& w) { w.read_window = config::choice(f, kReadWindowNames); }}};
+    {"read_window", [](const Field& f, NowWait& w) { w.read_window = config::choice(f, kReadWindowNames); }},
+    kPrefetch,
+    kPrefetchLead};
+// The informed algorithms (B&M 3.3, wait/informed.hpp): pairwise's keys for reads and the threshold.
+const NowWaitKey kInformedKeys[] = {kReadSpin,  kBarrierSpin, kWindow,   kResume,      kConditional,
+                                    kAfterWake, kThreshold,   kPrefetch, kPrefetchLead};
 const NowWaitKey kLargeInitialSpinKeys[] = {{"initial_spin",
                                              [](const Field& f, NowWait& w) {
                                                if (f.scalar("a duration or V+L+2o") == "V+L+2o") {
@@ -123,7 +158,9 @@ const NowWaitKey kLargeInitialSpinKeys[] = {{"initial_spin",
                                             kWindow,
                                             kResume,
                                             kConditional,
-                                            kAfterWake};
+                                            kAfterWake,
+                                            kPrefetch,
+                                            kPrefetchLead};
 
 // block-immediately and large-initial-spin set their barrier spin themselves (0 and initial_spin).
 void own_barrier_spin(config::MapReader& map, const NowWait& w) {
@@ -142,6 +179,8 @@ void two_phase_json(const NowWait& w, Json& out) {
   resume_json(w, out);
   out["conditional"] = config::name_of(kConditionalNames, w.conditional);
   out["after_wake"] = config::name_of(kAfterWakeNames, w.after_wake);
+  if (w.threshold) out["threshold_s"] = seconds(*w.threshold);
+  prefetch_json(w, out);
 }
 
 void block_immediately_json(const NowWait& w, Json& out) {
@@ -184,6 +223,22 @@ std::unique_ptr<NowWaitAlgorithm> make_large_initial_spin(const NowWait& w, cons
   return std::make_unique<Pairwise>(t);
 }
 
+// VARIANCE_GUESS, VARIANCE_WITH_PROC_COUNT, AVG_PROC_DELAY (B&M 3.3; docs/models/now.md section 5.2).
+template <Informed::Predictor predictor>
+std::unique_ptr<NowWaitAlgorithm> make_informed(const NowWait& w, const WaitPlatform& platform) {
+  Informed::Settings s;
+  s.predictor = predictor;
+  s.reads = pairwise_timings(w, platform);
+  // "If this time was more than a pair of context switches away, the process blocked."
+  s.threshold = w.threshold.value_or(2 * platform.context_switch);
+  s.margin = s.reads.window;
+  s.reply_spin = s.reads.read_spin;
+  s.sync_interval = platform.sync_interval;
+  s.imbalance = platform.imbalance;
+  s.processes = platform.processes;
+  return std::make_unique<Informed>(s);
+}
+
 const NowWaitEntry kWaits[] = {
     {"block", "WAIT_BLOCK: block at once, at reads and at barriers (Brim & Miller 3.1)", kBlockKeys, nullptr,
      no_json,
@@ -202,13 +257,26 @@ const NowWaitEntry kWaits[] = {
     {"block-immediately",
      "BLOCK_IMMEDIATELY: pairwise at reads, block at once at barriers (Brim & Miller 3.3)",
      kBlockImmediatelyKeys, own_barrier_spin, block_immediately_json, make_block_immediately},
-    {"spin", "SPIN_FOREVER: never block (Brim & Miller 3.3)", kSpinKeys, nullptr, resume_json,
+    {"spin", "SPIN_FOREVER: never block (Brim & Miller 3.3)", kSpinKeys, nullptr, spin_json,
      [](const NowWait&, const WaitPlatform&) -> std::unique_ptr<NowWaitAlgorithm> {
        return std::make_unique<FixedWait>(FixedWait::forever());
      }},
     {"large-initial-spin",
      "LARGE_INITIAL_SPIN: pairwise with a long first spin at barriers, such as V+L+2o (Brim & Miller 3.3)",
      kLargeInitialSpinKeys, own_barrier_spin, two_phase_json, make_large_initial_spin},
+    {"variance-guess",
+     "VARIANCE_GUESS: knows the job's imbalance, predicts the barrier's completion, blocks when it is more "
+     "than two context switches away (Brim & Miller 3.3)",
+     kInformedKeys, own_barrier_spin, two_phase_json, make_informed<Informed::Predictor::VarianceGuess>},
+    {"variance-with-proc-count",
+     "VARIANCE_WITH_PROC_COUNT: variance-guess tuned by the count of arrived processes the root returns "
+     "with each arrival reply (Brim & Miller 3.3)",
+     kInformedKeys, own_barrier_spin, two_phase_json,
+     make_informed<Informed::Predictor::VarianceWithProcCount>, true},
+    {"avg-proc-delay",
+     "AVG_PROC_DELAY: predicts from the barrier's elapsed time divided by the processes arrived (Brim & "
+     "Miller 3.3)",
+     kInformedKeys, own_barrier_spin, two_phase_json, make_informed<Informed::Predictor::AvgProcDelay>, true},
 };
 
 // The algorithms that take `key`: "spin-fixed", "pairwise, block-immediately and large-initial-spin".
@@ -270,6 +338,8 @@ NowWait read_now_wait(const Field& f) {
     else
       own->read(*field, wait);
   }
+  if (wait.prefetch_lead && !wait.prefetch)
+    map.optional("prefetch_lead")->error("prefetch_lead applies only with prefetch: true");
   if (entry->check) entry->check(map, wait);
   map.finish();
   return wait;

@@ -39,6 +39,8 @@ struct NowWaitEntry {
   void (*to_json)(const config::NowWait& wait, nlohmann::ordered_json& out);
   // The algorithm for these keys, with the platform its defaults derive from (resume not yet set).
   std::unique_ptr<NowWaitAlgorithm> (*make)(const config::NowWait& wait, const WaitPlatform& platform);
+  // The algorithm needs the root's replies to arrivals (informed waiting): barrier kind root only.
+  bool root_replies = false;
 };
 
 // Every algorithm, in the order error messages list them.

@@ -33,6 +33,7 @@ Phase ProcessProgram::next_phase() {
   const double factor = imbalance_factor(spec_.imbalance, engine_);
   const auto budget = static_cast<Nanos>(std::llround(static_cast<double>(spec_.sync_interval) * factor));
   Phase phase;
+  phase.budget = budget;
   if (spec_.pattern == config::Pattern::None || spec_.processes < 2) {
     phase.residual = budget;
     return phase;

@@ -27,6 +27,7 @@ struct Phase {
   std::int64_t reads = 0;  // remote reads in this phase
   Nanos chunk = 0;         // computation before each read
   Nanos residual = 0;      // computation after the last read, before the barrier
+  Nanos budget = 0;        // sync_interval x the phase's imbalance factor (its length as drawn)
   Nanos compute() const { return reads * chunk + residual; }
 };
 

@@ -580,6 +580,23 @@ const BadNowCase kBadNowCases[] = {
     {"after-wake-on-spin.yaml", "23:43", "workload.jobs[0].wait.after_wake", "only the two-phase algorithms"},
     {"read-window-on-pairwise.yaml", "23:48", "workload.jobs[0].wait.read_window",
      "only block-immediately takes"},
+    {"wait-algorithm-misspelt.yaml", "23:25", "workload.jobs[0].wait.algorithm",
+     "variance-guess, variance-with-proc-count, avg-proc-delay, got \"variance-gues\""},
+    {"threshold-negative.yaml", "23:52", "workload.jobs[0].wait.threshold", "got \"-1ms\""},
+    {"threshold-on-pairwise.yaml", "23:46", "workload.jobs[0].wait.threshold",
+     "only variance-guess, variance-with-proc-count and avg-proc-delay take 'threshold'"},
+    {"barrier-spin-on-variance-guess.yaml", "23:55", "workload.jobs[0].wait.barrier_spin",
+     "variance-guess sets the barrier spin itself"},
+    {"prefetch-not-boolean.yaml", "23:45", "workload.jobs[0].wait.prefetch", "got \"sometimes\""},
+    {"prefetch-lead-without-prefetch.yaml", "23:50", "workload.jobs[0].wait.prefetch_lead",
+     "only with prefetch: true"},
+    {"prefetch-lead-negative.yaml", "23:66", "workload.jobs[0].wait.prefetch_lead", "got \"-5us\""},
+    {"prefetch-with-random-pattern.yaml", "23:45", "workload.jobs[0].wait.prefetch",
+     "only under pattern news"},
+    {"proc-count-with-all-to-all.yaml", "23:25", "workload.jobs[0].wait.algorithm",
+     "needs the root's replies to arrivals: barrier kind root"},
+    {"proc-count-with-arrive-tree.yaml", "23:25", "workload.jobs[0].wait.algorithm",
+     "needs the root's replies to every arrival: barrier arrive flat, not binomial"},
 };
 
 // Names the case by its file in test output and ctest names.
@@ -644,6 +661,10 @@ const WaitCase kWaitCases[] = {
     {"spin", "{algorithm: spin}"},
     {"large_initial_spin_600us", "{algorithm: large-initial-spin, initial_spin: 600us}"},
     {"large_initial_spin_V_L_2o", "{algorithm: large-initial-spin, initial_spin: V+L+2o}"},
+    {"variance_guess", "{algorithm: variance-guess}"},
+    {"variance_with_proc_count", "{algorithm: variance-with-proc-count}"},
+    {"avg_proc_delay", "{algorithm: avg-proc-delay}"},
+    {"pairwise_prefetch", "{algorithm: pairwise, prefetch: true}"},
 };
 
 void PrintTo(const WaitCase& c, std::ostream* os) {

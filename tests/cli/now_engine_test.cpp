@@ -97,6 +97,58 @@ INSTANTIATE_TEST_SUITE_P(Shipped, NowEnginesOnShippedScenarios,
                            return out;
                          });
 
+// The informed waiting algorithms (the root's replies to arrivals travel between the root and every
+// process) and prefetching wake-ups (docs/models/now.md sections 5.2 and 5.3), reduced as above, also with a
+// binomial notification tree (the root's replies then take links the tree alone does not).
+const char* const kInformedScenarios[] = {"now-quickstart.yaml", "brim-miller/short.yaml"};
+const char* const kInformedWaits[] = {"{algorithm: variance-guess}", "{algorithm: variance-with-proc-count}",
+                                      "{algorithm: avg-proc-delay}", "{algorithm: pairwise, prefetch: true}",
+                                      "{algorithm: avg-proc-delay, prefetch: true, prefetch_lead: 50us}"};
+
+class NowEnginesOnInformedWaits : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
+
+TEST_P(NowEnginesOnInformedWaits, GiveIdenticalResultFiles) {
+  const auto [scenario, scheduler] = GetParam();
+  for (const char* wait : kInformedWaits) {
+    for (const char* barrier : {"{kind: root}", "{kind: root, notify: binomial}"}) {
+      // The tree matters to the replies' links only: binomial once, with the root's replies.
+      if (std::string(barrier).find("binomial") != std::string::npos &&
+          std::string(wait) != "{algorithm: variance-with-proc-count}")
+        continue;
+      Sandbox box;
+      const std::string what =
+          fmt::format("{} with scheduler={}, wait={}, barrier={}", scenario, scheduler, wait, barrier);
+      const auto summary = run_both_engines(
+          box,
+          {(kRoot / "scenarios" / scenario).string(), "--set", std::string("scheduler=") + scheduler, "--set",
+           std::string("workload.jobs.0.wait=") + wait, "--set",
+           std::string("workload.jobs.0.barrier=") + barrier, "--set", "workload.jobs.0.barriers=2", "--set",
+           "workload.jobs.0.sync_interval=2ms", "--set", "output.timeline=true"},
+          what);
+      ASSERT_TRUE(summary.is_object()) << what;
+      const bool prefetch = std::string(wait).find("prefetch") != std::string::npos;
+      EXPECT_EQ(summary["jobs"][0]["wakeups"]["sent"].get<long>() > 0, prefetch)
+          << "expected wake-ups exactly when prefetching, " << what;
+      const bool replies = std::string(wait).find("proc-count") != std::string::npos ||
+                           std::string(wait).find("avg-proc-delay") != std::string::npos;
+      EXPECT_EQ(summary["jobs"][0]["arrival_replies"].get<long>() > 0, replies)
+          << "expected the root's replies exactly under the algorithms that need them, " << what;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Informed, NowEnginesOnInformedWaits,
+                         ::testing::Combine(::testing::ValuesIn(kInformedScenarios),
+                                            ::testing::ValuesIn(kSchedulers)),
+                         [](const auto& info) {
+                           std::string name = std::string(std::get<0>(info.param)) + "_" +
+                                              std::string(std::get<1>(info.param));
+                           std::string out;
+                           for (char ch : name)
+                             if (std::isalnum(static_cast<unsigned char>(ch))) out += ch;
+                           return out;
+                         });
+
 // A platform file (platforms/now-32.xml) gives both engines the same routes.
 TEST(NowEngines, IdenticalResultFilesOnAPlatformFile) {
   Sandbox box;

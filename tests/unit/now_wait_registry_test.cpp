@@ -50,8 +50,10 @@ std::vector<std::string> documented_algorithms() {
 }
 
 TEST(NowWaitRegistry, ListsExactlyTheDocumentedAlgorithmsInOrder) {
-  const std::vector<std::string> expected{"block", "spin-fixed",        "pairwise", "block-immediately",
-                                          "spin",  "large-initial-spin"};
+  const std::vector<std::string> expected{
+      "block",         "spin-fixed",         "pairwise",       "block-immediately",
+      "spin",          "large-initial-spin", "variance-guess", "variance-with-proc-count",
+      "avg-proc-delay"};
   EXPECT_EQ(documented_algorithms(), expected) << "docs/scenario-format.md, the table of section 9.6";
   std::vector<std::string> names;
   const auto keys = now_wait_keys();
@@ -64,14 +66,20 @@ TEST(NowWaitRegistry, ListsExactlyTheDocumentedAlgorithmsInOrder) {
           << entry.name << "'s key " << key.name << " has its place in the registry's key order";
   }
   EXPECT_EQ(names, expected);
-  EXPECT_EQ(now_wait_names(), "block, spin-fixed, pairwise, block-immediately, spin, large-initial-spin");
+  EXPECT_EQ(now_wait_names(),
+            "block, spin-fixed, pairwise, block-immediately, spin, large-initial-spin, variance-guess, "
+            "variance-with-proc-count, avg-proc-delay");
+  EXPECT_FALSE(now_wait("variance-guess").root_replies) << "variance-guess needs nothing from the root";
+  EXPECT_TRUE(now_wait("variance-with-proc-count").root_replies);
+  EXPECT_TRUE(now_wait("avg-proc-delay").root_replies);
   EXPECT_EQ(find_now_wait("fixed-spin"), nullptr) << "an SMP algorithm is not a NOW one";
 }
 
 TEST(NowWaitRegistry, AnUnknownNameIsALocatedErrorListingTheNames) {
   EXPECT_EQ(error_of({"workload.jobs.0.wait.algorithm=spinning"}),
             "--set workload.jobs.0.wait.algorithm=spinning: workload.jobs[0].wait.algorithm: expected one of "
-            "block, spin-fixed, pairwise, block-immediately, spin, large-initial-spin, got \"spinning\"");
+            "block, spin-fixed, pairwise, block-immediately, spin, large-initial-spin, variance-guess, "
+            "variance-with-proc-count, avg-proc-delay, got \"spinning\"");
   EXPECT_THROW(now_wait("spinning"), std::invalid_argument);
 }
 
@@ -89,6 +97,12 @@ TEST(NowWaitRegistry, AKeyOfOtherAlgorithmsIsRefusedWithItsReason) {
                 .find("wait.resume: block never spins"),
             std::string::npos)
       << "block refuses resume with a reason of its own";
+  EXPECT_NE(error_of({"workload.jobs.0.wait={algorithm: block, threshold: 1ms}"})
+                .find("wait.threshold: only variance-guess, variance-with-proc-count and avg-proc-delay take "
+                      "'threshold' (algorithm is block)"),
+            std::string::npos);
+  EXPECT_EQ(error_of({"workload.jobs.0.wait={algorithm: block, prefetch: true}"}), "")
+      << "every algorithm takes prefetch";
   EXPECT_NE(error_of({"workload.jobs.0.wait={algorithm: spin-fixed}"})
                 .find("missing required key 'spin' for algorithm spin-fixed"),
             std::string::npos);
@@ -123,6 +137,13 @@ TEST(NowWaitRegistry, EachEntryWritesItsResolvedKeys) {
       now_wait_json(w).dump(),
       R"({"algorithm":"block-immediately","resume":"block","conditional":"extend","after_wake":"window",)"
       R"("read_window":"pairwise"})");
+  w.algorithm = "variance-guess";
+  w.threshold = 1'000'000;
+  w.prefetch = true;
+  w.prefetch_lead = 50'000;
+  EXPECT_EQ(now_wait_json(w).dump(),
+            R"({"algorithm":"variance-guess","resume":"block","conditional":"extend","after_wake":"window",)"
+            R"("threshold_s":0.001,"prefetch":true,"prefetch_lead_s":5e-05})");
 }
 
 }  // namespace
