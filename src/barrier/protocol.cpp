@@ -16,6 +16,7 @@ void Protocol::receive(BarrierState& state, int, const Message& m, std::vector<O
       return;
     case Message::Kind::ReadRequest:
     case Message::Kind::ReadReply:
+    case Message::Kind::KeepAlive:
       break;
   }
   throw std::logic_error("barrier protocol: handed a message that is not a barrier message");

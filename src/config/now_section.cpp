@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "barrier/keepalive.hpp"
 #include "config/now_fields.hpp"
 #include "sched/local_scheduler_registry.hpp"
 #include "wait/now_wait_registry.hpp"
@@ -77,6 +78,11 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
       if (job.barrier_kind != BarrierKind::Root)
         notify->error("only kind root sends completion notices; all-to-all takes no 'notify'");
       job.barrier_notify = *tree;
+    }
+    if (auto keepalive = barrier.optional("keepalive")) {
+      if (job.barrier_kind != BarrierKind::Root)
+        keepalive->error("only kind root has a root to send keep-alives; all-to-all takes no 'keepalive'");
+      job.keepalive = cosched::barrier::read_keepalive(*keepalive);
     }
     barrier.finish();
   }
@@ -168,6 +174,7 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
     j["barrier"]["kind"] = name_of(kBarrierNames, job.barrier_kind);
     if (job.barrier_kind == BarrierKind::Root)
       j["barrier"]["notify"] = barrier::tree_kind_name(job.barrier_notify);
+    if (job.keepalive.enabled()) j["barrier"]["keepalive"] = barrier::keepalive_json(job.keepalive);
     j["wait"] = wait::now_wait_json(job.wait);
     j["tickets"] = job.tickets;
     jobs.push_back(j);

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "barrier/keepalive_spec.hpp"
 #include "barrier/tree_kind.hpp"
 #include "workload/distribution.hpp"
 
@@ -157,6 +158,7 @@ struct NowJobProfile {
   IntervalBasis interval_basis = IntervalBasis::Compute;
   BarrierKind barrier_kind = BarrierKind::Root;
   barrier::TreeKind barrier_notify = barrier::TreeKind::Flat;  // root barriers' notification tree
+  barrier::KeepAliveSpec keepalive;                            // root barriers' keep-alives (B&M 3.4)
   NowWait wait;
   int tickets = 100;
 };

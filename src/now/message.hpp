@@ -12,6 +12,7 @@ struct Message {
     ReadReply,       // the data of a read
     BarrierArrival,  // "I reached barrier `barrier`" (to the root, or to everybody in all-to-all)
     BarrierNotice,   // the root's completion notice for barrier `barrier`
+    KeepAlive,       // the root's keep-alive during barrier `barrier` (B&M 3.4): no content
   };
   Kind kind = Kind::ReadRequest;
   std::int32_t job = 0;      // job instance

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "barrier/keepalive.hpp"
 #include "barrier/protocol.hpp"
 #include "config/scenario.hpp"
 #include "metrics/timeline.hpp"
@@ -28,8 +29,9 @@ struct JobLayout {
   int processes = 0;
   int barriers = 0;
   int tickets = 100;
-  std::vector<int> workstation_of;                   // by rank
-  std::shared_ptr<const barrier::Protocol> barrier;  // who sends which barrier messages
+  std::vector<int> workstation_of;                      // by rank
+  std::shared_ptr<const barrier::Protocol> barrier;     // who sends which barrier messages
+  std::shared_ptr<const barrier::KeepAlive> keepalive;  // the root's keep-alives; null: none (B&M 3.4)
   std::shared_ptr<const wait::NowWaitAlgorithm> wait;
   workload::ProgramSpec program;
 };
@@ -85,6 +87,11 @@ struct Diagnostics {
   ReadStats reads[kPartnerStates];  // by the partner's state when the request reached it
   std::int64_t wakes = 0;           // wake-ups by a message, followed by a dispatch
   Nanos wake_to_dispatch = 0;       // summed over them
+  // Keep-alives (docs/models/now.md section 4.5): rounds the root queued, keep-alives it sent, and
+  // keep-alives this process handled.
+  std::int64_t keepalive_rounds = 0;
+  std::int64_t keepalives_sent = 0;
+  std::int64_t keepalives_handled = 0;
   Diagnostics& operator+=(const Diagnostics& o) {
     for (int s = 0; s < kPartnerStates; ++s) {
       reads[s].count += o.reads[s].count;
@@ -92,6 +99,9 @@ struct Diagnostics {
     }
     wakes += o.wakes;
     wake_to_dispatch += o.wake_to_dispatch;
+    keepalive_rounds += o.keepalive_rounds;
+    keepalives_sent += o.keepalives_sent;
+    keepalives_handled += o.keepalives_handled;
     return *this;
   }
 };
@@ -214,6 +224,7 @@ class Node {
     Nanos woken_at = -1;
     Diagnostics diagnostics;
     std::vector<BarrierRecord> barrier_log;
+    barrier::KeepAliveRoot keepalive;  // the root's keep-alive state (section 4.5)
   };
 
   Process& running() { return processes_[cpu_process_]; }
@@ -246,6 +257,11 @@ class Node {
   void advance_step(Process& p);
   void interrupt_op();
   bool process_timers(Nanos limit, bool quietly);
+  // Keep-alives (section 4.5): queue a round, the root's timers, and the root taking the CPU to send.
+  void queue_keepalives(Process& p, const std::vector<int>& targets);
+  void on_keepalive_timer();
+  void update_keepalive_timer();
+  void wants_cpu(Process& p);
   bool interruptible() const { return op_ == Op::Compute || op_ == Op::Spin || op_ == Op::None; }
 
   NodeParams params_;
@@ -263,8 +279,9 @@ class Node {
   // The CPU.
   CpuState cpu_state_ = CpuState::Idle;
   int cpu_process_ = -1;
-  int last_process_ = -1;  // the process that ran just before, when no gap followed
-  Nanos cpu_timer_ = -1;   // -1: none
+  int last_process_ = -1;       // the process that ran just before, when no gap followed
+  Nanos cpu_timer_ = -1;        // -1: none
+  Nanos keepalive_timer_ = -1;  // the earliest root keep-alive timer of the node's processes; -1: none
   Nanos slice_start_ = 0;
   Nanos quantum_end_ = 0;
   bool leave_pending_ = false;

@@ -24,7 +24,10 @@ struct MessageCounts {
   int read_replies = 0;
   int barrier_arrivals = 0;
   int barrier_notices = 0;
-  int total() const { return read_requests + read_replies + barrier_arrivals + barrier_notices; }
+  int keep_alives = 0;  // the barrier root's keep-alives (B&M 3.4)
+  int total() const {
+    return read_requests + read_replies + barrier_arrivals + barrier_notices + keep_alives;
+  }
 };
 
 // What a waiting process knows when its algorithm decides.

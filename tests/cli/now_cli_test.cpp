@@ -395,7 +395,11 @@ std::string random_scenario(std::uint64_t seed) {
   // Every notification tree under a root barrier, taken from the seed without drawing from the engine so
   // that the scenarios' other draws stay as they were.
   static const char* const kTrees[] = {"flat", "binary", "binomial", "skewed", "order-aware-skewed"};
-  const std::string tree = fmt::format("barrier: {{kind: root, notify: {}}}", kTrees[seed % 5]);
+  // Keep-alives (docs/models/now.md 4.5) on two seeds in three, also from the seed alone.
+  static const char* const kKeepAlives[] = {
+      "", ", keepalive: {start: 1/2}", ", keepalive: {period: 150us, after: 50us, targets: not-arrived}"};
+  const std::string tree =
+      fmt::format("barrier: {{kind: root, notify: {}{}}}", kTrees[seed % 5], kKeepAlives[(seed / 5) % 3]);
   for (std::size_t at = 0; (at = yaml.find("barrier: {kind: root}", at)) != std::string::npos;
        at += tree.size())
     yaml.replace(at, std::string("barrier: {kind: root}").size(), tree);
@@ -568,6 +572,16 @@ const BadNowCase kBadNowCases[] = {
     {"after-wake-on-spin.yaml", "23:43", "workload.jobs[0].wait.after_wake", "only the two-phase algorithms"},
     {"read-window-on-pairwise.yaml", "23:48", "workload.jobs[0].wait.read_window",
      "only block-immediately takes"},
+    {"keepalive-start-above-one.yaml", "23:48", "workload.jobs[0].barrier.keepalive.start",
+     "a fraction of the job's processes in (0, 1]"},
+    {"keepalive-start-misspelt.yaml", "23:48", "workload.jobs[0].barrier.keepalive.start",
+     "got \"three-quarters\""},
+    {"keepalive-unknown-key.yaml", "23:41", "workload.jobs[0].barrier.keepalive.strat", "unknown key"},
+    {"keepalive-period-zero.yaml", "23:49", "workload.jobs[0].barrier.keepalive.period", "got \"0us\""},
+    {"keepalive-after-without-unit.yaml", "23:60", "workload.jobs[0].barrier.keepalive.after", "got \"5\""},
+    {"keepalive-targets-unknown.yaml", "23:62", "workload.jobs[0].barrier.keepalive.targets",
+     "one of all, not-arrived, arrived"},
+    {"keepalive-on-all-to-all.yaml", "23:46", "workload.jobs[0].barrier.keepalive", "only kind root"},
 };
 
 // Names the case by its file in test output and ctest names.
