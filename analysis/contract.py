@@ -52,7 +52,7 @@ _JOB_COLUMN = re.compile(
     r"(?P<field>completion_time|ssr|spins\.successful|spins\.total|barriers_completed|blocks"
     r"|transition_point|context_switches|spin_cycles|barrier_overhead_per_phase"
     r"|time\.[a-z_]+|idle_detail\.[a-z_]+|read_spins\.[a-z_]+|reads\.[a-z_]+\.[a-z_]+|wake_to_dispatch\.[a-z_]+"
-    r"|wakeups\.[a-z_]+|arrival_replies"
+    r"|wakeups\.[a-z_]+|arrival_replies|keepalives\.[a-z_]+"
     r"|barriers\.[a-z_]+)$"
 )
 _COPY_SUFFIX = re.compile(r"#\d+$")

@@ -20,6 +20,7 @@ void Protocol::receive(BarrierState& state, int, const Message& m, std::vector<O
     case Message::Kind::ReadRequest:
     case Message::Kind::ReadReply:
     case Message::Kind::Wakeup:
+    case Message::Kind::KeepAlive:
       break;
   }
   throw std::logic_error("barrier protocol: handed a message that is not a barrier message");

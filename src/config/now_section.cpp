@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "barrier/keepalive.hpp"
 #include "config/now_fields.hpp"
 #include "sched/local_scheduler_registry.hpp"
 #include "wait/now_wait_registry.hpp"
@@ -89,6 +90,16 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
           job.barrier_notify == cosched::barrier::TreeKind::OrderAwareSkewed)
         arrive->error("notify: order-aware-skewed needs every arrival at the root (arrive: flat)");
       job.barrier_arrive = *tree;
+    }
+    if (auto keepalive = barrier.optional("keepalive")) {
+      if (job.barrier_kind != BarrierKind::Root)
+        keepalive->error("only kind root has a root to send keep-alives; all-to-all takes no 'keepalive'");
+      // B&M 3.4 counts registrations as they reach the root; a registration tree brings it whole subtrees.
+      if (job.barrier_arrive != cosched::barrier::TreeKind::Flat)
+        keepalive->error(
+            fmt::format("keep-alives count every arrival at the root: barrier arrive flat, not {}",
+                        cosched::barrier::tree_kind_name(job.barrier_arrive)));
+      job.keepalive = cosched::barrier::read_keepalive(*keepalive);
     }
     barrier.finish();
   }
@@ -196,6 +207,7 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
       j["barrier"]["notify"] = barrier::tree_kind_name(job.barrier_notify);
     if (job.barrier_kind == BarrierKind::Root)
       j["barrier"]["arrive"] = barrier::tree_kind_name(job.barrier_arrive);
+    if (job.keepalive.enabled()) j["barrier"]["keepalive"] = barrier::keepalive_json(job.keepalive);
     j["wait"] = wait::now_wait_json(job.wait);
     j["tickets"] = job.tickets;
     jobs.push_back(j);

@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "barrier/keepalive_spec.hpp"
 #include "barrier/tree_kind.hpp"
 #include "workload/distribution.hpp"
 
@@ -165,6 +166,7 @@ struct NowJobProfile {
   BarrierKind barrier_kind = BarrierKind::Root;
   barrier::TreeKind barrier_notify = barrier::TreeKind::Flat;  // root barriers' notification tree
   barrier::TreeKind barrier_arrive = barrier::TreeKind::Flat;  // root barriers' registration tree
+  barrier::KeepAliveSpec keepalive;                            // root barriers' keep-alives (B&M 3.4)
   NowWait wait;
   int tickets = 100;
 };

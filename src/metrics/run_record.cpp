@@ -69,6 +69,8 @@ Json now_job_json(const NowJobRecord& job) {
                   {"partner_ready", count_mean_json(job.reads[1])},
                   {"partner_blocked", count_mean_json(job.reads[2])}};
   out["wake_to_dispatch"] = count_mean_json(job.wake_to_dispatch);
+  out["keepalives"] = {
+      {"rounds", job.keepalives.rounds}, {"sent", job.keepalives.sent}, {"handled", job.keepalives.handled}};
   out["barriers"] = {{"mean_length_s", or_null(job.barrier_mean_length_s)},
                      {"blocks_per_barrier", or_null(job.blocks_per_barrier)}};
   out["wakeups"] = {{"sent", job.wakeups_sent},

@@ -98,6 +98,11 @@ struct NowJobRecord {
   // (running, ready, blocked), wake-ups by a message until the dispatch, barrier lengths.
   std::array<CountMean, 3> reads;
   CountMean wake_to_dispatch;
+  // Keep-alives (docs/models/now.md section 4.6): rounds its root queued, keep-alives sent, and handled
+  // by its processes.
+  struct KeepAlives {
+    std::int64_t rounds = 0, sent = 0, handled = 0;
+  } keepalives;
   std::optional<double> barrier_mean_length_s;
   std::optional<double> blocks_per_barrier;
   // Prefetching wake-ups (wait.prefetch): sent, and received by the receiver's state (running, ready,

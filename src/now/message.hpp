@@ -16,7 +16,8 @@ struct Message {
     // The root's reply to an arrival (informed waiting, B&M 3.3): `arrived` and `elapsed` say how many
     // processes had arrived at barrier `barrier` and for how long it had been open, as the root knew.
     BarrierReply,
-    Wakeup,  // a prefetching wake-up (wait.prefetch, B&M 4): the sender will read from the receiver soon
+    Wakeup,     // a prefetching wake-up (wait.prefetch, B&M 4): the sender will read from the receiver soon
+    KeepAlive,  // the root's keep-alive during barrier `barrier` (B&M 3.4): no content
   };
   Kind kind = Kind::ReadRequest;
   std::int32_t job = 0;      // job instance

@@ -58,8 +58,9 @@ std::optional<Nanos> Node::next_timer() const {
 
 Nanos Node::next_timer_time() const {
   const Nanos tick = tick_time();
-  if (cpu_timer_ < 0) return tick;
-  return tick >= 0 && tick < cpu_timer_ ? tick : cpu_timer_;
+  Nanos next = cpu_timer_ < 0 ? tick : (tick >= 0 && tick < cpu_timer_ ? tick : cpu_timer_);
+  if (keepalive_timer_ >= 0 && (next < 0 || keepalive_timer_ < next)) next = keepalive_timer_;
+  return next;
 }
 
 std::optional<Nanos> Node::next_send_bound() const {
@@ -84,12 +85,21 @@ bool Node::process_timers(Nanos limit, bool quietly) {
   while (unfinished_ > 0) {
     const Nanos tick = tick_time();
     const bool cpu_due = cpu_timer_ >= 0 && cpu_timer_ <= limit;
-    // A scheduler tick and a CPU timer at the same instant: the tick first.
-    if (tick >= 0 && tick <= limit && (!cpu_due || tick <= cpu_timer_)) {
+    const bool keepalive_due = keepalive_timer_ >= 0 && keepalive_timer_ <= limit;
+    // A scheduler tick and a CPU or keep-alive timer at the same instant: the tick first.
+    if (tick >= 0 && tick <= limit && (!cpu_due || tick <= cpu_timer_) &&
+        (!keepalive_due || tick <= keepalive_timer_)) {
       now_ = tick;
       ++events_;
       scheduler_->tick(now_);
       reschedule_check();
+      continue;
+    }
+    // A keep-alive timer before the CPU's (at the same instant, after it): it sends nothing by itself.
+    if (keepalive_due && (!cpu_due || keepalive_timer_ < cpu_timer_)) {
+      now_ = keepalive_timer_;
+      ++events_;
+      on_keepalive_timer();
       continue;
     }
     if (!cpu_due) return true;
@@ -214,6 +224,10 @@ void Node::program_next(Process& p) {
   std::vector<barrier::Outgoing> out;
   job.barrier->arrive(p.barriers, p.rank, p.barrier, out);
   send_barrier_messages(p, out);
+  if (job.keepalive && p.rank == 0) {
+    queue_keepalives(p, job.keepalive->root_arrives(p.keepalive, p.barrier, now_));
+    update_keepalive_timer();
+  }
 }
 
 void Node::send_barrier_messages(Process& p, const std::vector<barrier::Outgoing>& messages) {
@@ -278,6 +292,10 @@ void Node::complete_wait(Process& p) {
   }
   p.barrier_log[p.barrier].passed = now_;
   const JobLayout& job = layout(p);
+  if (job.keepalive && p.rank == 0) {
+    job.keepalive->root_passes(p.keepalive);
+    update_keepalive_timer();
+  }
   std::vector<barrier::Outgoing> out;
   job.barrier->pass(p.rank, p.barrier, out);
   send_barrier_messages(p, out);
@@ -318,8 +336,68 @@ void Node::finish_handle(Process& p, const Message& m) {
       std::vector<barrier::Outgoing> out;
       layout(p).barrier->receive(p.barriers, p.rank, m, out);
       send_barrier_messages(p, out);
+      // The root handled a registration: a keep-alive round, when due (section 4.6).
+      if (const auto& keepalive = layout(p).keepalive;
+          keepalive && p.rank == 0 && m.kind == Message::Kind::BarrierArrival) {
+        queue_keepalives(p, keepalive->registration(p.keepalive, m.barrier, m.from, now_));
+        update_keepalive_timer();
+      }
       break;
     }
+    case Message::Kind::KeepAlive:
+      ++p.diagnostics.keepalives_handled;  // its effect was its arrival (Node::deliver)
+      break;
+  }
+}
+
+void Node::queue_keepalives(Process& p, const std::vector<int>& targets) {
+  if (targets.empty()) return;
+  const JobLayout& job = layout(p);
+  for (int to : targets)
+    p.to_send.push_back({job.workstation_of[to], {Message::Kind::KeepAlive, p.job, p.rank, to, p.barrier}});
+  for (int to : targets) p.keepalive.queued[to] = 1;
+  ++p.diagnostics.keepalive_rounds;
+}
+
+void Node::update_keepalive_timer() {
+  keepalive_timer_ = -1;
+  for (const auto& p : processes_)
+    if (p.keepalive.due >= 0 && (keepalive_timer_ < 0 || p.keepalive.due < keepalive_timer_))
+      keepalive_timer_ = p.keepalive.due;
+}
+
+void Node::on_keepalive_timer() {
+  for (auto& p : processes_) {
+    if (p.keepalive.due != now_ || p.state == ProcState::Finished) continue;
+    const std::size_t before = p.to_send.size();
+    queue_keepalives(p, layout(p).keepalive->timer(p.keepalive, now_));
+    if (p.to_send.size() > before) wants_cpu(p);
+  }
+  update_keepalive_timer();
+}
+
+// A process that has something to send gets the CPU as a message would give it: at once if it runs and
+// the CPU is not sending or handling, by waking it if it is blocked; a ready process waits for its turn.
+void Node::wants_cpu(Process& p) {
+  switch (p.state) {
+    case ProcState::Running:
+      if (cpu_state_ == CpuState::Running && op_ != Op::Handle && op_ != Op::Send) {
+        interrupt_op();
+        run_cpu();
+      }
+      break;
+    case ProcState::Blocked: {
+      const int id = static_cast<int>(&p - processes_.data());
+      p.state = ProcState::Ready;
+      p.woken_at = now_;
+      set_category(p, Category::Ready);
+      scheduler_->wake(id, now_);
+      reschedule_check();
+      break;
+    }
+    case ProcState::Ready:
+    case ProcState::Finished:
+      break;
   }
 }
 
@@ -362,6 +440,10 @@ void Node::on_cpu_timer() {
       break;
     case Op::Send:
       op_ = Op::None;
+      if (p.to_send.front().message.kind == Message::Kind::KeepAlive) {
+        ++p.diagnostics.keepalives_sent;
+        p.keepalive.queued[p.to_send.front().message.to] = 0;
+      }
       outbox_.push_back(p.to_send.front());
       p.to_send.pop_front();
       ++messages_sent_;
@@ -500,9 +582,12 @@ void Node::deliver(Nanos now, const Message& message) {
   if (id < 0) throw std::logic_error("NOW node: a message for a process that is not on this workstation");
   auto& p = processes_[id];
   if (p.state == ProcState::Finished) {
-    // A wake-up or an arrival reply may reach a process that has just finished (under the shared
-    // network, a message can be overtaken): nothing is left for it to do.
-    if (message.kind == Message::Kind::Wakeup || message.kind == Message::Kind::BarrierReply) return;
+    // A wake-up, an arrival reply or a keep-alive may reach a process that has just finished (under the
+    // shared network a message can be overtaken; a keep-alive sent just before the notices may arrive
+    // after the process passed and finished): nothing is left for it to do.
+    if (message.kind == Message::Kind::Wakeup || message.kind == Message::Kind::BarrierReply ||
+        message.kind == Message::Kind::KeepAlive)
+      return;
     throw std::logic_error("NOW node: a message for a finished process");
   }
   p.inbox.push_back(message);
@@ -537,6 +622,9 @@ void Node::deliver(Nanos now, const Message& message) {
         break;
       case Message::Kind::Wakeup:
         ++p.messages_in_phase.wakeups;
+        break;
+      case Message::Kind::KeepAlive:
+        ++p.messages_in_phase.keep_alives;
         break;
     }
   }

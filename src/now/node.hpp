@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "barrier/keepalive.hpp"
 #include "barrier/protocol.hpp"
 #include "config/scenario.hpp"
 #include "metrics/timeline.hpp"
@@ -28,8 +29,9 @@ struct JobLayout {
   int processes = 0;
   int barriers = 0;
   int tickets = 100;
-  std::vector<int> workstation_of;                   // by rank
-  std::shared_ptr<const barrier::Protocol> barrier;  // who sends which barrier messages
+  std::vector<int> workstation_of;                      // by rank
+  std::shared_ptr<const barrier::Protocol> barrier;     // who sends which barrier messages
+  std::shared_ptr<const barrier::KeepAlive> keepalive;  // the root's keep-alives; null: none (B&M 3.4)
   std::shared_ptr<const wait::NowWaitAlgorithm> wait;
   workload::ProgramSpec program;
   // wait.prefetch (B&M 4, docs/models/now.md section 5.3): each read's partner gets a wake-up this long
@@ -93,6 +95,11 @@ struct Diagnostics {
   std::int64_t wakeups_sent = 0;
   std::int64_t wakeups_received[kPartnerStates] = {};
   std::int64_t arrival_replies = 0;  // the root's replies to arrivals the process handled
+  // Keep-alives (docs/models/now.md section 4.6): rounds the root queued, keep-alives it sent, and
+  // keep-alives this process handled.
+  std::int64_t keepalive_rounds = 0;
+  std::int64_t keepalives_sent = 0;
+  std::int64_t keepalives_handled = 0;
   Diagnostics& operator+=(const Diagnostics& o) {
     wakeups_sent += o.wakeups_sent;
     for (int s = 0; s < kPartnerStates; ++s) wakeups_received[s] += o.wakeups_received[s];
@@ -103,6 +110,9 @@ struct Diagnostics {
     }
     wakes += o.wakes;
     wake_to_dispatch += o.wake_to_dispatch;
+    keepalive_rounds += o.keepalive_rounds;
+    keepalives_sent += o.keepalives_sent;
+    keepalives_handled += o.keepalives_handled;
     return *this;
   }
 };
@@ -235,6 +245,7 @@ class Node {
     Nanos woken_at = -1;
     Diagnostics diagnostics;
     std::vector<BarrierRecord> barrier_log;
+    barrier::KeepAliveRoot keepalive;  // the root's keep-alive state (section 4.6)
   };
 
   Process& running() { return processes_[cpu_process_]; }
@@ -269,6 +280,11 @@ class Node {
   void advance_step(Process& p);
   void interrupt_op();
   bool process_timers(Nanos limit, bool quietly);
+  // Keep-alives (section 4.6): queue a round, the root's timers, and the root taking the CPU to send.
+  void queue_keepalives(Process& p, const std::vector<int>& targets);
+  void on_keepalive_timer();
+  void update_keepalive_timer();
+  void wants_cpu(Process& p);
   bool interruptible() const { return op_ == Op::Compute || op_ == Op::Spin || op_ == Op::None; }
 
   NodeParams params_;
@@ -286,8 +302,9 @@ class Node {
   // The CPU.
   CpuState cpu_state_ = CpuState::Idle;
   int cpu_process_ = -1;
-  int last_process_ = -1;  // the process that ran just before, when no gap followed
-  Nanos cpu_timer_ = -1;   // -1: none
+  int last_process_ = -1;       // the process that ran just before, when no gap followed
+  Nanos cpu_timer_ = -1;        // -1: none
+  Nanos keepalive_timer_ = -1;  // the earliest root keep-alive timer of the node's processes; -1: none
   Nanos slice_start_ = 0;
   Nanos quantum_end_ = 0;
   bool leave_pending_ = false;

@@ -35,6 +35,7 @@ std::vector<std::vector<int>> correspondents(const std::vector<JobLayout>& jobs,
       if (job.program.pattern == config::Pattern::Random)
         for (int q = 0; q < job.processes; ++q) link(ws[r], ws[q]);
       for (int q : job.barrier->peers(r)) link(ws[r], ws[q]);
+      if (job.keepalive) link(ws[0], ws[r]);  // the root's keep-alives (docs/models/now.md 4.6)
     }
   }
   std::vector<std::vector<int>> out(workstations);

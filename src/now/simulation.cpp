@@ -49,6 +49,9 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
         profile.comm_interval,  profile.sync_interval,          profile.imbalance, profile.pattern,
         profile.interval_basis, 2 * latency + 4 * now.overhead, profile.processes};
     std::shared_ptr<const barrier::Protocol> protocol;
+    std::shared_ptr<const barrier::KeepAlive> keepalive;
+    if (profile.keepalive.enabled())
+      keepalive = std::make_shared<barrier::KeepAlive>(profile.keepalive, profile.processes);
     for (int copy = 0; copy < profile.copies; ++copy) {
       // An order-aware tree is built during the run, so each job instance has its own (section 4.4).
       if (!protocol || profile.barrier_notify == barrier::TreeKind::OrderAwareSkewed)
@@ -57,7 +60,7 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
             {profile.barrier_notify, latency, now.overhead, algorithm->needs_arrival_replies()},
             profile.barrier_arrive);
       jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets,
-                               profile.placement, protocol, algorithm, program});
+                               profile.placement, protocol, keepalive, algorithm, program});
       // wait.prefetch: W + L + 2o by default (B&M 3.3: "at time W+L+2o from now").
       if (profile.wait.prefetch)
         jobs.back().prefetch_lead =
@@ -214,6 +217,8 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
     for (int st = 0; st < kPartnerStates; ++st)
       job.wakeups_received[st] = sum.diagnostics.wakeups_received[st];
     job.arrival_replies = sum.diagnostics.arrival_replies;
+    job.keepalives = {sum.diagnostics.keepalive_rounds, sum.diagnostics.keepalives_sent,
+                      sum.diagnostics.keepalives_handled};
     Nanos lengths = 0;
     std::int64_t barrier_blocks = 0;
     for (std::size_t b = 0; b < sum.barriers.size(); ++b) {

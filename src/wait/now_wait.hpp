@@ -26,8 +26,10 @@ struct MessageCounts {
   int barrier_notices = 0;
   int barrier_replies = 0;  // the root's replies to arrivals (informed waiting)
   int wakeups = 0;          // prefetching wake-ups (wait.prefetch)
+  int keep_alives = 0;      // the barrier root's keep-alives (B&M 3.4)
   int total() const {
-    return read_requests + read_replies + barrier_arrivals + barrier_notices + barrier_replies + wakeups;
+    return read_requests + read_replies + barrier_arrivals + barrier_notices + barrier_replies + wakeups +
+           keep_alives;
   }
 };
 

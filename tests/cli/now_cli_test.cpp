@@ -395,12 +395,17 @@ std::string random_scenario(std::uint64_t seed) {
   // Every notification tree under a root barrier, taken from the seed without drawing from the engine so
   // that the scenarios' other draws stay as they were.
   static const char* const kTrees[] = {"flat", "binary", "binomial", "skewed", "order-aware-skewed"};
+  // Keep-alives (docs/models/now.md 4.6) on every other seed of two in three, also from the seed alone;
+  // they count every arrival at the root, so they go with flat arrivals.
+  static const char* const kKeepAlives[] = {
+      "", ", keepalive: {start: 1/2}", ", keepalive: {period: 150us, after: 50us, targets: not-arrived}"};
+  const std::string keepalive = seed % 2 == 0 ? kKeepAlives[(seed / 5) % 3] : "";
   // The registration trees likewise (section 4.5), with the notification trees they may go with: flat
-  // arrivals under order-aware-skewed notices, the four kinds in turn otherwise.
+  // arrivals under order-aware-skewed notices and with keep-alives, the four kinds in turn otherwise.
   static const char* const kArrive[] = {"flat", "binary", "binomial", "skewed"};
-  const std::string arrive = seed % 5 == 4 ? "flat" : kArrive[(seed / 5 + seed) % 4];
+  const std::string arrive = seed % 5 == 4 || !keepalive.empty() ? "flat" : kArrive[(seed / 5 + seed) % 4];
   const std::string tree =
-      fmt::format("barrier: {{kind: root, notify: {}, arrive: {}}}", kTrees[seed % 5], arrive);
+      fmt::format("barrier: {{kind: root, notify: {}, arrive: {}{}}}", kTrees[seed % 5], arrive, keepalive);
   for (std::size_t at = 0; (at = yaml.find("barrier: {kind: root}", at)) != std::string::npos;
        at += tree.size())
     yaml.replace(at, std::string("barrier: {kind: root}").size(), tree);
@@ -597,6 +602,18 @@ const BadNowCase kBadNowCases[] = {
      "needs the root's replies to arrivals: barrier kind root"},
     {"proc-count-with-arrive-tree.yaml", "23:25", "workload.jobs[0].wait.algorithm",
      "needs the root's replies to every arrival: barrier arrive flat, not binomial"},
+    {"keepalive-start-above-one.yaml", "23:48", "workload.jobs[0].barrier.keepalive.start",
+     "a fraction of the job's processes in (0, 1]"},
+    {"keepalive-start-misspelt.yaml", "23:48", "workload.jobs[0].barrier.keepalive.start",
+     "got \"three-quarters\""},
+    {"keepalive-unknown-key.yaml", "23:41", "workload.jobs[0].barrier.keepalive.strat", "unknown key"},
+    {"keepalive-period-zero.yaml", "23:49", "workload.jobs[0].barrier.keepalive.period", "got \"0us\""},
+    {"keepalive-after-without-unit.yaml", "23:60", "workload.jobs[0].barrier.keepalive.after", "got \"5\""},
+    {"keepalive-targets-unknown.yaml", "23:62", "workload.jobs[0].barrier.keepalive.targets",
+     "one of all, not-arrived, arrived"},
+    {"keepalive-on-all-to-all.yaml", "23:46", "workload.jobs[0].barrier.keepalive", "only kind root"},
+    {"keepalive-with-arrive-tree.yaml", "23:58", "workload.jobs[0].barrier.keepalive",
+     "keep-alives count every arrival at the root: barrier arrive flat, not binomial"},
 };
 
 // Names the case by its file in test output and ctest names.

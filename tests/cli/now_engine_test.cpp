@@ -200,6 +200,74 @@ TEST(NowNetworks, SharedDelaysMessagesOnASaturatedLinkLogpDoesNot) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Keep-alives (docs/models/now.md section 4.6). One job of 8 processes on 8 workstations, no reads, one
+// root barrier after 1ms of computation, processes that spin; L = 10us, o = 2us, logp. The root arrives
+// at 1.1ms; the 7 others' registrations all arrive at the same instant and are handled in rank order
+// (the canonical order: by sending workstation), all before the root sends anything (a process handles
+// its inbox first). start 1/2 needs 4 processes: the root and ranks 1..3, so the registrations of ranks
+// 3, 4, 5 and 6 may each send a round (4, 5, 6, 7 arrived), rank 7's, which completes the barrier, none;
+// a round leaves out the targets that still have a keep-alive queued. targets all: rank 3's round to
+// 1..7, then nothing left: 1 round, 7 keep-alives; not-arrived: rank 3's to 4..7, then none: 1 round,
+// 4; arrived: rank 3's to 1..3, then rank 4's to 4, 5's to 5, 6's to 6: 4 rounds, 6. Every process
+// spins, so all are handled before the notices; messages: 7 registrations + 7 notices + keep-alives.
+const char* const kKeepAliveBarrier = R"(model: now
+seed: 1
+platform: {workstations: 8, latency: 10us, overhead: 2us, bandwidth: 1Gbps}
+scheduler: {policy: stride, quantum: 10ms, context_switch: 100us}
+workload:
+  jobs:
+    - {name: barrier, processes: 8, pattern: none, sync_interval: 1ms, imbalance: 1, barriers: 1,
+       barrier: {kind: root, keepalive: {start: 1/2, targets: TARGETS}}, wait: {algorithm: spin}}
+)";
+
+TEST(NowKeepAlives, RoundsAndTargetsOnAnIdleNetworkAsDerivedByHand) {
+  struct Expected {
+    std::string targets;
+    int rounds, sent;
+  };
+  for (const auto& [targets, rounds, sent] :
+       {Expected{"all", 1, 7}, Expected{"not-arrived", 1, 4}, Expected{"arrived", 4, 6}}) {
+    Sandbox box;
+    std::string yaml = kKeepAliveBarrier;
+    yaml.replace(yaml.find("TARGETS"), 7, targets);
+    write_text(box.work() / "ka.yaml", yaml);
+    const auto summary = run_both_engines(box, {"ka.yaml"}, "the keep-alive barrier, targets " + targets);
+    ASSERT_TRUE(summary.is_object()) << targets;
+    const auto& job = summary["jobs"][0];
+    EXPECT_EQ(job["keepalives"]["rounds"], rounds) << targets;
+    EXPECT_EQ(job["keepalives"]["sent"], sent) << targets;
+    EXPECT_EQ(job["keepalives"]["handled"], sent) << targets;
+    EXPECT_EQ(summary["messages"], 14 + sent) << targets;
+    EXPECT_EQ(summary["resolved"]["workload"]["jobs"][0]["barrier"]["keepalive"]["start"], "1/2");
+  }
+}
+
+// The engines agree with keep-alives of every kind on the short Brim & Miller configuration, reduced to
+// two barriers 2ms apart, under the three local schedulers of B&M 3.4.
+TEST(NowKeepAlives, EnginesGiveIdenticalResultFiles) {
+  const char* const variants[] = {"{start: 3/4}", "{start: 1/4, targets: not-arrived}",
+                                  "{period: 200us, targets: arrived}",
+                                  "{start: 1/2, period: 300us, after: 100us}"};
+  for (const char* scheduler : {"{policy: stride}", "{policy: ts}", "{policy: stride-credit}"}) {
+    for (const char* keepalive : variants) {
+      Sandbox box;
+      const std::string what =
+          fmt::format("short.yaml with scheduler={} and keepalive={}", scheduler, keepalive);
+      const auto summary =
+          run_both_engines(box,
+                           {(kRoot / "scenarios" / "brim-miller" / "short.yaml").string(), "--set",
+                            std::string("scheduler=") + scheduler, "--set",
+                            std::string("workload.jobs.0.barrier.keepalive=") + keepalive, "--set",
+                            "workload.jobs.0.barriers=2", "--set", "workload.jobs.0.sync_interval=2ms",
+                            "--set", "output.timeline=true"},
+                           what);
+      ASSERT_TRUE(summary.is_object()) << what;
+      EXPECT_GT(summary["jobs"][0]["keepalives"]["sent"].get<int>(), 0) << "expected keep-alives in " << what;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Bad input: one line, exit 2, no result files.
 
 void expect_no_results(Sandbox& box) {
