@@ -5,6 +5,7 @@
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace cosched::now {
 
@@ -29,8 +30,9 @@ struct Parcel {
 
 class MailboxDelivery final : public MessageDelivery {
  public:
-  MailboxDelivery(const std::vector<std::vector<int>>& senders, Nanos min_latency, bool arrive_in_send_order)
-      : ports_(senders.size()), min_latency_(min_latency) {
+  MailboxDelivery(const std::vector<std::vector<int>>& senders, Nanos min_latency, bool arrive_in_send_order,
+                  RouteRate rate)
+      : ports_(senders.size()), min_latency_(min_latency), rate_(std::move(rate)) {
     for (std::size_t to = 0; to < senders.size(); ++to) {
       auto& port = ports_[to];
       port.channel_of.assign(senders.size(), -1);
@@ -65,7 +67,9 @@ class MailboxDelivery final : public MessageDelivery {
       throw std::logic_error("NOW delivery: a message between workstations declared not to talk");
     auto* parcel = new Parcel{envelope.message, simulated_now() + min_latency_, from, ports_[from].sent++};
     port.in_flight.insert(parcel->earliest_arrival);
-    port.channels[channel].mailbox->put_init(parcel, kMessageBytes)->detach();
+    auto comm = port.channels[channel].mailbox->put_init(parcel, kMessageBytes);
+    if (rate_) comm->set_rate(rate_(from, envelope.workstation));
+    comm->detach();
   }
 
   Nanos horizon(int at) const override {
@@ -88,6 +92,8 @@ class MailboxDelivery final : public MessageDelivery {
     while (!port.in_flight.empty() && *port.in_flight.begin() <= now) {
       const double rest = std::max(0.0, (static_cast<double>(now) + 0.4) * 1e-9 - sg4::Engine::get_clock());
       index = sg4::Comm::wait_any_for(port.waiting, rest);
+      // SimGrid may end a transfer at the very instant of the timeout and report the timeout first.
+      if (index < 0) index = sg4::Comm::test_any(port.waiting);
       if (index < 0) break;
       collect(port, static_cast<std::size_t>(index), arrived);
     }
@@ -137,13 +143,15 @@ class MailboxDelivery final : public MessageDelivery {
 
   std::vector<Port> ports_;
   Nanos min_latency_;
+  RouteRate rate_;
 };
 
 }  // namespace
 
 std::unique_ptr<MessageDelivery> make_mailbox_delivery(const std::vector<std::vector<int>>& senders,
-                                                       Nanos min_latency, bool arrive_in_send_order) {
-  return std::make_unique<MailboxDelivery>(senders, min_latency, arrive_in_send_order);
+                                                       Nanos min_latency, bool arrive_in_send_order,
+                                                       RouteRate rate) {
+  return std::make_unique<MailboxDelivery>(senders, min_latency, arrive_in_send_order, std::move(rate));
 }
 
 }  // namespace cosched::now

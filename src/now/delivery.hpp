@@ -3,6 +3,7 @@
 // SimGrid network through the destination workstation's mailbox; a faster path must give identical
 // results behind the same interface.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -43,8 +44,11 @@ Nanos simulated_now();
 // arrive, each (sender, receiver) pair has its own mailbox, unless `arrive_in_send_order` (every route
 // has the same latency and a send's overhead exceeds a message's transfer time), when one mailbox per
 // receiver gives the same results faster. `senders[w]`: the workstations that may send to w.
-// `min_latency`: the smallest one-way latency between workstations.
+// `min_latency`: the smallest one-way latency between workstations. `rate`, if given: the rate bound
+// (bytes/s) of a transfer from one workstation to another (platform::NowPlatform::rate; -1: none).
+using RouteRate = std::function<double(int from, int to)>;
 std::unique_ptr<MessageDelivery> make_mailbox_delivery(const std::vector<std::vector<int>>& senders,
-                                                       Nanos min_latency, bool arrive_in_send_order);
+                                                       Nanos min_latency, bool arrive_in_send_order,
+                                                       RouteRate rate = {});
 
 }  // namespace cosched::now

@@ -94,8 +94,12 @@ void drive_with_actors(PreparedRun& run, const SimgridEngineOptions& options,
   const bool in_send_order = run.platform.uniform_latency &&
                              static_cast<double>(run.config->overhead) > transfer_ns &&
                              !options.mailbox_per_pair;
-  auto delivery =
-      make_mailbox_delivery(correspondents(run.jobs, workstations), run.platform.min_latency, in_send_order);
+  // Under logp each transfer runs at its route's rate (platform::build_now_platform unbinds the links).
+  RouteRate rate;
+  if (run.config->network == config::NowNetwork::LogP)
+    rate = [&platform = run.platform](int from, int to) { return platform.rate(from, to); };
+  auto delivery = make_mailbox_delivery(correspondents(run.jobs, workstations), run.platform.min_latency,
+                                        in_send_order, std::move(rate));
   for (int w = 0; w < workstations; ++w) {
     Node* node = run.nodes[w].get();
     sg4::Actor::create(fmt::format("ws-{}", w), run.platform.workstations[w],

@@ -61,6 +61,7 @@ namespace {
 struct RouteTiming {
   double latency_ns;
   config::Nanos delay;
+  double rate;  // bytes/s
 };
 
 RouteTiming route_timing(const sg4::Host* from, const sg4::Host* to) {
@@ -77,17 +78,25 @@ RouteTiming route_timing(const sg4::Host* from, const sg4::Host* to) {
     rate = rate < 0 ? gamma_bound : std::min(rate, gamma_bound);
   }
   const double transfer = rate > 0 ? static_cast<double>(now::kMessageBytes) / rate : 0.0;
-  return {latency * 1e9, static_cast<config::Nanos>(std::llround((latency + transfer) * 1e9))};
+  return {latency * 1e9, static_cast<config::Nanos>(std::llround((latency + transfer) * 1e9)), rate};
 }
 
-// Under logp no link is shared between transfers (SimGrid's FATPIPE policy); split-duplex links pass the
-// policy to both directions. Wi-Fi links keep theirs.
+// Under logp no link is shared between transfers (SimGrid's FATPIPE policy; split-duplex links pass the
+// policy to both directions) and none binds a transfer: its bandwidth becomes kUnbound times what it was,
+// and the simgrid engine bounds each transfer by its route's rate instead. (With FATPIPE alone a transfer
+// on a route of latency l overlapping one of latency l' < l on a link runs at l'/l of the link's
+// bandwidth: CM02's sharing penalty of a flow is its route's latency.) Call it after the routes' timings
+// are read: they use the links' own bandwidths. Wi-Fi links keep their policy and bandwidth.
+constexpr double kUnbound = 1e9;
+
 void apply_network(const sg4::Engine& engine, const config::NowConfig& now) {
   if (now.network != config::NowNetwork::LogP) return;
   for (auto* link : engine.get_all_links()) {
     const auto policy = link->get_sharing_policy();
-    if (policy == sg4::Link::SharingPolicy::SHARED || policy == sg4::Link::SharingPolicy::SPLITDUPLEX)
+    if (policy == sg4::Link::SharingPolicy::SHARED || policy == sg4::Link::SharingPolicy::SPLITDUPLEX) {
       link->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE);
+      link->set_bandwidth(link->get_bandwidth() * kUnbound);
+    }
   }
 }
 
@@ -110,12 +119,15 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
       out.workstations.push_back(host);
     }
     zone->seal();
-    apply_network(engine, now);
     out.latency = now.latency;
     out.min_latency = now.latency;
     // Every route is the same two links: one reading through SimGrid's routing gives every delay.
-    if (now.workstations >= 2)
-      out.uniform_delay = route_timing(out.workstations[0], out.workstations[1]).delay;
+    if (now.workstations >= 2) {
+      const auto timing = route_timing(out.workstations[0], out.workstations[1]);
+      out.uniform_delay = timing.delay;
+      if (now.network == config::NowNetwork::LogP) out.uniform_rate = timing.rate;
+    }
+    apply_network(engine, now);
     return out;
   }
   try {
@@ -133,14 +145,15 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
     throw config::InputError(
         fmt::format("{}: platform.file: expected at least 2 hosts (the workstations), found {}",
                     now.platform_file, out.workstations.size()));
-  apply_network(engine, now);
   const std::size_t n = out.workstations.size();
+  const bool logp = now.network == config::NowNetwork::LogP;
   const double first_latency = route_timing(out.workstations[0], out.workstations[1]).latency_ns;
   out.latency = static_cast<config::Nanos>(std::llround(first_latency));
   // A lower bound of every route's latency, so rounded down: no message may arrive before it.
   double min_latency = first_latency;
   double max_latency = min_latency;
   out.delays.assign(n * n, 0);
+  if (logp) out.rates.assign(n * n, -1);
   for (std::size_t a = 0; a < n; ++a) {
     for (std::size_t b = 0; b < n; ++b) {
       if (a == b) continue;
@@ -148,8 +161,10 @@ NowPlatform build_now_platform(sg4::Engine& engine, const config::NowConfig& now
       min_latency = std::min(min_latency, timing.latency_ns);
       max_latency = std::max(max_latency, timing.latency_ns);
       out.delays[a * n + b] = timing.delay;
+      if (logp) out.rates[a * n + b] = timing.rate;
     }
   }
+  apply_network(engine, now);
   out.min_latency = static_cast<config::Nanos>(std::floor(min_latency));
   out.uniform_latency = max_latency == min_latency;
   return out;

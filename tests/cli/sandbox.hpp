@@ -193,10 +193,11 @@ inline json without(json summary, std::initializer_list<json::json_pointer> poin
 }
 
 // Runs `cosched run ARGS --out out --quiet` and returns the summary (null on failure).
-inline json run_summary(Sandbox& box, std::vector<std::string> args, const std::string& out = "out") {
+inline json run_summary(Sandbox& box, std::vector<std::string> args, const std::string& out = "out",
+                        int timeout_seconds = kTimeoutSeconds) {
   args.insert(args.begin(), "run");
   args.insert(args.end(), {"--out", out, "--quiet"});
-  auto r = box.run(args);
+  auto r = box.run(args, timeout_seconds);
   expect_success(r);
   if (r.status != 0) return json();
   return read_json(box.work() / out / "summary.json");
