@@ -16,22 +16,32 @@ Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
       jobs_(jobs),
       tracker_(tracker),
       always_spin_(scheduler_->processes_always_spin()),
-      ticks_(scheduler_->ticks()),
-      local_of_(jobs->size()) {
+      ticks_(scheduler_->ticks()) {
   if (params_.timeline) timeline_ = std::make_unique<metrics::TimelineRecorder>();
 }
 
 void Node::add_process(int job, int rank) {
   const JobLayout& layout = (*jobs_)[job];
-  auto& ranks = local_of_[job];
-  if (ranks.empty()) ranks.assign(layout.processes, -1);
-  ranks[rank] = static_cast<int>(processes_.size());
+  const std::uint64_t key = (static_cast<std::uint64_t>(job) << 32) | static_cast<std::uint32_t>(rank);
+  const auto at = std::lower_bound(local_keys_.begin(), local_keys_.end(), key);
+  if (at != local_keys_.end() && *at == key) {
+    local_ids_[at - local_keys_.begin()] = static_cast<int>(processes_.size());
+  } else {
+    local_ids_.insert(local_ids_.begin() + (at - local_keys_.begin()), static_cast<int>(processes_.size()));
+    local_keys_.insert(at, key);
+  }
   Process p(job, rank,
             workload::ProcessProgram(layout.program, rank, util::mix_seed(params_.seed, job + 1, rank)));
   if (!layout.barrier) throw std::logic_error("NOW node: a job without a barrier protocol");
   p.barriers = barrier::BarrierState(layout.barriers);
   p.barrier_log.assign(layout.barriers, BarrierRecord{});
   processes_.push_back(std::move(p));
+}
+
+int Node::local_id(int job, int rank) const {
+  const std::uint64_t key = (static_cast<std::uint64_t>(job) << 32) | static_cast<std::uint32_t>(rank);
+  const auto at = std::lower_bound(local_keys_.begin(), local_keys_.end(), key);
+  return at != local_keys_.end() && *at == key ? local_ids_[at - local_keys_.begin()] : -1;
 }
 
 void Node::start() {
@@ -578,7 +588,7 @@ void Node::deliver(Nanos now, const Message& message) {
   now_ = now;
   ++events_;
   ++messages_received_;
-  const int id = local_of_[message.job].empty() ? -1 : local_of_[message.job][message.to];
+  const int id = local_id(message.job, message.to);
   if (id < 0) throw std::logic_error("NOW node: a message for a process that is not on this workstation");
   auto& p = processes_[id];
   if (p.state == ProcState::Finished) {

@@ -4,7 +4,6 @@
 // and wakes it at its timers; it answers with the messages to send. docs/models/now.md states the rules.
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,6 +20,57 @@
 #include "workload/now_program.hpp"
 
 namespace cosched::now {
+
+// A first-in first-out queue that can also push at the front, for a process's messages: a ring in one
+// block that only grows (a std::deque allocates and frees a block every few dozen messages and keeps its
+// bookkeeping in another cache line). Capacity is a power of two.
+template <typename T>
+class MessageRing {
+ public:
+  bool empty() const { return size_ == 0; }
+  std::size_t size() const { return size_; }
+  T& front() { return items_[head_]; }
+  T& back() { return items_[(head_ + size_ - 1) & (items_.size() - 1)]; }
+  void push_back(const T& item) {
+    if (size_ == items_.size()) grow();
+    items_[(head_ + size_) & (items_.size() - 1)] = item;
+    ++size_;
+  }
+  void push_front(const T& item) {
+    if (size_ == items_.size()) grow();
+    head_ = (head_ + items_.size() - 1) & (items_.size() - 1);
+    items_[head_] = item;
+    ++size_;
+  }
+  void pop_front() {
+    head_ = (head_ + 1) & (items_.size() - 1);
+    --size_;
+  }
+
+ private:
+  void grow() {
+    std::vector<T> bigger(items_.empty() ? 4 : items_.size() * 2);
+    for (std::size_t i = 0; i < size_; ++i) bigger[i] = items_[(head_ + i) & (items_.size() - 1)];
+    items_ = std::move(bigger);
+    head_ = 0;
+  }
+  std::vector<T> items_;
+  std::size_t head_ = 0;
+  std::size_t size_ = 0;
+};
+
+// A process's program kept outside its Process (the program's random engine is 2.5 KB), so that a Process
+// is a few cache lines and a workstation's processes lie together.
+class BoxedProgram {
+ public:
+  explicit BoxedProgram(workload::ProcessProgram program)
+      : program_(std::make_unique<workload::ProcessProgram>(std::move(program))) {}
+  workload::Phase next_phase() { return program_->next_phase(); }
+  int read_partner(std::int64_t read) { return program_->read_partner(read); }
+
+ private:
+  std::unique_ptr<workload::ProcessProgram> program_;
+};
 
 // A job instance as every workstation sees it (read-only during the run).
 struct JobLayout {
@@ -202,19 +252,41 @@ class Node {
   struct Process {
     Process(int job_index, int rank_in_job, workload::ProcessProgram process_program)
         : job(job_index), rank(rank_in_job), program(std::move(process_program)) {}
+    // The fields an event touches first, together in a few cache lines; the rarely used ones after them,
+    // and the program (with its 2.5 KB random engine) last.
     int job = 0;
     int rank = 0;
     ProcState state = ProcState::Ready;
-    workload::ProcessProgram program;
-    workload::Phase phase;
-    int barrier = 0;        // the phase / barrier it works toward
-    std::int64_t step = 0;  // 0..reads-1: chunk then read; reads: residual then barrier
-    Nanos compute_left = 0;
     Activity activity = Activity::Compute;
+    Category category = Category::Ready;
     bool reply_received = false;
-    barrier::BarrierState barriers;  // barrier messages handled
+    bool spinning = false;
+    bool interrupted = false;   // its spin was interrupted by leaving the CPU: wait.resume applies
+    bool wait_spun = false;     // the current wait entered a spin phase
+    bool wait_blocked = false;  // the current wait blocked at least once
+    int barrier = 0;            // the phase / barrier it works toward
+    std::int64_t step = 0;      // 0..reads-1: chunk then read; reads: residual then barrier
+    Nanos compute_left = 0;
+    Nanos since = 0;
+    Nanos spin_phase_start = 0;
+    Nanos spin_phase_end = 0;
+    Nanos spin_phase_length = 0;
+    Nanos last_message = -1;                // arrival of the last message of the current spin phase
+    wait::MessageCounts messages_in_phase;  // arrived during the current spin phase
+    workload::Phase phase;
+    MessageRing<Message> inbox;     // arrived, not yet handled
+    MessageRing<Envelope> to_send;  // messages it must still send (o each)
+    Nanos read_started = 0;
+    Nanos woken_at = -1;
     Nanos barrier_arrived = 0;       // when it arrived at the barrier it waits at
-    Nanos phase_started = 0;         // when its current phase began (its last pass, or 0)
+    barrier::BarrierState barriers;  // barrier messages handled
+    TimeBreakdown time;
+    WaitCounts waits;
+    // Diagnostics.
+    PartnerState read_partner = PartnerState::Running;
+    Diagnostics diagnostics;
+    std::vector<BarrierRecord> barrier_log;
+    Nanos phase_started = 0;  // when its current phase began (its last pass, or 0)
     // Informed waiting: what the root told it of the barrier `told_barrier` (a BarrierReply) and when.
     int told_barrier = -1;
     int told_arrived = 0;
@@ -223,29 +295,9 @@ class Node {
     // The root: the barrier it first knew of an arrival at, and when (what its replies measure from).
     int opened_barrier = -1;
     Nanos opened_at = 0;
-    std::int64_t prefetched = 0;   // wait.prefetch: reads of the current phase whose partner was woken
-    std::deque<Message> inbox;     // arrived, not yet handled
-    std::deque<Envelope> to_send;  // messages it must still send (o each)
-    bool spinning = false;
-    Nanos spin_phase_start = 0;
-    Nanos spin_phase_end = 0;
-    Nanos spin_phase_length = 0;
-    Nanos last_message = -1;   // arrival of the last message of the current spin phase
-    bool interrupted = false;  // its spin was interrupted by leaving the CPU: wait.resume applies
-    wait::MessageCounts messages_in_phase;  // arrived during the current spin phase
-    bool wait_spun = false;                 // the current wait entered a spin phase
-    bool wait_blocked = false;              // the current wait blocked at least once
-    Category category = Category::Ready;
-    Nanos since = 0;
-    TimeBreakdown time;
-    WaitCounts waits;
-    // Diagnostics.
-    Nanos read_started = 0;
-    PartnerState read_partner = PartnerState::Running;
-    Nanos woken_at = -1;
-    Diagnostics diagnostics;
-    std::vector<BarrierRecord> barrier_log;
+    std::int64_t prefetched = 0;       // wait.prefetch: reads of the current phase whose partner was woken
     barrier::KeepAliveRoot keepalive;  // the root's keep-alive state (section 4.6)
+    BoxedProgram program;
   };
 
   Process& running() { return processes_[cpu_process_]; }
@@ -294,7 +346,11 @@ class Node {
   bool always_spin_;
   bool ticks_;  // the scheduler has ticks at all (LocalScheduler::ticks)
   std::vector<Process> processes_;
-  std::vector<std::vector<int>> local_of_;  // job -> rank -> local process id (-1 elsewhere)
+  // The local process id of (job, rank): keys job << 32 | rank, sorted, and the ids in the same order (a
+  // table by rank would cost every workstation a word per process of every job).
+  std::vector<std::uint64_t> local_keys_;
+  std::vector<int> local_ids_;
+  int local_id(int job, int rank) const;
   std::vector<Envelope> outbox_;
   int unfinished_ = 0;
   Nanos now_ = 0;

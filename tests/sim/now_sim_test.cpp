@@ -32,7 +32,10 @@ TEST(NowNetwork, AOneByteMessageTakesTheLatencyPlusItsTransferTime) {
   now.workstations = 2;
   auto platform = platform::build_now_platform(engine, now);
   ASSERT_EQ(platform.latency, 10'000) << "route latency between workstations 0 and 1";
-  auto delivery = make_mailbox_delivery({{1}, {0}}, platform.min_latency, false);
+  // Under logp (the default) the links bind no transfer: each runs at its route's rate (now_platform.hpp).
+  EXPECT_DOUBLE_EQ(platform.rate(0, 1), 125e6) << "1 Gbps";
+  auto delivery = make_mailbox_delivery({{1}, {0}}, platform.min_latency, false,
+                                        [&platform](int from, int to) { return platform.rate(from, to); });
   double sent_at = -1, arrived_at = -1, raw_arrived_at = -1;
   sg4::Actor::create("sender", platform.workstations[0], [&] {
     delivery->open(0);
