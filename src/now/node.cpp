@@ -638,25 +638,9 @@ void Node::deliver(Nanos now, const Message& message) {
         break;
     }
   }
-  switch (p.state) {
-    case ProcState::Running:
-      // Handled at once if it is running; after its switch-in or its current handler otherwise.
-      if (cpu_state_ == CpuState::Running && op_ != Op::Handle && op_ != Op::Send) {
-        interrupt_op();
-        run_cpu();
-      }
-      break;
-    case ProcState::Blocked:
-      p.state = ProcState::Ready;
-      p.woken_at = now_;
-      set_category(p, Category::Ready);
-      scheduler_->wake(id, now_);
-      reschedule_check();
-      break;
-    case ProcState::Ready:
-    case ProcState::Finished:
-      break;
-  }
+  // Handled at once if it is running; after its switch-in or its current handler otherwise; a blocked
+  // process is woken.
+  wants_cpu(p);
 }
 
 void Node::reschedule_check() {
