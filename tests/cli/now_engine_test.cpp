@@ -51,6 +51,16 @@ json run_both_engines(Sandbox& box, std::vector<std::string> args, const std::st
   return sequential;
 }
 
+// A parameterized test's name from its (scenario, scheduler) pair: their letters and digits.
+std::string scenario_scheduler_name(
+    const ::testing::TestParamInfo<std::tuple<const char*, const char*>>& info) {
+  const std::string name = std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
+  std::string out;
+  for (char ch : name)
+    if (std::isalnum(static_cast<unsigned char>(ch))) out += ch;
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Every shipped NOW scenario on the logp network, under every scheduler and waiting algorithm, reduced to
 // two barriers 2ms apart so that the simgrid engine runs it in about a second; with the timeline on, so that
@@ -89,14 +99,7 @@ TEST_P(NowEnginesOnShippedScenarios, GiveIdenticalResultFilesUnderEveryWaitingAl
 INSTANTIATE_TEST_SUITE_P(Shipped, NowEnginesOnShippedScenarios,
                          ::testing::Combine(::testing::ValuesIn(kShippedNowScenarios),
                                             ::testing::ValuesIn(kSchedulers)),
-                         [](const auto& info) {
-                           std::string name = std::string(std::get<0>(info.param)) + "_" +
-                                              std::string(std::get<1>(info.param));
-                           std::string out;
-                           for (char ch : name)
-                             if (std::isalnum(static_cast<unsigned char>(ch))) out += ch;
-                           return out;
-                         });
+                         scenario_scheduler_name);
 
 // The informed waiting algorithms (the root's replies to arrivals travel between the root and every
 // process) and prefetching wake-ups (docs/models/now.md sections 5.2 and 5.3), reduced as above, also with a
@@ -141,14 +144,7 @@ TEST_P(NowEnginesOnInformedWaits, GiveIdenticalResultFiles) {
 INSTANTIATE_TEST_SUITE_P(Informed, NowEnginesOnInformedWaits,
                          ::testing::Combine(::testing::ValuesIn(kInformedScenarios),
                                             ::testing::ValuesIn(kSchedulers)),
-                         [](const auto& info) {
-                           std::string name = std::string(std::get<0>(info.param)) + "_" +
-                                              std::string(std::get<1>(info.param));
-                           std::string out;
-                           for (char ch : name)
-                             if (std::isalnum(static_cast<unsigned char>(ch))) out += ch;
-                           return out;
-                         });
+                         scenario_scheduler_name);
 
 // A platform file (platforms/now-32.xml) gives both engines the same routes.
 TEST(NowEngines, IdenticalResultFilesOnAPlatformFile) {
