@@ -21,18 +21,15 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
 #include <utility>
 
-#include "barrier/protocol.hpp"
-#include "now/node.hpp"
-#include "sched/stride.hpp"
+#include "now_test_support.hpp"
 #include "wait/fixed_wait.hpp"
 
 namespace cosched::now {
 namespace {
 
-constexpr Nanos kUs = 1'000;
+using test_support::kUs;
 constexpr Nanos kLatency = 4 * kUs;
 constexpr Nanos kOverhead = 2 * kUs;
 constexpr int kProcesses = 8;
@@ -47,53 +44,19 @@ RootView run_barrier(barrier::TreeKind arrive, bool rank1_sleeps) {
   const auto protocol =
       barrier::make_protocol(config::BarrierKind::Root, kProcesses,
                              barrier::NotifySpec{barrier::TreeKind::Flat, kLatency, kOverhead}, arrive);
-  JobTracker tracker({kProcesses});
-  std::vector<std::vector<JobLayout>> layouts(kProcesses);
-  std::vector<std::unique_ptr<Node>> nodes;
-  for (int r = 0; r < kProcesses; ++r) {
-    JobLayout job;
-    job.name = "arrive";
-    job.processes = kProcesses;
-    job.barriers = 1;
-    for (int q = 0; q < kProcesses; ++q) job.workstation_of.push_back(q);
+  test_support::IdleNetwork network(kProcesses, kLatency, kOverhead, [&](int r) {
+    const Nanos compute = (rank1_sleeps && r == 1) ? 1000 * kUs : 2000 * kUs;
+    auto job = test_support::compute_only_job("arrive", kProcesses, compute,
+                                              std::make_shared<wait::FixedWait>(300 * kUs));
     job.barrier = protocol;
-    job.wait = std::make_shared<wait::FixedWait>(300 * kUs);
-    job.program.pattern = config::Pattern::None;
-    job.program.processes = kProcesses;
-    job.program.sync_interval = (rank1_sleeps && r == 1) ? 1000 * kUs : 2000 * kUs;
-    layouts[r].push_back(job);
-    nodes.push_back(std::make_unique<Node>(NodeParams{r, kOverhead, 100 * kUs, 1},
-                                           std::make_unique<sched::Stride>(10000 * kUs, true), &layouts[r],
-                                           &tracker));
-    nodes.back()->add_process(0, r);
-  }
-  for (auto& n : nodes) n->start();
+    return job;
+  });
   RootView view;
-  std::multimap<Nanos, Envelope> in_flight;
-  for (;;) {
-    Nanos t = -1;
-    for (const auto& n : nodes)
-      if (auto next = n->next_timer(); next && (t < 0 || *next < t)) t = *next;
-    if (!in_flight.empty() && (t < 0 || in_flight.begin()->first < t)) t = in_flight.begin()->first;
-    if (t < 0) break;
-    for (auto& n : nodes) n->advance(t);
-    while (!in_flight.empty() && in_flight.begin()->first == t) {
-      const auto envelope = in_flight.begin()->second;
-      in_flight.erase(in_flight.begin());
-      if (envelope.workstation == 0 && envelope.message.kind == Message::Kind::BarrierArrival)
-        view.arrivals.emplace_back(t / kUs, envelope.message.from);
-      nodes[envelope.workstation]->deliver(t, envelope.message);
-    }
-    for (auto& n : nodes) {
-      for (const auto& e : n->outbox()) in_flight.emplace(t + kLatency, e);
-      n->outbox().clear();
-    }
-  }
-  view.all_passed.assign(kProcesses, -1);
-  for (const auto& n : nodes) {
-    EXPECT_TRUE(n->finished()) << "workstation " << n->workstation();
-    for (const auto& report : n->reports()) view.all_passed[report.rank] = report.barriers.at(0).passed / kUs;
-  }
+  network.run([&](Nanos t, const Envelope& envelope) {
+    if (envelope.workstation == 0 && envelope.message.kind == Message::Kind::BarrierArrival)
+      view.arrivals.emplace_back(t / kUs, envelope.message.from);
+  });
+  view.all_passed = network.pass_times_us();
   view.passed = view.all_passed[0];
   return view;
 }

@@ -18,17 +18,13 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
-
-#include "barrier/protocol.hpp"
-#include "now/node.hpp"
-#include "sched/stride.hpp"
+#include "now_test_support.hpp"
 #include "wait/fixed_wait.hpp"
 
 namespace cosched::now {
 namespace {
 
-constexpr Nanos kUs = 1'000;
+using test_support::kUs;
 constexpr Nanos kLatency = 4 * kUs;
 constexpr Nanos kOverhead = 2 * kUs;
 constexpr int kProcesses = 8;
@@ -37,55 +33,17 @@ constexpr int kProcesses = 8;
 std::vector<Nanos> pass_times(barrier::TreeKind tree, bool rank1_sleeps) {
   const auto protocol = barrier::make_protocol(config::BarrierKind::Root, kProcesses,
                                                barrier::NotifySpec{tree, kLatency, kOverhead});
-  JobTracker tracker({kProcesses});
-  // One workstation per rank; each sees the same job but for its own process's computation.
-  std::vector<std::vector<JobLayout>> layouts(kProcesses);
-  std::vector<std::unique_ptr<Node>> nodes;
-  for (int r = 0; r < kProcesses; ++r) {
-    JobLayout job;
-    job.name = "tree";
-    job.processes = kProcesses;
-    job.barriers = 1;
-    for (int q = 0; q < kProcesses; ++q) job.workstation_of.push_back(q);
+  test_support::IdleNetwork network(kProcesses, kLatency, kOverhead, [&](int r) {
+    const Nanos compute = r == 0                     ? 2000 * kUs
+                          : (rank1_sleeps && r == 1) ? 1000 * kUs
+                                                     : (1900 + 10 * (r - 1)) * kUs;
+    auto job = test_support::compute_only_job("tree", kProcesses, compute,
+                                              std::make_shared<wait::FixedWait>(300 * kUs));
     job.barrier = protocol;
-    job.wait = std::make_shared<wait::FixedWait>(300 * kUs);
-    job.program.pattern = config::Pattern::None;
-    job.program.processes = kProcesses;
-    job.program.sync_interval = r == 0                     ? 2000 * kUs
-                                : (rank1_sleeps && r == 1) ? 1000 * kUs
-                                                           : (1900 + 10 * (r - 1)) * kUs;
-    layouts[r].push_back(job);
-    nodes.push_back(std::make_unique<Node>(NodeParams{r, kOverhead, 100 * kUs, 1},
-                                           std::make_unique<sched::Stride>(10000 * kUs, true), &layouts[r],
-                                           &tracker));
-    nodes.back()->add_process(0, r);
-  }
-  for (auto& n : nodes) n->start();
-  // The idle LogP network: a message put on the network at t reaches its workstation at t + L.
-  std::multimap<Nanos, Envelope> in_flight;
-  for (;;) {
-    Nanos t = -1;
-    for (const auto& n : nodes)
-      if (auto next = n->next_timer(); next && (t < 0 || *next < t)) t = *next;
-    if (!in_flight.empty() && (t < 0 || in_flight.begin()->first < t)) t = in_flight.begin()->first;
-    if (t < 0) break;
-    for (auto& n : nodes) n->advance(t);
-    while (!in_flight.empty() && in_flight.begin()->first == t) {
-      const auto envelope = in_flight.begin()->second;
-      in_flight.erase(in_flight.begin());
-      nodes[envelope.workstation]->deliver(t, envelope.message);
-    }
-    for (auto& n : nodes) {
-      for (const auto& e : n->outbox()) in_flight.emplace(t + kLatency, e);
-      n->outbox().clear();
-    }
-  }
-  std::vector<Nanos> passed(kProcesses, -1);
-  for (const auto& n : nodes) {
-    EXPECT_TRUE(n->finished()) << "workstation " << n->workstation();
-    for (const auto& report : n->reports()) passed[report.rank] = report.barriers.at(0).passed / kUs;
-  }
-  return passed;
+    return job;
+  });
+  network.run();
+  return network.pass_times_us();
 }
 
 using Times = std::vector<Nanos>;

@@ -6,10 +6,8 @@
 #include <gtest/gtest.h>
 
 #include "barrier/keepalive.hpp"
-#include "now/node.hpp"
-#include "sched/stride.hpp"
+#include "now_test_support.hpp"
 #include "wait/fixed_wait.hpp"
-#include "wait/pairwise.hpp"
 
 namespace cosched::now {
 namespace {
@@ -19,8 +17,8 @@ using barrier::KeepAlive;
 using barrier::KeepAliveRoot;
 using barrier::KeepAliveSpec;
 
-constexpr Nanos kUs = 1'000;
-constexpr Nanos kMs = 1'000'000;
+using test_support::kMs;
+using test_support::kUs;
 const std::vector<int> kNone;
 
 KeepAliveSpec spec_start(std::int64_t num, std::int64_t den) {
@@ -168,36 +166,19 @@ TEST(KeepAliveRoot, StartAndPeriodCombine) {
 
 JobLayout job_with(int processes, Nanos compute, std::shared_ptr<const wait::NowWaitAlgorithm> wait,
                    const KeepAliveSpec& spec) {
-  JobLayout job;
-  job.name = "A";
-  job.processes = processes;
-  job.barriers = 1;
-  for (int r = 0; r < processes; ++r) job.workstation_of.push_back(r);
-  job.wait = std::move(wait);
-  job.barrier = barrier::make_protocol(config::BarrierKind::Root, processes);
+  JobLayout job = test_support::compute_only_job("A", processes, compute, std::move(wait));
   if (spec.enabled()) job.keepalive = std::make_shared<KeepAlive>(spec, processes);
-  job.program.sync_interval = compute;
-  job.program.pattern = config::Pattern::None;
-  job.program.processes = processes;
   return job;
 }
 
+// One window after a wake-up.
 std::shared_ptr<const wait::NowWaitAlgorithm> pairwise_extend() {
-  // read baseline 128us, barrier baseline and window 300us, extend, one window after a wake-up.
-  auto algorithm = std::make_shared<wait::Pairwise>(
-      wait::Pairwise::Timings{128 * kUs, 300 * kUs, 300 * kUs, -1, true, true});
-  algorithm->set_resume(wait::Resume::Block);
-  return algorithm;
+  return test_support::pairwise_extend(true);
 }
 
-struct Fixture {
-  explicit Fixture(JobLayout job) : jobs{std::move(job)}, tracker({jobs[0].processes}) {
-    node = std::make_unique<Node>(NodeParams{0, 2 * kUs, 100 * kUs, 1},
-                                  std::make_unique<sched::Stride>(10 * kMs, false), &jobs, &tracker);
-  }
-  std::vector<JobLayout> jobs;
-  JobTracker tracker;
-  std::unique_ptr<Node> node;
+// Stride without preemption on wake (the stride default, docs/models/now.md section 6).
+struct Fixture : test_support::NodeFixture {
+  explicit Fixture(JobLayout job) : NodeFixture({std::move(job)}, false) {}
 };
 
 Message registration(int from) {

@@ -3,51 +3,21 @@
 
 #include <gtest/gtest.h>
 
-#include "now/node.hpp"
-#include "sched/stride.hpp"
+#include "now_test_support.hpp"
 #include "wait/fixed_wait.hpp"
 #include "wait/pairwise.hpp"
 
 namespace cosched::now {
 namespace {
 
-constexpr Nanos kUs = 1'000;
-constexpr Nanos kMs = 1'000'000;
-
-JobLayout compute_only_job(const std::string& name, int processes, Nanos compute,
-                           std::shared_ptr<const wait::NowWaitAlgorithm> wait) {
-  JobLayout job;
-  job.name = name;
-  job.processes = processes;
-  job.barriers = 1;
-  for (int r = 0; r < processes; ++r) job.workstation_of.push_back(r);
-  job.wait = std::move(wait);
-  job.barrier = barrier::make_protocol(config::BarrierKind::Root, processes);
-  job.program.sync_interval = compute;
-  job.program.pattern = config::Pattern::None;
-  job.program.processes = processes;
-  return job;
-}
+using test_support::compute_only_job;
+using test_support::kMs;
+using test_support::kUs;
+using Fixture = test_support::NodeFixture;
 
 std::shared_ptr<const wait::NowWaitAlgorithm> pairwise() {
   return std::make_shared<wait::Pairwise>(wait::Pairwise::Timings{128 * kUs, 300 * kUs, 300 * kUs});
 }
-
-struct Fixture {
-  explicit Fixture(std::vector<JobLayout> job_list, bool wake_preempt = true)
-      : jobs(std::move(job_list)), tracker(sizes(jobs)) {
-    node = std::make_unique<Node>(NodeParams{0, 2 * kUs, 100 * kUs, 1},
-                                  std::make_unique<sched::Stride>(10 * kMs, wake_preempt), &jobs, &tracker);
-  }
-  static std::vector<int> sizes(const std::vector<JobLayout>& jobs) {
-    std::vector<int> out;
-    for (const auto& j : jobs) out.push_back(j.processes);
-    return out;
-  }
-  std::vector<JobLayout> jobs;
-  JobTracker tracker;
-  std::unique_ptr<Node> node;
-};
 
 Message request(int job, int from, int to) {
   return Message{Message::Kind::ReadRequest, job, from, to, 0};

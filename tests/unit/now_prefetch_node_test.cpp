@@ -4,54 +4,27 @@
 
 #include <gtest/gtest.h>
 
-#include "now/node.hpp"
-#include "sched/stride.hpp"
+#include "now_test_support.hpp"
 #include "wait/fixed_wait.hpp"
 #include "wait/informed.hpp"
-#include "wait/pairwise.hpp"
 
 namespace cosched::now {
 namespace {
 
-constexpr Nanos kUs = 1'000;
-constexpr Nanos kMs = 1'000'000;
+using test_support::kMs;
+using test_support::kUs;
 using Kind = Message::Kind;
-
-struct Fixture {
-  explicit Fixture(std::vector<JobLayout> job_list) : jobs(std::move(job_list)), tracker(sizes(jobs)) {
-    node = std::make_unique<Node>(NodeParams{0, 2 * kUs, 100 * kUs, 1},
-                                  std::make_unique<sched::Stride>(10 * kMs, true), &jobs, &tracker);
-  }
-  static std::vector<int> sizes(const std::vector<JobLayout>& jobs) {
-    std::vector<int> out;
-    for (const auto& j : jobs) out.push_back(j.processes);
-    return out;
-  }
-  std::vector<JobLayout> jobs;
-  JobTracker tracker;
-  std::unique_ptr<Node> node;
-};
+using Fixture = test_support::NodeFixture;
 
 std::shared_ptr<wait::Pairwise> pairwise_extend() {
-  auto w =
-      std::make_shared<wait::Pairwise>(wait::Pairwise::Timings{128 * kUs, 300 * kUs, 300 * kUs, -1, true});
-  w->set_resume(wait::Resume::Block);
-  return w;
+  return test_support::pairwise_extend(false);
 }
 
 JobLayout job(int processes, std::shared_ptr<const wait::NowWaitAlgorithm> wait, bool replies = false) {
-  JobLayout j;
-  j.name = "J";
-  j.processes = processes;
-  j.barriers = 1;
-  for (int r = 0; r < processes; ++r) j.workstation_of.push_back(r);
-  j.wait = std::move(wait);
+  JobLayout j = test_support::compute_only_job("J", processes, 1 * kMs, std::move(wait));
   j.barrier =
       barrier::make_protocol(config::BarrierKind::Root, processes,
                              barrier::NotifySpec{barrier::TreeKind::Flat, 10 * kUs, 2 * kUs, replies});
-  j.program.sync_interval = 1 * kMs;
-  j.program.pattern = config::Pattern::None;
-  j.program.processes = processes;
   return j;
 }
 
