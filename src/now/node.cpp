@@ -455,6 +455,7 @@ void Node::on_cpu_timer() {
         p.keepalive.queued[p.to_send.front().message.to] = 0;
       }
       outbox_.push_back(p.to_send.front());
+      outbox_.back().leaves = now_;
       p.to_send.pop_front();
       ++messages_sent_;
       break;

@@ -197,6 +197,9 @@ class Node {
   // before the first that would. For running ahead of SimGrid's clock up to a time no message can
   // arrive before.
   void advance_quietly(Nanos limit);
+  // Processes every timer due at or before `limit`, the messages it sends leaving at the end of their
+  // sends (Envelope::leaves): for running ahead to a time no message can arrive before.
+  void run_ahead(Nanos limit) { process_timers(limit, false); }
   // A message arrived at `now` (call advance(now) first).
   void deliver(Nanos now, const Message& message);
   std::optional<Nanos> next_timer() const;
@@ -206,7 +209,7 @@ class Node {
   // the end of the send in progress, or else the next timer plus the overhead of a send (a send can only
   // start at an event). Until then the actor need only wake for arriving messages.
   std::optional<Nanos> next_send_bound() const;
-  // Messages to put on the network now; empties the outbox.
+  // Messages to put on the network, each at its `leaves` (the end of its send); empties the outbox.
   std::vector<Envelope>& outbox() { return outbox_; }
   bool finished() const { return unfinished_ == 0; }
 
