@@ -35,10 +35,11 @@ struct Message {
 enum class PartnerState : std::uint8_t { Running, Ready, Blocked };
 inline constexpr int kPartnerStates = 3;
 
-// A message leaving a workstation now, for the process `message.to` on `workstation`.
+// A message leaving a workstation, for the process `message.to` on `workstation`.
 struct Envelope {
   int workstation = 0;
   Message message;
+  std::int64_t leaves = 0;  // in a node's outbox: the instant its send ended (ns)
 };
 
 // Every message is this many bytes on the wire (Brim & Miller 3.2: one-byte barrier messages).

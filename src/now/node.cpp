@@ -22,14 +22,11 @@ Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
 
 void Node::add_process(int job, int rank) {
   const JobLayout& layout = (*jobs_)[job];
-  const std::uint64_t key = (static_cast<std::uint64_t>(job) << 32) | static_cast<std::uint32_t>(rank);
-  const auto at = std::lower_bound(local_keys_.begin(), local_keys_.end(), key);
-  if (at != local_keys_.end() && *at == key) {
-    local_ids_[at - local_keys_.begin()] = static_cast<int>(processes_.size());
-  } else {
-    local_ids_.insert(local_ids_.begin() + (at - local_keys_.begin()), static_cast<int>(processes_.size()));
-    local_keys_.insert(at, key);
-  }
+  const auto at = std::lower_bound(local_.begin(), local_.end(), job,
+                                   [](const LocalProcess& l, int j) { return l.job < j; });
+  if (at != local_.end() && at->job == job)
+    throw std::logic_error("NOW node: two processes of one job on one workstation");
+  local_.insert(at, LocalProcess{job, static_cast<int>(processes_.size())});
   Process p(job, rank,
             workload::ProcessProgram(layout.program, rank, util::mix_seed(params_.seed, job + 1, rank)));
   if (!layout.barrier) throw std::logic_error("NOW node: a job without a barrier protocol");
@@ -39,9 +36,10 @@ void Node::add_process(int job, int rank) {
 }
 
 int Node::local_id(int job, int rank) const {
-  const std::uint64_t key = (static_cast<std::uint64_t>(job) << 32) | static_cast<std::uint32_t>(rank);
-  const auto at = std::lower_bound(local_keys_.begin(), local_keys_.end(), key);
-  return at != local_keys_.end() && *at == key ? local_ids_[at - local_keys_.begin()] : -1;
+  const auto at = std::lower_bound(local_.begin(), local_.end(), job,
+                                   [](const LocalProcess& l, int j) { return l.job < j; });
+  if (at == local_.end() || at->job != job || processes_[at->id].rank != rank) return -1;
+  return at->id;
 }
 
 void Node::start() {
@@ -455,6 +453,7 @@ void Node::on_cpu_timer() {
         p.keepalive.queued[p.to_send.front().message.to] = 0;
       }
       outbox_.push_back(p.to_send.front());
+      outbox_.back().leaves = now_;
       p.to_send.pop_front();
       ++messages_sent_;
       break;

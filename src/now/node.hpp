@@ -3,6 +3,7 @@
 // Pure C++ (no SimGrid): the workstation's actor (now/simulation.cpp) hands it the messages that arrive
 // and wakes it at its timers; it answers with the messages to send. docs/models/now.md states the rules.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -21,55 +22,64 @@
 
 namespace cosched::now {
 
-// A first-in first-out queue that can also push at the front, for a process's messages: a ring in one
-// block that only grows (a std::deque allocates and frees a block every few dozen messages and keeps its
-// bookkeeping in another cache line). Capacity is a power of two.
-template <typename T>
+// A first-in first-out queue that can also push at the front, for a process's messages: a ring that only
+// grows, its first kInline slots inside the queue itself (a process rarely has more messages waiting), so
+// that a message does not cost a cache line elsewhere; beyond, in one block (a std::deque allocates and
+// frees a block every few dozen messages and keeps its bookkeeping in another cache line). Capacities are
+// powers of two.
+template <typename T, std::size_t kInline = 4>
 class MessageRing {
  public:
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
-  T& front() { return items_[head_]; }
-  T& back() { return items_[(head_ + size_ - 1) & (items_.size() - 1)]; }
+  T& front() { return slots()[head_]; }
+  T& back() { return slots()[(head_ + size_ - 1) & (capacity() - 1)]; }
   void push_back(const T& item) {
-    if (size_ == items_.size()) grow();
-    items_[(head_ + size_) & (items_.size() - 1)] = item;
+    if (size_ == capacity()) grow();
+    slots()[(head_ + size_) & (capacity() - 1)] = item;
     ++size_;
   }
   void push_front(const T& item) {
-    if (size_ == items_.size()) grow();
-    head_ = (head_ + items_.size() - 1) & (items_.size() - 1);
-    items_[head_] = item;
+    if (size_ == capacity()) grow();
+    head_ = (head_ + capacity() - 1) & (capacity() - 1);
+    slots()[head_] = item;
     ++size_;
   }
   void pop_front() {
-    head_ = (head_ + 1) & (items_.size() - 1);
+    head_ = (head_ + 1) & (capacity() - 1);
     --size_;
   }
 
  private:
+  static_assert((kInline & (kInline - 1)) == 0, "a power of two");
+  T* slots() { return spilled_.empty() ? inline_.data() : spilled_.data(); }
+  std::size_t capacity() const { return spilled_.empty() ? kInline : spilled_.size(); }
   void grow() {
-    std::vector<T> bigger(items_.empty() ? 4 : items_.size() * 2);
-    for (std::size_t i = 0; i < size_; ++i) bigger[i] = items_[(head_ + i) & (items_.size() - 1)];
-    items_ = std::move(bigger);
+    std::vector<T> bigger(capacity() * 2);
+    for (std::size_t i = 0; i < size_; ++i) bigger[i] = slots()[(head_ + i) & (capacity() - 1)];
+    spilled_ = std::move(bigger);
     head_ = 0;
   }
-  std::vector<T> items_;
-  std::size_t head_ = 0;
-  std::size_t size_ = 0;
+  std::uint32_t head_ = 0;
+  std::uint32_t size_ = 0;
+  std::array<T, kInline> inline_{};
+  std::vector<T> spilled_;  // empty until the ring outgrows inline_
 };
 
 // A process's program kept outside its Process (the program's random engine is 2.5 KB), so that a Process
 // is a few cache lines and a workstation's processes lie together.
+// A NEWS program's partners are kept here too: they take no draw, and a read then does not touch the box.
 class BoxedProgram {
  public:
   explicit BoxedProgram(workload::ProcessProgram program)
-      : program_(std::make_unique<workload::ProcessProgram>(std::move(program))) {}
+      : program_(std::make_unique<workload::ProcessProgram>(std::move(program))),
+        news_(program_->news_partners()) {}
   workload::Phase next_phase() { return program_->next_phase(); }
-  int read_partner(std::int64_t read) { return program_->read_partner(read); }
+  int read_partner(std::int64_t read) { return news_ ? (*news_)[read % 4] : program_->read_partner(read); }
 
  private:
   std::unique_ptr<workload::ProcessProgram> program_;
+  std::optional<std::array<int, 4>> news_;
 };
 
 // A job instance as every workstation sees it (read-only during the run).
@@ -197,6 +207,9 @@ class Node {
   // before the first that would. For running ahead of SimGrid's clock up to a time no message can
   // arrive before.
   void advance_quietly(Nanos limit);
+  // Processes every timer due at or before `limit`, the messages it sends leaving at the end of their
+  // sends (Envelope::leaves): for running ahead to a time no message can arrive before.
+  void run_ahead(Nanos limit) { process_timers(limit, false); }
   // A message arrived at `now` (call advance(now) first).
   void deliver(Nanos now, const Message& message);
   std::optional<Nanos> next_timer() const;
@@ -206,7 +219,7 @@ class Node {
   // the end of the send in progress, or else the next timer plus the overhead of a send (a send can only
   // start at an event). Until then the actor need only wake for arriving messages.
   std::optional<Nanos> next_send_bound() const;
-  // Messages to put on the network now; empties the outbox.
+  // Messages to put on the network, each at its `leaves` (the end of its send); empties the outbox.
   std::vector<Envelope>& outbox() { return outbox_; }
   bool finished() const { return unfinished_ == 0; }
 
@@ -252,8 +265,8 @@ class Node {
   struct Process {
     Process(int job_index, int rank_in_job, workload::ProcessProgram process_program)
         : job(job_index), rank(rank_in_job), program(std::move(process_program)) {}
-    // The fields an event touches first, together in a few cache lines; the rarely used ones after them,
-    // and the program (with its 2.5 KB random engine) last.
+    // The fields an event touches first, together in a few cache lines (the program's 2.5 KB random
+    // engine is boxed); the rarely used ones after them.
     int job = 0;
     int rank = 0;
     ProcState state = ProcState::Ready;
@@ -273,14 +286,15 @@ class Node {
     Nanos spin_phase_length = 0;
     Nanos last_message = -1;                // arrival of the last message of the current spin phase
     wait::MessageCounts messages_in_phase;  // arrived during the current spin phase
+    TimeBreakdown time;
     workload::Phase phase;
+    BoxedProgram program;
     MessageRing<Message> inbox;     // arrived, not yet handled
     MessageRing<Envelope> to_send;  // messages it must still send (o each)
     Nanos read_started = 0;
     Nanos woken_at = -1;
     Nanos barrier_arrived = 0;       // when it arrived at the barrier it waits at
     barrier::BarrierState barriers;  // barrier messages handled
-    TimeBreakdown time;
     WaitCounts waits;
     // Diagnostics.
     PartnerState read_partner = PartnerState::Running;
@@ -297,7 +311,6 @@ class Node {
     Nanos opened_at = 0;
     std::int64_t prefetched = 0;       // wait.prefetch: reads of the current phase whose partner was woken
     barrier::KeepAliveRoot keepalive;  // the root's keep-alive state (section 4.6)
-    BoxedProgram program;
   };
 
   Process& running() { return processes_[cpu_process_]; }
@@ -346,10 +359,13 @@ class Node {
   bool always_spin_;
   bool ticks_;  // the scheduler has ticks at all (LocalScheduler::ticks)
   std::vector<Process> processes_;
-  // The local process id of (job, rank): keys job << 32 | rank, sorted, and the ids in the same order (a
-  // table by rank would cost every workstation a word per process of every job).
-  std::vector<std::uint64_t> local_keys_;
-  std::vector<int> local_ids_;
+  // The local process id of each job's process here, sorted by job (a job has at most one process per
+  // workstation; a table by job would cost every workstation a word per job of the run).
+  struct LocalProcess {
+    int job;
+    int id;
+  };
+  std::vector<LocalProcess> local_;
   int local_id(int job, int rank) const;
   std::vector<Envelope> outbox_;
   int unfinished_ = 0;

@@ -173,37 +173,28 @@ class Stepper {
   }
 
  private:
-  // Workstation w's events at `now`: its timers due, then the messages arriving now, in canonical order;
-  // what it sends leaves now and arrives after the route's delay.
+  // Workstation w's events at `now`: its timers due, then the messages arriving now, in canonical order.
+  // No message can reach w before its first one on the way, nor before now + the smallest latency (all
+  // the others send at now or later): its events up to there need no step of their own, and run in this
+  // one. What it sends leaves at the end of each send, arriving after the route's delay. (Messages to a
+  // workstation are then not put on their way in arrival order: its incoming messages are a heap. None
+  // is for w itself: a job has one process per workstation.)
   void step(int w, Nanos now) {
     Node& node = *run_.nodes[w];
     node.advance(now);
     auto& inbound = inbound_[w];
     while (!inbound.empty() && inbound.front().at == now) node.deliver(now, inbound.pop());
-    post(w, now);
-    // No message can reach w before its first one on the way, nor before now + the smallest latency (all
-    // the others send at now or later): its events up to there need no step of their own. The end of a
-    // send stops the quiet run; the message then leaves at the send's end, in this step, and the run goes
-    // on. (Messages to a workstation are then not put on their way in arrival order: its incoming
-    // messages are a heap.)
-    const Nanos horizon = std::min(inbound.empty() ? kNever : inbound.front().at, now + min_latency_);
-    for (;;) {
-      node.advance_quietly(horizon);
-      if (node.finished()) break;
-      const Nanos send_end = node.next_timer_time();
-      if (send_end < 0 || send_end > horizon) break;
-      node.advance(send_end);
-      post(w, send_end);
-    }
+    node.run_ahead(std::min(inbound.empty() ? kNever : inbound.front().at, now + min_latency_));
+    post(w);
     reschedule(w);
   }
 
-  // Puts the messages workstation w sent at `now` on their way.
-  void post(int w, Nanos now) {
+  // Puts the messages workstation w sent on their way, in the order they left.
+  void post(int w) {
     auto& outbox = run_.nodes[w]->outbox();
     for (const auto& envelope : outbox) {
       const int to = envelope.workstation;
-      const Nanos at = now + run_.platform.delay(w, to);
+      const Nanos at = envelope.leaves + run_.platform.delay(w, to);
       inbound_[to].push(Arrival{at, w, sent_[w]++, envelope.message});
       // An arrival can only bring the destination's next event forward.
       if (at < wake_.wake(to)) wake_.set(to, at);

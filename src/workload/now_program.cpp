@@ -53,6 +53,11 @@ Phase ProcessProgram::next_phase() {
   return phase;
 }
 
+std::optional<std::array<int, 4>> ProcessProgram::news_partners() const {
+  if (spec_.pattern != config::Pattern::News) return std::nullopt;
+  return news_;
+}
+
 int ProcessProgram::read_partner(std::int64_t read) {
   if (spec_.pattern == config::Pattern::News) return news_[read % 4];
   // random: uniform among the other processes.

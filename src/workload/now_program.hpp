@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <random>
 
 #include "config/scenario.hpp"
@@ -47,6 +48,9 @@ class ProcessProgram {
   Phase next_phase();
   // The process read number `read` of the current phase reads from.
   int read_partner(std::int64_t read);
+  // Under the NEWS pattern, the partners of reads 0, 1, 2, 3 (read i reads from the (i mod 4)th), which
+  // take no random draw; nothing under the others.
+  std::optional<std::array<int, 4>> news_partners() const;
 
  private:
   ProgramSpec spec_;
