@@ -18,6 +18,8 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <queue>
 #include <simgrid/s4u.hpp>
 #include <string>
@@ -143,22 +145,31 @@ double heap_messages_per_second(int hosts, int reads_per_host) {
   return static_cast<double>(messages) / seconds;
 }
 
-// Runs `body` in a child process and returns the double it writes back.
+// Runs `body` in a child process and returns the double it writes back; exits with status 2 if the child
+// fails (a bad scenario, say), after the child has printed why.
 template <typename Body>
 double in_child(Body body) {
   int fds[2];
   if (pipe(fds) != 0) return -1;
   pid_t pid = fork();
   if (pid == 0) {
-    double value = body();
-    if (write(fds[1], &value, sizeof value) != sizeof value) _exit(1);
-    _exit(0);
+    close(fds[0]);
+    try {
+      double value = body();
+      if (write(fds[1], &value, sizeof value) != sizeof value) _exit(1);
+      _exit(0);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "now_bench: error: {}\n", e.what());
+      std::fflush(stderr);
+      _exit(2);
+    }
   }
+  close(fds[1]);  // else the read below never sees the end of a child that died without writing
   double value = -1;
   if (read(fds[0], &value, sizeof value) != sizeof value) value = -1;
   waitpid(pid, nullptr, 0);
   close(fds[0]);
-  close(fds[1]);
+  if (value < 0) std::exit(2);
   return value;
 }
 
@@ -191,6 +202,11 @@ int main(int argc, char** argv) {
       sets.push_back(argv[++i]);
     } else if (arg == "--no-simgrid-engine") {
       simgrid_engine = false;
+    } else if (arg == "--help" || arg == "-h") {
+      fmt::print(
+          "usage: now_bench [SCENARIO] [--set PATH=VALUE]... [--no-simgrid-engine]\n"
+          "  SCENARIO defaults to scenarios/brim-miller/short.yaml\n");
+      return 0;
     } else {
       file = arg;
     }
