@@ -75,7 +75,9 @@ class BoxedProgram {
       : program_(std::make_unique<workload::ProcessProgram>(std::move(program))),
         news_(program_->news_partners()) {}
   workload::Phase next_phase() { return program_->next_phase(); }
-  int read_partner(std::int64_t read) { return news_ ? (*news_)[read % 4] : program_->read_partner(read); }
+  int read_partner(std::int64_t read) {
+    return news_ ? workload::news_partner(*news_, read) : program_->read_partner(read);
+  }
 
  private:
   std::unique_ptr<workload::ProcessProgram> program_;

@@ -59,7 +59,7 @@ std::optional<std::array<int, 4>> ProcessProgram::news_partners() const {
 }
 
 int ProcessProgram::read_partner(std::int64_t read) {
-  if (spec_.pattern == config::Pattern::News) return news_[read % 4];
+  if (spec_.pattern == config::Pattern::News) return news_partner(news_, read);
   // random: uniform among the other processes.
   auto other = static_cast<int>(engine_() % static_cast<std::uint64_t>(spec_.processes - 1));
   return other >= rank_ ? other + 1 : other;

@@ -40,6 +40,10 @@ double imbalance_spread(double v);  // (max factor - min factor): V = spread * s
 // The neighbours of a process on a 2-D torus of R x C processes (R the largest divisor of P not above
 // sqrt P), in the order a NEWS pattern reads them: north, east, west, south.
 std::array<int, 4> news_neighbours(int rank, int processes);
+// NEWS read number `read` of a phase reads from the (read mod 4)th of those neighbours.
+inline int news_partner(const std::array<int, 4>& neighbours, std::int64_t read) {
+  return neighbours[read % 4];
+}
 
 class ProcessProgram {
  public:
@@ -48,8 +52,8 @@ class ProcessProgram {
   Phase next_phase();
   // The process read number `read` of the current phase reads from.
   int read_partner(std::int64_t read);
-  // Under the NEWS pattern, the partners of reads 0, 1, 2, 3 (read i reads from the (i mod 4)th), which
-  // take no random draw; nothing under the others.
+  // Under the NEWS pattern, the neighbours its reads take turns at (news_partner), which take no random
+  // draw; nothing under the others.
   std::optional<std::array<int, 4>> news_partners() const;
 
  private:
