@@ -46,6 +46,14 @@ void expect_envelope(const Envelope& e, Kind kind, int workstation, const std::s
   EXPECT_EQ(e.workstation, workstation) << what;
 }
 
+// The root's reply to rank `to`: `arrived` processes at the barrier, open for `elapsed`.
+void expect_reply(const Envelope& e, int to, int arrived, Nanos elapsed) {
+  const std::string what = "the reply to rank " + std::to_string(to);
+  expect_envelope(e, Kind::BarrierReply, to, what);
+  EXPECT_EQ(e.message.arrived, arrived) << what;
+  EXPECT_EQ(e.message.elapsed, elapsed) << what;
+}
+
 TEST(NowPrefetch, AReaderWakesEachReadsPartnerALeadAhead) {
   // Lead W + L + 2o = 114us; a read every 10 + 28 = 38us of dedicated time, so A = ceil((114 - 10) / 38)
   // = 3: at the start of the computation before read i, the partner of read i + 3 is woken. At the phase
@@ -168,12 +176,8 @@ TEST(NowArrivalReplies, TheRootRepliesWithTheCountAndTheTimeTheBarrierHasBeenOpe
   f.node->deliver(500 * kUs, Message{Kind::BarrierArrival, 0, 2, 0, 0});
   f.node->advance(504 * kUs);
   ASSERT_EQ(out.size(), 2u);
-  expect_envelope(out[0], Kind::BarrierReply, 1, "the reply to rank 1");
-  EXPECT_EQ(out[0].message.arrived, 1);
-  EXPECT_EQ(out[0].message.elapsed, 0);
-  expect_envelope(out[1], Kind::BarrierReply, 2, "the reply to rank 2");
-  EXPECT_EQ(out[1].message.arrived, 2);
-  EXPECT_EQ(out[1].message.elapsed, 200 * kUs);
+  expect_reply(out[0], 1, 1, 0);
+  expect_reply(out[1], 2, 2, 200 * kUs);
   out.clear();
   f.node->advance(1108 * kUs);
   EXPECT_FALSE(f.node->next_timer().has_value()) << "the root blocked at 1.108 ms";
@@ -181,9 +185,7 @@ TEST(NowArrivalReplies, TheRootRepliesWithTheCountAndTheTimeTheBarrierHasBeenOpe
   f.node->deliver(2 * kMs, Message{Kind::BarrierArrival, 0, 3, 0, 0});
   f.node->advance(2110 * kUs);
   ASSERT_EQ(out.size(), 4u);
-  expect_envelope(out[0], Kind::BarrierReply, 3, "the reply to rank 3");
-  EXPECT_EQ(out[0].message.arrived, 4);
-  EXPECT_EQ(out[0].message.elapsed, 1800 * kUs);
+  expect_reply(out[0], 3, 4, 1800 * kUs);
   for (int r = 1; r <= 3; ++r) expect_envelope(out[r], Kind::BarrierNotice, r, "notice " + std::to_string(r));
 }
 
