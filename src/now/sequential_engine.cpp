@@ -179,18 +179,24 @@ class Stepper {
   }
 
  private:
-  // Workstation w's events at `now`: its timers due, then the messages arriving now, in canonical order.
-  // No message can reach w before its first one on the way, nor before now + the smallest latency (all
-  // the others send at now or later): its events up to there need no step of their own, and run in this
-  // one. What it sends leaves at the end of each send, arriving after the route's delay. (Messages to a
-  // workstation are then not put on their way in arrival order: its incoming messages are a heap. None
-  // is for w itself: a job has one process per workstation.)
+  // Workstation w's events from `now` (the earliest of all workstations') to its horizon, now + the
+  // smallest latency: every workstation has handled its events before now, so every message that arrives
+  // before the horizon is already on its way. Each arrives in turn, after the timers of its instant, in
+  // canonical order; then w's own events run up to the horizon, or to the next message on its way if
+  // that comes first (one arriving exactly at the horizon may still have company from a workstation not
+  // yet stepped at `now`). What it sends leaves at the end of each send, arriving after the route's delay,
+  // at or after the horizon; none is for w itself, since a job has one process per workstation.
   void step(int w, Nanos now) {
     Node& node = *run_.nodes[w];
-    node.advance(now);
     auto& inbound = inbound_[w];
-    while (!inbound.empty() && inbound.front().at == now) node.deliver(now, inbound.pop());
-    node.run_ahead(std::min(inbound.empty() ? kNever : inbound.front().at, now + min_latency_));
+    const Nanos horizon = now + min_latency_;
+    while (!inbound.empty() && inbound.front().at < horizon) {
+      const Nanos at = inbound.front().at;
+      node.advance(at);
+      do node.deliver(at, inbound.pop());
+      while (!inbound.empty() && inbound.front().at == at);
+    }
+    node.run_ahead(std::min(inbound.empty() ? kNever : inbound.front().at, horizon));
     post(w);
     reschedule(w);
   }
