@@ -121,32 +121,16 @@ bool Node::process_timers(Nanos limit, bool quietly) {
 }
 
 void Node::add_time(TimeBreakdown& time, Category category, Nanos elapsed) {
-  switch (category) {
-    case Category::Compute:
-      time.compute += elapsed;
-      break;
-    case Category::Communicate:
-      time.communicate += elapsed;
-      break;
-    case Category::Synchronize:
-      time.synchronize += elapsed;
-      break;
-    case Category::Ready:
-      time.ready += elapsed;
-      break;
-    case Category::BlockedRead:
-      time.blocked_read += elapsed;
-      break;
-    case Category::BlockedBarrier:
-      time.blocked_barrier += elapsed;
-      break;
-    case Category::Finished:
-      time.finished += elapsed;
-      break;
-    case Category::Switching:
-      time.switching += elapsed;
-      break;
-  }
+  // The field of each category, indexed by Category (a table: this runs at every change of state).
+  static constexpr Nanos TimeBreakdown::*kField[] = {
+      &TimeBreakdown::compute,         &TimeBreakdown::communicate, &TimeBreakdown::synchronize,
+      &TimeBreakdown::switching,       &TimeBreakdown::ready,       &TimeBreakdown::blocked_read,
+      &TimeBreakdown::blocked_barrier, &TimeBreakdown::finished};
+  static_assert(static_cast<int>(Category::Compute) == 0 && static_cast<int>(Category::Communicate) == 1 &&
+                static_cast<int>(Category::Synchronize) == 2 && static_cast<int>(Category::Switching) == 3 &&
+                static_cast<int>(Category::Ready) == 4 && static_cast<int>(Category::BlockedRead) == 5 &&
+                static_cast<int>(Category::BlockedBarrier) == 6 && static_cast<int>(Category::Finished) == 7);
+  time.*kField[static_cast<int>(category)] += elapsed;
 }
 
 void Node::set_category(Process& p, Category category) {
