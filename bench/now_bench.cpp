@@ -8,13 +8,20 @@
 //   4. a bare binary-heap event loop on the same request/reply traffic (no model, no SimGrid: the ceiling).
 // Each measurement runs in its own process (the SimGrid engine is a singleton).
 //
+// With --scale, instead: the sequential engine's CPU time per message and peak memory on the scaling
+// scenarios (scenarios/scale/news-{32,128,512,1024}.yaml), the sizes alternated for ROUNDS rounds (default
+// 3), the median of each size, and the ratio of the cost per message at the largest size to the smallest.
+// The time is that of the run itself (preparing, driving, collecting), not the process's start-up.
+//
 // Usage: now_bench [SCENARIO] [--set PATH=VALUE ...] [--no-simgrid-engine]
+//        now_bench --scale [--rounds ROUNDS]
 
 #include <fmt/format.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -23,6 +30,7 @@
 #include <queue>
 #include <simgrid/s4u.hpp>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "config/loader.hpp"
@@ -145,17 +153,19 @@ double heap_messages_per_second(int hosts, int reads_per_host) {
   return static_cast<double>(messages) / seconds;
 }
 
-// Runs `body` in a child process and returns the double it writes back; exits with status 2 if the child
-// fails (a bad scenario, say), after the child has printed why.
+// Runs `body` in a child process and returns the value (a double, or a struct of them) it writes back;
+// exits with status 2 if the child fails (a bad scenario, say), after the child has printed why.
 template <typename Body>
-double in_child(Body body) {
+auto in_child(Body body) -> decltype(body()) {
+  using Value = decltype(body());
+  static_assert(std::is_trivially_copyable_v<Value>);
   int fds[2];
-  if (pipe(fds) != 0) return -1;
+  if (pipe(fds) != 0) std::exit(2);
   pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
     try {
-      double value = body();
+      const Value value = body();
       if (write(fds[1], &value, sizeof value) != sizeof value) _exit(1);
       _exit(0);
     } catch (const std::exception& e) {
@@ -165,11 +175,12 @@ double in_child(Body body) {
     }
   }
   close(fds[1]);  // else the read below never sees the end of a child that died without writing
-  double value = -1;
-  if (read(fds[0], &value, sizeof value) != sizeof value) value = -1;
-  waitpid(pid, nullptr, 0);
+  Value value{};
+  const bool got = read(fds[0], &value, sizeof value) == sizeof value;
+  int status = 0;
+  waitpid(pid, &status, 0);
   close(fds[0]);
-  if (value < 0) std::exit(2);
+  if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) std::exit(2);
   return value;
 }
 
@@ -190,27 +201,103 @@ double model_messages_per_second(const std::string& file, const std::vector<std:
   });
 }
 
+// One run of a scale scenario under the sequential engine, in its own process.
+struct ScalePoint {
+  double messages = 0;
+  double cpu_seconds = 0;
+  double peak_mib = 0;  // the process's peak resident memory
+};
+
+ScalePoint scale_point(const std::string& file) {
+  return in_child([&] {
+    auto scenario = cosched::config::load_scenario(file, {});
+    cosched::now::RunOptions options;
+    options.engine = cosched::now::EngineKind::Sequential;
+    auto start = Clock::now();
+    auto out = cosched::now::run(scenario, {}, options);
+    ScalePoint point;
+    point.cpu_seconds = Clock::now() - start;
+    point.messages = static_cast<double>(out.messages);
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    point.peak_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+    return point;
+  });
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+int scale(int rounds) {
+  const std::vector<int> sizes = {32, 128, 512, 1024};
+  std::vector<std::vector<ScalePoint>> points(sizes.size());
+  for (int round = 1; round <= rounds; ++round) {
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      const auto file = fmt::format("{}/scenarios/scale/news-{}.yaml", COSCHED_SOURCE_DIR, sizes[i]);
+      const ScalePoint point = scale_point(file);
+      points[i].push_back(point);
+      fmt::print("round {} news-{:<5} {:>11.0f} messages {:8.3f} s CPU {:7.1f} ns/message {:6.1f} MiB\n",
+                 round, sizes[i], point.messages, point.cpu_seconds, point.cpu_seconds / point.messages * 1e9,
+                 point.peak_mib);
+      std::fflush(stdout);
+    }
+  }
+  fmt::print("\nworkstations  messages     ns/message (median of {})  messages/s   peak memory\n", rounds);
+  std::vector<double> cost(sizes.size());
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    std::vector<double> per_message;
+    std::vector<double> peak;
+    for (const auto& p : points[i]) {
+      per_message.push_back(p.cpu_seconds / p.messages * 1e9);
+      peak.push_back(p.peak_mib);
+    }
+    cost[i] = median(per_message);
+    fmt::print("{:>12}  {:>11.0f}  {:>10.1f}                 {:>10.0f}   {:6.1f} MiB\n", sizes[i],
+               points[i].front().messages, cost[i], 1e9 / cost[i], median(peak));
+  }
+  fmt::print("cost per message, {} / {} workstations: {:.2f} (target <= 1.5)\n", sizes.back(), sizes.front(),
+             cost.back() / cost.front());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string file = std::string(COSCHED_SOURCE_DIR) + "/scenarios/brim-miller/short.yaml";
   std::vector<std::string> sets;
   bool simgrid_engine = true;
+  bool scaling = false;
+  int rounds = 3;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--set" && i + 1 < argc) {
+    if (arg == "--scale") {
+      scaling = true;
+    } else if (arg == "--rounds" && i + 1 < argc) {
+      rounds = std::atoi(argv[++i]);
+      if (rounds < 1) {
+        fmt::print(stderr, "now_bench: error: --rounds: expected a positive integer, got '{}'\n", argv[i]);
+        return 2;
+      }
+    } else if (arg == "--set" && i + 1 < argc) {
       sets.push_back(argv[++i]);
     } else if (arg == "--no-simgrid-engine") {
       simgrid_engine = false;
     } else if (arg == "--help" || arg == "-h") {
       fmt::print(
           "usage: now_bench [SCENARIO] [--set PATH=VALUE]... [--no-simgrid-engine]\n"
-          "  SCENARIO defaults to scenarios/brim-miller/short.yaml\n");
+          "       now_bench --scale [--rounds ROUNDS]\n"
+          "  SCENARIO defaults to scenarios/brim-miller/short.yaml\n"
+          "  --scale: CPU time per message and peak memory on "
+          "scenarios/scale/news-{{32,128,512,1024}}.yaml\n");
       return 0;
     } else {
       file = arg;
     }
   }
+  if (scaling) return scale(rounds);
   using cosched::now::EngineKind;
   const double sequential = model_messages_per_second(file, sets, EngineKind::Sequential);
   const double simgrid = simgrid_engine ? model_messages_per_second(file, sets, EngineKind::SimGrid) : 0;
