@@ -34,82 +34,39 @@ struct Arrival {
   }
 };
 
-// The workstations by the time of their next event (ties by workstation index). The times taken out never
-// decrease (a step at t schedules nothing before t), so a radix heap serves: bucket i > 0 holds the entries
-// whose time first differs from the last time taken out (`last_`) in bit i - 1, bucket 0 those at `last_`
-// itself, as a min-heap on the workstation index. Pushing is an append; only the lowest non-empty bucket is
-// ever searched, and an entry only moves to lower buckets. A workstation's time changes by pushing a new
-// entry with a new version; the old one is dropped when it comes up (lazy deletion). The order it gives is
-// exactly the (time, index) order of a binary heap, with far fewer unpredictable branches, which is what a
-// heap sift costs with a thousand workstations.
-class WakeQueue {
+// Each workstation's next event, in blocks of kBlock workstations with the earliest of each block, so
+// that a window visits only the blocks with an event in it.
+class Wakes {
  public:
-  explicit WakeQueue(int workstations) : wake_(workstations, kNever), version_(workstations, 0) {}
-  Nanos wake(int w) const { return wake_[w]; }
-  // Sets workstation w's next event (kNever: none).
-  void set(int w, Nanos at) {
-    if (at == wake_[w]) return;
+  static constexpr int kBlock = 64;
+  explicit Wakes(int workstations)
+      : wake_(static_cast<std::size_t>(workstations), kNever),
+        block_(static_cast<std::size_t>((workstations + kBlock - 1) / kBlock), kNever) {}
+  int workstations() const { return static_cast<int>(wake_.size()); }
+  int blocks() const { return static_cast<int>(block_.size()); }
+  Nanos at(int w) const { return wake_[w]; }
+  Nanos block(int b) const { return block_[b]; }
+  // The earliest event of all.
+  Nanos earliest() const { return *std::min_element(block_.begin(), block_.end()); }
+  // An arrival for w at `at`: it can only bring w's next event forward.
+  void bring_forward(int w, Nanos at) {
+    if (at >= wake_[w]) return;
     wake_[w] = at;
-    const std::uint32_t version = ++version_[w];
-    if (at == kNever) return;
-    if (at < last_) throw std::logic_error("NOW sequential engine: an event scheduled in the past");
-    place({at, w, version});
+    Nanos& block = block_[w / kBlock];
+    block = std::min(block, at);
   }
-  // Brings the earliest live entry to the front; false when there is none.
-  bool settle() {
-    for (;;) {
-      auto& here = buckets_[0];
-      while (!here.empty()) {
-        if (live(here.front())) return true;
-        std::pop_heap(here.begin(), here.end(), Later{});
-        here.pop_back();
-      }
-      if (mask_ == 0) return false;
-      const int i = std::countr_zero(mask_) + 1;
-      auto& bucket = buckets_[i];
-      mask_ &= mask_ - 1;
-      Nanos least = kNever;
-      for (const auto& e : bucket)
-        if (live(e) && e.at < least) least = e.at;
-      if (least != kNever) {
-        last_ = least;
-        for (const auto& e : bucket)
-          if (live(e)) place(e);
-      }
-      bucket.clear();
-    }
+  // Visiting block b: its earliest is kept up to date by settle() for each of its workstations once
+  // visited, and by bring_forward() meanwhile.
+  void open_block(int b) { block_[b] = kNever; }
+  void settle(int w, Nanos at) {
+    wake_[w] = at;
+    Nanos& block = block_[w / kBlock];
+    block = std::min(block, at);
   }
-  // After settle(): the earliest workstation and its time.
-  int top() const { return buckets_[0].front().w; }
-  Nanos top_time() const { return last_; }
 
  private:
-  struct Entry {
-    Nanos at;
-    int w;
-    std::uint32_t version;
-  };
-  struct Later {  // for a min-heap on the workstation index (bucket 0: one time)
-    bool operator()(const Entry& a, const Entry& b) const { return a.w > b.w; }
-  };
-  bool live(const Entry& e) const { return version_[e.w] == e.version; }
-  void place(const Entry& e) {
-    const auto differ = static_cast<std::uint64_t>(e.at ^ last_);
-    if (differ == 0) {
-      buckets_[0].push_back(e);
-      std::push_heap(buckets_[0].begin(), buckets_[0].end(), Later{});
-      return;
-    }
-    const int i = 64 - std::countl_zero(differ);
-    buckets_[i].push_back(e);
-    mask_ |= std::uint64_t{1} << (i - 1);
-  }
-
-  std::array<std::vector<Entry>, 65> buckets_;
-  std::uint64_t mask_ = 0;  // bit i - 1: bucket i > 0 is not empty
-  Nanos last_ = 0;
-  std::vector<Nanos> wake_;             // by workstation; kNever: none
-  std::vector<std::uint32_t> version_;  // of its live entry
+  std::vector<Nanos> wake_;   // by workstation; kNever: none
+  std::vector<Nanos> block_;  // the earliest of each block's
 };
 
 // The messages on their way to one workstation, earliest first in the canonical order: a vector sorted
@@ -155,42 +112,65 @@ class Stepper {
   void operator()() {
     const int n = run_.workstations();
     for (int w = 0; w < n; ++w) {
-      Node& node = *run_.nodes[w];
-      node.start();
-      reschedule(w);
+      run_.nodes[w]->start();
+      wake_.settle(w, next_event(w));
     }
     const Nanos quantum = std::max<Nanos>(run_.config->quantum, 1);
     const auto started = std::chrono::steady_clock::now();
     Nanos slice_end = 0;
     Nanos last = 0;
-    while (wake_.settle()) {
+    for (Nanos now = wake_.earliest(); now != kNever; now = wake_.earliest()) {
       // SimGrid's clock follows the model's at every quantum boundary.
-      if (wake_.top_time() > slice_end) {
-        config::limits::check_simulated_time(wake_.top_time(), run_.scenario_file, "ns");
+      if (now > slice_end) {
+        config::limits::check_simulated_time(now, run_.scenario_file, "ns");
         if (slice_end > 0) sg4::this_actor::sleep_until(static_cast<double>(slice_end) * 1e-9);
         if (progress_) report(slice_end, started);
-        slice_end = std::max(slice_end + quantum, wake_.top_time());
+        slice_end = std::max(slice_end + quantum, now);
       }
-      last = wake_.top_time();
-      step(wake_.top(), last);
+      last = std::max(last, window(now));
     }
     // ... and exactly at the end.
     sg4::this_actor::sleep_until(static_cast<double>(last) * 1e-9);
   }
 
  private:
-  // Workstation w's events from `now` (the earliest of all workstations') to its horizon, now + the
-  // smallest latency: every workstation has handled its events before now, so every message that arrives
-  // before the horizon is already on its way. Each arrives in turn, after the timers of its instant, in
-  // canonical order; then w's own events run up to the horizon, or to the next message on its way if
-  // that comes first (one arriving exactly at the horizon may still have company from a workstation not
-  // yet stepped at `now`). What it sends leaves at the end of each send, arriving after the route's delay,
-  // at or after the horizon; none is for w itself, since a job has one process per workstation.
-  void step(int w, Nanos now) {
+  // The window from `now`, the earliest event of all, to now + the smallest latency (the horizon). Every
+  // workstation has handled its events before now, so every message that arrives before the horizon is
+  // already on its way, and whatever is sent from now on arrives at the horizon or later: each
+  // workstation with an event before the horizon can be stepped to it independently of the others. They
+  // are, in index order. Returns the latest instant a step started from.
+  Nanos window(Nanos now) {
+    const Nanos horizon = now + min_latency_;
+    // With a zero smallest latency the window is the instant `now` alone.
+    const Nanos before = std::max(horizon, now + 1);
+    Nanos latest = now;
+    for (int b = 0; b < wake_.blocks(); ++b) {
+      if (wake_.block(b) >= before) continue;
+      wake_.open_block(b);
+      const int end = std::min(wake_.workstations(), (b + 1) * Wakes::kBlock);
+      for (int w = b * Wakes::kBlock; w < end; ++w) {
+        const Nanos at = wake_.at(w);
+        if (at < before) {
+          latest = std::max(latest, at);
+          step(w, horizon, before);
+        } else {
+          wake_.settle(w, at);
+        }
+      }
+    }
+    return latest;
+  }
+
+  // Workstation w's events up to the horizon: each message arriving before `before` (the horizon, or
+  // just after now when it is now) in turn, after the timers of its instant, in canonical order; then
+  // its own events up to the horizon, or to the next message on its way if that comes first (one
+  // arriving exactly at the horizon may still have company from a workstation not yet stepped). What it
+  // sends leaves at the end of each send, arriving after the route's delay; none is for w itself, since
+  // a job has one process per workstation.
+  void step(int w, Nanos horizon, Nanos before) {
     Node& node = *run_.nodes[w];
     auto& inbound = inbound_[w];
-    const Nanos horizon = now + min_latency_;
-    while (!inbound.empty() && inbound.front().at < horizon) {
+    while (!inbound.empty() && inbound.front().at < before) {
       const Nanos at = inbound.front().at;
       node.advance(at);
       do node.deliver(at, inbound.pop());
@@ -198,7 +178,7 @@ class Stepper {
     }
     node.run_ahead(std::min(inbound.empty() ? kNever : inbound.front().at, horizon));
     post(w);
-    reschedule(w);
+    wake_.settle(w, next_event(w));
   }
 
   // Puts the messages workstation w sent on their way, in the order they left.
@@ -208,14 +188,13 @@ class Stepper {
       const int to = envelope.workstation;
       const Nanos at = envelope.leaves + run_.platform.delay(w, to);
       inbound_[to].push(Arrival{at, w, sent_[w]++, envelope.message});
-      // An arrival can only bring the destination's next event forward.
-      if (at < wake_.wake(to)) wake_.set(to, at);
+      wake_.bring_forward(to, at);
     }
     outbox.clear();
   }
 
   // The time of workstation w's next event; none once it has finished.
-  void reschedule(int w) {
+  Nanos next_event(int w) const {
     const Node& node = *run_.nodes[w];
     Nanos next = kNever;
     if (!inbound_[w].empty()) next = inbound_[w].front().at;
@@ -223,7 +202,7 @@ class Stepper {
       const Nanos timer = node.next_timer_time();
       if (timer >= 0 && timer < next) next = timer;
     }
-    wake_.set(w, next);
+    return next;
   }
 
   void report(Nanos now, std::chrono::steady_clock::time_point started) {
@@ -242,7 +221,7 @@ class Stepper {
   const Nanos min_latency_ = run_.platform.min_latency;
   std::vector<Inbound> inbound_;     // by destination
   std::vector<std::uint64_t> sent_;  // messages sent, by workstation
-  WakeQueue wake_;
+  Wakes wake_;
 };
 
 }  // namespace

@@ -153,6 +153,21 @@ TEST(NowEngines, IdenticalResultFilesOnAPlatformFile) {
                    "tests/data/now-platform/now-file.yaml");
 }
 
+// No latency, and a byte too short to take a nanosecond: a message arrives in the nanosecond it leaves, so
+// the sequential engine's window is a single instant (docs/models/now.md 3.1). Both engines finish and
+// agree.
+TEST(NowEngines, IdenticalResultFilesWithMessagesArrivingAsTheyLeave) {
+  Sandbox box;
+  const auto summary =
+      run_both_engines(box,
+                       {(kRoot / "scenarios" / "scale" / "news-32.yaml").string(), "--set",
+                        "platform.latency=0", "--set", "platform.bandwidth=1000Gbps", "--set",
+                        "workload.jobs.0.barriers=2", "--set", "workload.jobs.0.sync_interval=2ms"},
+                       "scenarios/scale/news-32.yaml with no latency");
+  ASSERT_TRUE(summary.is_object());
+  EXPECT_EQ(summary["platform"]["latency_s"], 0.0);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // shared against logp on a saturated link. 8 workstations, one job of 8 processes, no reads, one root
 // barrier after 1ms of computation, processes that spin (never block); L = 10us, o = 2us, W = 100us and a
