@@ -3,11 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
-#include <bit>
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
-#include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "config/limits.hpp"
 #include "platform/engine.hpp"
@@ -70,10 +71,10 @@ class Wakes {
 };
 
 // The messages on their way to one workstation, earliest first in the canonical order: a vector sorted
-// by (arrival, sender, sequence) from `head_` on. A workstation's messages are put on their way at the end
-// of each send, in the step that runs it ahead, so not quite in arrival order: a new one moves back past
-// the later ones, which are few (those posted by a step of a later instant that arrive earlier), so that
-// pushing and popping cost about nothing, where a heap moves its 64-byte entries log n times each way.
+// by (arrival, sender, sequence) from `head_` on. Messages are put on their way at the end of their
+// senders' steps, workstation after workstation, so not quite in arrival order: a new one moves back past
+// those already there that arrive after it, which are few, so that pushing and popping cost about
+// nothing, where a heap moves its 64-byte entries log n times each way.
 class Inbound {
  public:
   bool empty() const { return head_ == items_.size(); }

@@ -1,8 +1,9 @@
 #pragma once
 // The sequential engine (platform.network logp only): one SimGrid actor steps every workstation's Node in
-// time order, from a heap of the nodes' next events (their timers and the messages arriving to them), the
-// arrival times computed from the LogP network. No SimGrid communication is created; SimGrid's clock
-// follows the model's at every quantum boundary and exactly at the end. docs/models/now.md section 3.
+// windows of the smallest latency from the earliest next event of all (the nodes' timers and the messages
+// arriving to them), the arrival times computed from the LogP network. No SimGrid communication is created;
+// SimGrid's clock follows the model's at every quantum boundary and exactly at the end. docs/models/now.md
+// section 3.
 
 #include "metrics/progress.hpp"
 #include "now/prepared_run.hpp"

@@ -337,7 +337,8 @@ TEST(NowScale, ReducedRunOf1024Workstations) {
 // ---------------------------------------------------------------------------------------------------
 // The contention platforms (platforms/fat-tree-256.xml, platforms/torus-512.xml) load, and on a fat
 // tree, whose routes differ in latency (5us within a leaf switch, 10us across), both engines agree under
-// logp: the sequential engine sorts arrivals with a heap there, the simgrid engine uses a mailbox per pair.
+// logp: the sequential engine sorts each workstation's arrivals there, the simgrid engine uses a mailbox per
+// pair.
 
 TEST(NowContentionPlatforms, ScenariosValidate) {
   for (const char* scenario : {"contention/fat-tree-256.yaml", "contention/torus-512.yaml"}) {
