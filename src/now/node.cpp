@@ -64,23 +64,11 @@ std::optional<Nanos> Node::next_timer() const {
   return next >= 0 ? std::optional<Nanos>(next) : std::nullopt;
 }
 
-Nanos Node::next_timer_time() const {
-  const Nanos tick = tick_time();
-  Nanos next = cpu_timer_ < 0 ? tick : (tick >= 0 && tick < cpu_timer_ ? tick : cpu_timer_);
-  if (keepalive_timer_ >= 0 && (next < 0 || keepalive_timer_ < next)) next = keepalive_timer_;
-  return next;
-}
-
 std::optional<Nanos> Node::next_send_bound() const {
   if (cpu_state_ == CpuState::Running && op_ == Op::Send) return op_end_;
   auto next = next_timer();
   if (!next) return std::nullopt;
   return *next + params_.overhead;
-}
-
-void Node::advance(Nanos now) {
-  process_timers(now, false);
-  now_ = now;
 }
 
 void Node::advance_quietly(Nanos limit) {

@@ -204,7 +204,10 @@ class Node {
   // Admits every process at time 0 and dispatches the first.
   void start();
   // Processes every timer due at or before `now` (timers before messages of the same instant).
-  void advance(Nanos now);
+  void advance(Nanos now) {
+    process_timers(now, false);
+    now_ = now;
+  }
   // Processes the timers due at or before `limit` as long as none puts a message on the network; stops
   // before the first that would. For running ahead of SimGrid's clock up to a time no message can
   // arrive before.
@@ -216,7 +219,12 @@ class Node {
   void deliver(Nanos now, const Message& message);
   std::optional<Nanos> next_timer() const;
   // The same, -1 for none (cheaper in an engine's inner loop).
-  Nanos next_timer_time() const;
+  Nanos next_timer_time() const {
+    const Nanos tick = tick_time();
+    Nanos next = cpu_timer_ < 0 ? tick : (tick >= 0 && tick < cpu_timer_ ? tick : cpu_timer_);
+    if (keepalive_timer_ >= 0 && (next < 0 || keepalive_timer_ < next)) next = keepalive_timer_;
+    return next;
+  }
   // A lower bound of when the node next puts a message on the network if no message arrives before:
   // the end of the send in progress, or else the next timer plus the overhead of a send (a send can only
   // start at an event). Until then the actor need only wake for arriving messages.
