@@ -55,7 +55,7 @@ struct Clock {
 };
 
 // The bare micro-benchmark: every actor reads from its NEWS neighbours in turn, one outstanding read at a
-// time; a request is answered at once with a reply. Returns messages per wall second.
+// time; a request is answered at once with a reply. Returns messages per CPU second.
 double bare_messages_per_second(int hosts, int reads_per_actor) {
   int argc = 1;
   char name[] = "now_bench";
@@ -112,7 +112,7 @@ double bare_messages_per_second(int hosts, int reads_per_actor) {
 
 // The bare heap loop: the traffic of bare_messages_per_second (NEWS reads, one outstanding per host, each
 // request answered at once), each message arriving L + 8 ns after it leaves, events ordered by a binary
-// heap on (time, host, sequence). Returns messages per wall second.
+// heap on (time, host, sequence). Returns messages per CPU second.
 double heap_messages_per_second(int hosts, int reads_per_host) {
   struct Event {
     std::int64_t at;
@@ -184,45 +184,42 @@ auto in_child(Body body) -> decltype(body()) {
   return value;
 }
 
-// One run of the scenario under an engine; returns messages per wall second.
-double model_messages_per_second(const std::string& file, const std::vector<std::string>& sets,
-                                 cosched::now::EngineKind engine) {
+// One run of a scenario under an engine, in its own process: its messages, its simulated makespan, the
+// CPU time of the run itself (not the process's start-up) and the process's peak resident memory.
+struct TimedRun {
+  double messages = 0;
+  double makespan = 0;
+  double cpu_seconds = 0;
+  double peak_mib = 0;
+};
+
+TimedRun timed_run(const std::string& file, const std::vector<std::string>& sets,
+                   cosched::now::EngineKind engine) {
   return in_child([&] {
     auto scenario = cosched::config::load_scenario(file, sets);
     cosched::now::RunOptions options;
     options.engine = engine;
     auto start = Clock::now();
     auto out = cosched::now::run(scenario, {}, options);
-    double s = (Clock::now() - start);
-    fmt::print("{:10} engine: {} messages, makespan {:.4f} s simulated, {:.2f} s CPU\n",
-               cosched::now::engine_name(engine), out.messages, out.makespan, s);
-    std::fflush(stdout);
-    return static_cast<double>(out.messages) / s;
+    TimedRun run;
+    run.cpu_seconds = Clock::now() - start;
+    run.messages = static_cast<double>(out.messages);
+    run.makespan = out.makespan;
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    run.peak_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+    return run;
   });
 }
 
-// One run of a scale scenario under the sequential engine, in its own process.
-struct ScalePoint {
-  double messages = 0;
-  double cpu_seconds = 0;
-  double peak_mib = 0;  // the process's peak resident memory
-};
-
-ScalePoint scale_point(const std::string& file) {
-  return in_child([&] {
-    auto scenario = cosched::config::load_scenario(file, {});
-    cosched::now::RunOptions options;
-    options.engine = cosched::now::EngineKind::Sequential;
-    auto start = Clock::now();
-    auto out = cosched::now::run(scenario, {}, options);
-    ScalePoint point;
-    point.cpu_seconds = Clock::now() - start;
-    point.messages = static_cast<double>(out.messages);
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    point.peak_mib = static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
-    return point;
-  });
+// One run of the scenario under an engine; returns messages per CPU second.
+double model_messages_per_second(const std::string& file, const std::vector<std::string>& sets,
+                                 cosched::now::EngineKind engine) {
+  const TimedRun run = timed_run(file, sets, engine);
+  fmt::print("{:10} engine: {:.0f} messages, makespan {:.4f} s simulated, {:.2f} s CPU\n",
+             cosched::now::engine_name(engine), run.messages, run.makespan, run.cpu_seconds);
+  std::fflush(stdout);
+  return run.messages / run.cpu_seconds;
 }
 
 double median(std::vector<double> values) {
@@ -233,11 +230,11 @@ double median(std::vector<double> values) {
 
 int scale(int rounds) {
   const std::vector<int> sizes = {32, 128, 512, 1024};
-  std::vector<std::vector<ScalePoint>> points(sizes.size());
+  std::vector<std::vector<TimedRun>> points(sizes.size());
   for (int round = 1; round <= rounds; ++round) {
     for (std::size_t i = 0; i < sizes.size(); ++i) {
       const auto file = fmt::format("{}/scenarios/scale/news-{}.yaml", COSCHED_SOURCE_DIR, sizes[i]);
-      const ScalePoint point = scale_point(file);
+      const TimedRun point = timed_run(file, {}, cosched::now::EngineKind::Sequential);
       points[i].push_back(point);
       fmt::print("round {} news-{:<5} {:>11.0f} messages {:8.3f} s CPU {:7.1f} ns/message {:6.1f} MiB\n",
                  round, sizes[i], point.messages, point.cpu_seconds, point.cpu_seconds / point.messages * 1e9,
