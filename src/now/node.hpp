@@ -33,35 +33,36 @@ class MessageRing {
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
   T& front() { return slots()[head_]; }
-  T& back() { return slots()[(head_ + size_ - 1) & (capacity() - 1)]; }
+  T& back() { return slots()[(head_ + size_ - 1) & mask_]; }
   void push_back(const T& item) {
-    if (size_ == capacity()) grow();
-    slots()[(head_ + size_) & (capacity() - 1)] = item;
+    if (size_ > mask_) grow();
+    slots()[(head_ + size_) & mask_] = item;
     ++size_;
   }
   void push_front(const T& item) {
-    if (size_ == capacity()) grow();
-    head_ = (head_ + capacity() - 1) & (capacity() - 1);
+    if (size_ > mask_) grow();
+    head_ = (head_ + mask_) & mask_;
     slots()[head_] = item;
     ++size_;
   }
   void pop_front() {
-    head_ = (head_ + 1) & (capacity() - 1);
+    head_ = (head_ + 1) & mask_;
     --size_;
   }
 
  private:
   static_assert((kInline & (kInline - 1)) == 0, "a power of two");
-  T* slots() { return spilled_.empty() ? inline_.data() : spilled_.data(); }
-  std::size_t capacity() const { return spilled_.empty() ? kInline : spilled_.size(); }
+  T* slots() { return mask_ < kInline ? inline_.data() : spilled_.data(); }
   void grow() {
-    std::vector<T> bigger(capacity() * 2);
-    for (std::size_t i = 0; i < size_; ++i) bigger[i] = slots()[(head_ + i) & (capacity() - 1)];
+    std::vector<T> bigger(2 * (mask_ + 1));
+    for (std::uint32_t i = 0; i < size_; ++i) bigger[i] = slots()[(head_ + i) & mask_];
     spilled_ = std::move(bigger);
+    mask_ = static_cast<std::uint32_t>(spilled_.size()) - 1;
     head_ = 0;
   }
   std::uint32_t head_ = 0;
   std::uint32_t size_ = 0;
+  std::uint32_t mask_ = kInline - 1;  // the capacity, a power of two, less one
   std::array<T, kInline> inline_{};
   std::vector<T> spilled_;  // empty until the ring outgrows inline_
 };
