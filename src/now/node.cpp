@@ -9,6 +9,10 @@ namespace cosched::now {
 
 using sched::LeaveReason;
 
+// Functions marked [[gnu::always_inline]] run at nearly every event and are called from one or two
+// places: inlined into their callers, they save a call and its register saves each time (scale/news-32:
+// 0.96 G instructions -> 0.89 G, with on_cpu_timer the largest share).
+
 Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
            const std::vector<JobLayout>* jobs, JobTracker* tracker)
     : params_(params),
@@ -79,24 +83,27 @@ bool Node::process_timers(Nanos limit, bool quietly) {
   // A workstation whose processes have all finished has nothing left to do: its scheduler's later ticks
   // are not events, whatever engine drives it and however far ahead.
   while (unfinished_ > 0) {
-    const Nanos tick = tick_time();
     const bool cpu_due = cpu_timer_ >= 0 && cpu_timer_ <= limit;
-    const bool keepalive_due = keepalive_timer_ >= 0 && keepalive_timer_ <= limit;
-    // A scheduler tick and a CPU or keep-alive timer at the same instant: the tick first.
-    if (tick >= 0 && tick <= limit && (!cpu_due || tick <= cpu_timer_) &&
-        (!keepalive_due || tick <= keepalive_timer_)) {
-      now_ = tick;
-      ++events_;
-      scheduler_->tick(now_);
-      reschedule_check();
-      continue;
-    }
-    // A keep-alive timer before the CPU's (at the same instant, after it): it sends nothing by itself.
-    if (keepalive_due && (!cpu_due || keepalive_timer_ < cpu_timer_)) {
-      now_ = keepalive_timer_;
-      ++events_;
-      on_keepalive_timer();
-      continue;
+    // Scheduler ticks and keep-alive timers, when the node has any (most have neither).
+    if (ticks_ || keepalive_timer_ >= 0) {
+      const Nanos tick = tick_time();
+      const bool keepalive_due = keepalive_timer_ >= 0 && keepalive_timer_ <= limit;
+      // A scheduler tick and a CPU or keep-alive timer at the same instant: the tick first.
+      if (tick >= 0 && tick <= limit && (!cpu_due || tick <= cpu_timer_) &&
+          (!keepalive_due || tick <= keepalive_timer_)) {
+        now_ = tick;
+        ++events_;
+        scheduler_->tick(now_);
+        reschedule_check();
+        continue;
+      }
+      // A keep-alive timer before the CPU's (at the same instant, after it): it sends nothing by itself.
+      if (keepalive_due && (!cpu_due || keepalive_timer_ < cpu_timer_)) {
+        now_ = keepalive_timer_;
+        ++events_;
+        on_keepalive_timer();
+        continue;
+      }
     }
     if (!cpu_due) return true;
     if (quietly && cpu_state_ == CpuState::Running && op_ == Op::Send) return false;  // the end of a send
@@ -183,7 +190,7 @@ void Node::begin_wait(Process& p, Activity activity) {
 }
 
 // The computation before the current step is done: read, or arrive at the barrier.
-void Node::program_next(Process& p) {
+[[gnu::always_inline]] inline void Node::program_next(Process& p) {
   const JobLayout& job = layout(p);
   if (p.step < p.phase.reads) {
     const int partner = p.program.read_partner(p.step);
@@ -231,7 +238,7 @@ bool Node::wait_satisfied(const Process& p) const {
   return layout(p).barrier->passed(p.barriers, p.rank, p.barrier);
 }
 
-wait::Observation Node::observe(const Process& p, wait::WaitKind kind) const {
+[[gnu::always_inline]] inline wait::Observation Node::observe(const Process& p, wait::WaitKind kind) const {
   wait::Observation seen;
   seen.kind = kind;
   seen.phase_length = p.spin_phase_length;
@@ -255,7 +262,7 @@ wait::Observation Node::observe(const Process& p, wait::WaitKind kind) const {
   return seen;
 }
 
-void Node::complete_wait(Process& p) {
+[[gnu::always_inline]] inline void Node::complete_wait(Process& p) {
   const bool barrier = p.activity == Activity::AwaitBarrier;
   if (p.wait_spun) {
     (barrier ? p.waits.barrier_spins : p.waits.read_spins) += 1;
@@ -287,7 +294,7 @@ void Node::complete_wait(Process& p) {
   }
 }
 
-void Node::finish_handle(Process& p, const Message& m) {
+[[gnu::always_inline]] inline void Node::finish_handle(Process& p, const Message& m) {
   switch (m.kind) {
     case Message::Kind::ReadRequest:
       // The Active Message handler sends the reply at once: it is the next thing this process sends.
@@ -358,7 +365,7 @@ void Node::on_keepalive_timer() {
 
 // A process that has something to send gets the CPU as a message would give it: at once if it runs and
 // the CPU is not sending or handling, by waking it if it is blocked; a ready process waits for its turn.
-void Node::wants_cpu(Process& p) {
+[[gnu::always_inline]] inline void Node::wants_cpu(Process& p) {
   switch (p.state) {
     case ProcState::Running:
       if (cpu_state_ == CpuState::Running && op_ != Op::Handle && op_ != Op::Send) {
@@ -397,7 +404,7 @@ void Node::interrupt_op() {
   cpu_timer_ = -1;
 }
 
-void Node::on_cpu_timer() {
+[[gnu::always_inline]] inline void Node::on_cpu_timer() {
   if (cpu_state_ == CpuState::Switching) {
     cpu_state_ = CpuState::Running;
     slice_start_ = now_;
