@@ -100,21 +100,26 @@ class Inbound {
   std::size_t head_ = 0;  // the first entry not taken out
 };
 
+// What the engine keeps of each workstation, together.
+struct Station {
+  Node* node;
+  Inbound inbound;     // the messages on their way to it
+  std::uint64_t sent;  // messages it sent
+};
+
 class Stepper {
  public:
   Stepper(PreparedRun& run, const metrics::ProgressSink& progress)
-      : run_(run),
-        progress_(progress),
-        inbound_(run.workstations()),
-        sent_(run.workstations(), 0),
-        wake_(run.workstations()) {}
+      : run_(run), progress_(progress), wake_(run.workstations()) {
+    for (const auto& node : run.nodes) stations_.push_back(Station{node.get(), {}, 0});
+  }
 
   // The actor's body.
   void operator()() {
     const int n = run_.workstations();
     for (int w = 0; w < n; ++w) {
-      run_.nodes[w]->start();
-      wake_.settle(w, next_event(w));
+      stations_[w].node->start();
+      wake_.settle(w, next_event(stations_[w]));
     }
     const Nanos quantum = std::max<Nanos>(run_.config->quantum, 1);
     const auto started = std::chrono::steady_clock::now();
@@ -169,8 +174,9 @@ class Stepper {
   // sends leaves at the end of each send, arriving after the route's delay; none is for w itself, since
   // a job has one process per workstation.
   void step(int w, Nanos horizon, Nanos before) {
-    Node& node = *run_.nodes[w];
-    auto& inbound = inbound_[w];
+    Station& station = stations_[w];
+    Node& node = *station.node;
+    auto& inbound = station.inbound;
     while (!inbound.empty() && inbound.front().at < before) {
       const Nanos at = inbound.front().at;
       node.advance(at);
@@ -178,27 +184,27 @@ class Stepper {
       while (!inbound.empty() && inbound.front().at == at);
     }
     node.run_ahead(std::min(inbound.empty() ? kNever : inbound.front().at, horizon));
-    post(w);
-    wake_.settle(w, next_event(w));
+    post(w, station);
+    wake_.settle(w, next_event(station));
   }
 
   // Puts the messages workstation w sent on their way, in the order they left.
-  void post(int w) {
-    auto& outbox = run_.nodes[w]->outbox();
+  void post(int w, Station& from) {
+    auto& outbox = from.node->outbox();
     for (const auto& envelope : outbox) {
       const int to = envelope.workstation;
-      const Nanos at = envelope.leaves + run_.platform.delay(w, to);
-      inbound_[to].push(Arrival{at, w, sent_[w]++, envelope.message});
+      const Nanos at = envelope.leaves + (uniform_delay_ >= 0 ? uniform_delay_ : run_.platform.delay(w, to));
+      stations_[to].inbound.push(Arrival{at, w, from.sent++, envelope.message});
       wake_.bring_forward(to, at);
     }
     outbox.clear();
   }
 
   // The time of workstation w's next event; none once it has finished.
-  Nanos next_event(int w) const {
-    const Node& node = *run_.nodes[w];
+  static Nanos next_event(const Station& station) {
+    const Node& node = *station.node;
     Nanos next = kNever;
-    if (!inbound_[w].empty()) next = inbound_[w].front().at;
+    if (!station.inbound.empty()) next = station.inbound.front().at;
     if (!node.finished()) {
       const Nanos timer = node.next_timer_time();
       if (timer >= 0 && timer < next) next = timer;
@@ -208,7 +214,7 @@ class Stepper {
 
   void report(Nanos now, std::chrono::steady_clock::time_point started) {
     std::int64_t messages = 0;
-    for (const auto sent : sent_) messages += static_cast<std::int64_t>(sent);
+    for (const auto& station : stations_) messages += static_cast<std::int64_t>(station.sent);
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // The simulated time, and the speed in messages per wall second.
     progress_(
@@ -220,8 +226,8 @@ class Stepper {
   PreparedRun& run_;
   const metrics::ProgressSink& progress_;
   const Nanos min_latency_ = run_.platform.min_latency;
-  std::vector<Inbound> inbound_;     // by destination
-  std::vector<std::uint64_t> sent_;  // messages sent, by workstation
+  const Nanos uniform_delay_ = run_.platform.uniform_delay;  // >= 0: every route's delay
+  std::vector<Station> stations_;                            // by workstation
   Wakes wake_;
 };
 
