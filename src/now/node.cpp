@@ -35,6 +35,9 @@ void Node::add_process(int job, int rank) {
             workload::ProcessProgram(layout.program, rank, util::mix_seed(params_.seed, job + 1, rank)));
   if (!layout.barrier) throw std::logic_error("NOW node: a job without a barrier protocol");
   p.barriers = barrier::BarrierState(layout.barriers);
+  if (layout.wait)
+    p.extension = {layout.wait->extension(wait::WaitKind::Read),
+                   layout.wait->extension(wait::WaitKind::Barrier)};
   p.barrier_log.assign(layout.barriers, BarrierRecord{});
   processes_.push_back(std::move(p));
 }
@@ -129,6 +132,8 @@ void Node::add_time(TimeBreakdown& time, Category category, Nanos elapsed) {
 }
 
 void Node::set_category(Process& p, Category category) {
+  // The same category goes on: its time is booked when it ends (the timeline merges it the same way).
+  if (category == p.category) return;
   add_time(p.time, p.category, now_ - p.since);
   p.category = category;
   p.since = now_;
@@ -151,7 +156,7 @@ void Node::advance_step(Process& p) {
   ++p.step;
   p.compute_left = p.step < p.phase.reads ? p.phase.chunk : p.phase.residual;
   p.activity = Activity::Compute;
-  prefetch(p);
+  if (layout(p).prefetch_lead >= 0) prefetch(p);  // checked here too: most runs do not prefetch
 }
 
 // wait.prefetch (B&M 4, docs/models/now.md section 5.3): at the start of the computation before read i,
@@ -590,7 +595,7 @@ void Node::deliver(Nanos now, const Message& message) {
     const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
     // B&M 3.4: a message "extend[s] the waiting period of that process by at least one conditional spin
     // time" (wait.conditional: extend).
-    if (const Nanos extension = layout(p).wait->extension(kind); extension > 0)
+    if (const Nanos extension = p.extension[static_cast<int>(kind)]; extension > 0)
       p.spin_phase_end = std::max(p.spin_phase_end, now_ + extension);
     switch (message.kind) {
       case Message::Kind::ReadRequest:

@@ -297,6 +297,7 @@ class Node {
     Nanos spin_phase_length = 0;
     Nanos last_message = -1;                // arrival of the last message of the current spin phase
     wait::MessageCounts messages_in_phase;  // arrived during the current spin phase
+    std::array<Nanos, 2> extension{};       // its wait algorithm's extension(kind), by WaitKind
     TimeBreakdown time;
     workload::Phase phase;
     BoxedProgram program;
