@@ -206,7 +206,8 @@ class Node {
   void start();
   // Processes every timer due at or before `now` (timers before messages of the same instant).
   void advance(Nanos now) {
-    process_timers(now, false);
+    const Nanos next = next_timer_time();
+    if (next >= 0 && next <= now) process_timers(now, false);
     now_ = now;
   }
   // Processes the timers due at or before `limit` as long as none puts a message on the network; stops

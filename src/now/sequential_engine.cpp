@@ -79,7 +79,7 @@ class Inbound {
  public:
   bool empty() const { return head_ == items_.size(); }
   const Arrival& front() const { return items_[head_]; }
-  void push(const Arrival& arrival) {
+  void push(Nanos at, int from, std::uint64_t sequence, const Message& message) {
     if (empty()) {
       items_.clear();
       head_ = 0;
@@ -87,8 +87,13 @@ class Inbound {
       items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
       head_ = 0;
     }
-    items_.push_back(arrival);
-    for (std::size_t i = items_.size() - 1; i > head_ && arrival.before(items_[i - 1]); --i)
+    // Filled in place: built as a temporary, the compiler copies the message field by field.
+    Arrival& arrival = items_.emplace_back();
+    arrival.at = at;
+    arrival.from = from;
+    arrival.sequence = sequence;
+    arrival.message = message;
+    for (std::size_t i = items_.size() - 1; i > head_ && items_[i].before(items_[i - 1]); --i)
       std::swap(items_[i], items_[i - 1]);
   }
   // Removes the front and returns it (valid until the next push).
@@ -194,7 +199,7 @@ class Stepper {
     for (const auto& envelope : outbox) {
       const int to = envelope.workstation;
       const Nanos at = envelope.leaves + (uniform_delay_ >= 0 ? uniform_delay_ : run_.platform.delay(w, to));
-      stations_[to].inbound.push(Arrival{at, w, from.sent++, envelope.message});
+      stations_[to].inbound.push(at, w, from.sent++, envelope.message);
       wake_.bring_forward(to, at);
     }
     outbox.clear();
