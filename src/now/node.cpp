@@ -243,12 +243,22 @@ bool Node::wait_satisfied(const Process& p) const {
   return layout(p).barrier->passed(p.barriers, p.rank, p.barrier);
 }
 
-[[gnu::always_inline]] inline wait::Observation Node::observe(const Process& p, wait::WaitKind kind) const {
-  wait::Observation seen;
+[[gnu::always_inline]] inline const wait::Observation& Node::observe(const Process& p,
+                                                                     wait::WaitKind kind) const {
+  // Every field is set here, in a member: a fresh Observation is cleared with a `rep stos`, slow for its
+  // size. A field added to Observation must be set here too:
+  static_assert(sizeof(wait::Observation) == 112, "set every field of wait::Observation below");
+  wait::Observation& seen = observation_;
   seen.kind = kind;
   seen.phase_length = p.spin_phase_length;
   seen.messages = p.messages_in_phase;
-  if (p.last_message >= 0) seen.since_last_message = now_ - p.last_message;
+  seen.since_last_message = p.last_message >= 0 ? std::optional<Nanos>(now_ - p.last_message) : std::nullopt;
+  seen.barrier_elapsed = 0;
+  seen.arrived = std::nullopt;
+  seen.told_elapsed = 0;
+  seen.since_told = 0;
+  seen.phase_elapsed = 0;
+  seen.phase_dedicated = 0;
   if (kind == wait::WaitKind::Barrier) {
     seen.barrier_elapsed = now_ - p.barrier_arrived;
     seen.phase_elapsed = p.barrier_arrived - p.phase_started;

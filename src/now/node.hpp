@@ -344,7 +344,8 @@ class Node {
   void send_barrier_messages(Process& p, const std::vector<barrier::Outgoing>& messages);
   void open_barrier(Process& p, int barrier);
   void prefetch(Process& p);
-  wait::Observation observe(const Process& p, wait::WaitKind kind) const;
+  const wait::Observation& observe(const Process& p, wait::WaitKind kind) const;
+  mutable wait::Observation observation_;  // what observe() fills
   void complete_wait(Process& p);
   void finish_handle(Process& p, const Message& m);
   void start_op(Op op, Nanos end);
