@@ -607,29 +607,18 @@ void Node::deliver(Nanos now, const Message& message) {
     // time" (wait.conditional: extend).
     if (const Nanos extension = p.extension[static_cast<int>(kind)]; extension > 0)
       p.spin_phase_end = std::max(p.spin_phase_end, now_ + extension);
-    switch (message.kind) {
-      case Message::Kind::ReadRequest:
-        ++p.messages_in_phase.read_requests;
-        break;
-      case Message::Kind::ReadReply:
-        ++p.messages_in_phase.read_replies;
-        break;
-      case Message::Kind::BarrierArrival:
-        ++p.messages_in_phase.barrier_arrivals;
-        break;
-      case Message::Kind::BarrierNotice:
-        ++p.messages_in_phase.barrier_notices;
-        break;
-      case Message::Kind::BarrierReply:
-        ++p.messages_in_phase.barrier_replies;
-        break;
-      case Message::Kind::Wakeup:
-        ++p.messages_in_phase.wakeups;
-        break;
-      case Message::Kind::KeepAlive:
-        ++p.messages_in_phase.keep_alives;
-        break;
-    }
+    // The count of each kind, indexed by Message::Kind (a table: a switch here is an indirect jump that
+    // the kinds' mix makes unpredictable).
+    using Counts = wait::MessageCounts;
+    static constexpr int Counts::*kCount[] = {
+        &Counts::read_requests,   &Counts::read_replies, &Counts::barrier_arrivals, &Counts::barrier_notices,
+        &Counts::barrier_replies, &Counts::wakeups,      &Counts::keep_alives};
+    using Kind = Message::Kind;
+    static_assert(static_cast<int>(Kind::ReadRequest) == 0 && static_cast<int>(Kind::ReadReply) == 1 &&
+                  static_cast<int>(Kind::BarrierArrival) == 2 && static_cast<int>(Kind::BarrierNotice) == 3 &&
+                  static_cast<int>(Kind::BarrierReply) == 4 && static_cast<int>(Kind::Wakeup) == 5 &&
+                  static_cast<int>(Kind::KeepAlive) == 6);
+    ++(p.messages_in_phase.*kCount[static_cast<int>(message.kind)]);
   }
   // Handled at once if it is running; after its switch-in or its current handler otherwise; a blocked
   // process is woken.
