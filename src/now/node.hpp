@@ -30,6 +30,19 @@ namespace cosched::now {
 template <typename T, std::size_t kInline = 4>
 class MessageRing {
  public:
+  MessageRing() = default;
+  // Moved (as a Process is, into its node's vector), the ring's slots stay its own.
+  MessageRing(MessageRing&& other) noexcept
+      : head_(other.head_),
+        size_(other.size_),
+        mask_(other.mask_),
+        inline_(other.inline_),
+        spilled_(std::move(other.spilled_)),
+        slots_(spilled_.empty() ? inline_.data() : spilled_.data()) {}
+  MessageRing(const MessageRing&) = delete;
+  MessageRing& operator=(const MessageRing&) = delete;
+  MessageRing& operator=(MessageRing&&) = delete;
+
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
   T& front() { return slots()[head_]; }
@@ -52,11 +65,12 @@ class MessageRing {
 
  private:
   static_assert((kInline & (kInline - 1)) == 0, "a power of two");
-  T* slots() { return mask_ < kInline ? inline_.data() : spilled_.data(); }
+  T* slots() { return slots_; }
   void grow() {
     std::vector<T> bigger(2 * (mask_ + 1));
     for (std::uint32_t i = 0; i < size_; ++i) bigger[i] = slots()[(head_ + i) & mask_];
     spilled_ = std::move(bigger);
+    slots_ = spilled_.data();
     mask_ = static_cast<std::uint32_t>(spilled_.size()) - 1;
     head_ = 0;
   }
@@ -64,7 +78,8 @@ class MessageRing {
   std::uint32_t size_ = 0;
   std::uint32_t mask_ = kInline - 1;  // the capacity, a power of two, less one
   std::array<T, kInline> inline_{};
-  std::vector<T> spilled_;  // empty until the ring outgrows inline_
+  std::vector<T> spilled_;     // empty until the ring outgrows inline_
+  T* slots_ = inline_.data();  // inline_ or spilled_
 };
 
 // A process's program kept outside its Process (the program's random engine is 2.5 KB), so that a Process

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "now_test_support.hpp"
 #include "wait/fixed_wait.hpp"
 #include "wait/pairwise.hpp"
@@ -223,6 +225,27 @@ TEST(NowNode, ASpinLongerThanTheQuantumIsCutAtItsEndAndJudged) {
   const auto spinner = f.node->reports().at(1);
   EXPECT_EQ(spinner.waits.blocks, 1) << "blocked at the quantum's end";
   EXPECT_EQ(spinner.barriers.at(0).blocks, 1);
+}
+
+
+// A process's message queue: first in, first out, a reply pushed at the front goes first, and it keeps
+// its order when it outgrows its inline slots and when it is moved (as a Process is, into its node).
+TEST(MessageRing, KeepsItsOrderAcrossGrowingAndMoving) {
+  MessageRing<int, 4> ring;
+  for (int i = 1; i <= 3; ++i) ring.push_back(i);
+  ring.pop_front();     // 2 3
+  ring.push_front(10);  // 10 2 3
+  MessageRing<int, 4> moved_inline(std::move(ring));
+  ring.front() = -1;  // the moved-from ring's slots are not the new one's
+  for (int i = 4; i <= 9; ++i) moved_inline.push_back(i);  // 10 2 3 4 .. 9: past the 4 inline slots
+  moved_inline.push_front(20);
+  MessageRing<int, 4> moved_spilled(std::move(moved_inline));
+  std::vector<int> order;
+  while (!moved_spilled.empty()) {
+    order.push_back(moved_spilled.front());
+    moved_spilled.pop_front();
+  }
+  EXPECT_EQ(order, (std::vector<int>{20, 10, 2, 3, 4, 5, 6, 7, 8, 9}));
 }
 
 }  // namespace
