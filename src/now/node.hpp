@@ -360,7 +360,6 @@ class Node {
   void open_barrier(Process& p, int barrier);
   void prefetch(Process& p);
   const wait::Observation& observe(const Process& p, wait::WaitKind kind) const;
-  mutable wait::Observation observation_;  // what observe() fills
   void complete_wait(Process& p);
   void finish_handle(Process& p, const Message& m);
   void start_op(Op op, Nanos end);
@@ -411,6 +410,7 @@ class Node {
   bool leave_pending_ = false;
   sched::LeaveReason pending_reason_ = sched::LeaveReason::Preempted;
   Message handling_;
+  mutable wait::Observation observation_;  // what observe() fills
   Op op_ = Op::None;
   Nanos op_start_ = 0;
   Nanos op_end_ = 0;

@@ -198,7 +198,7 @@ class Stepper {
     auto& outbox = from.node->outbox();
     for (const auto& envelope : outbox) {
       const int to = envelope.workstation;
-      const Nanos at = envelope.leaves + (uniform_delay_ >= 0 ? uniform_delay_ : run_.platform.delay(w, to));
+      const Nanos at = envelope.leaves + run_.platform.delay(w, to);
       stations_[to].inbound.push(at, w, from.sent++, envelope.message);
       wake_.bring_forward(to, at);
     }
@@ -231,8 +231,7 @@ class Stepper {
   PreparedRun& run_;
   const metrics::ProgressSink& progress_;
   const Nanos min_latency_ = run_.platform.min_latency;
-  const Nanos uniform_delay_ = run_.platform.uniform_delay;  // >= 0: every route's delay
-  std::vector<Station> stations_;                            // by workstation
+  std::vector<Station> stations_;  // by workstation
   Wakes wake_;
 };
 
