@@ -156,7 +156,7 @@ void Node::advance_step(Process& p) {
   ++p.step;
   p.compute_left = p.step < p.phase.reads ? p.phase.chunk : p.phase.residual;
   p.activity = Activity::Compute;
-  if (layout(p).prefetch_lead >= 0) prefetch(p);  // checked here too: most runs do not prefetch
+  prefetch(p);
 }
 
 // wait.prefetch (B&M 4, docs/models/now.md section 5.3): at the start of the computation before read i,
