@@ -174,10 +174,10 @@ class Stepper {
 
   // Workstation w's events up to the horizon: each message arriving before `before` (the horizon, or
   // just after now when it is now) in turn, after the timers of its instant, in canonical order; then
-  // its own events up to the horizon, or to the next message on its way if that comes first (one
-  // arriving exactly at the horizon may still have company from a workstation not yet stepped). What it
-  // sends leaves at the end of each send, arriving after the route's delay; none is for w itself, since
-  // a job has one process per workstation.
+  // its own events up to the horizon, timers at the horizon included. A message arriving at the horizon
+  // waits for the next window (it may still have company from a workstation not yet stepped); none on
+  // its way arrives earlier. What it sends leaves at the end of each send, arriving after the route's
+  // delay; none is for w itself, since a job has one process per workstation.
   void step(int w, Nanos horizon, Nanos before) {
     Station& station = stations_[w];
     Node& node = *station.node;
@@ -188,7 +188,7 @@ class Stepper {
       do node.deliver(at, inbound.pop());
       while (!inbound.empty() && inbound.front().at == at);
     }
-    node.run_ahead(std::min(inbound.empty() ? kNever : inbound.front().at, horizon));
+    node.run_ahead(horizon);
     post(w, station);
     wake_.settle(w, next_event(station));
   }
