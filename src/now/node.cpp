@@ -15,12 +15,13 @@ using sched::LeaveReason;
 
 Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
            const std::vector<JobLayout>* jobs, JobTracker* tracker)
-    : params_(params),
+    : ticks_(scheduler->ticks()),
+      always_spin_(scheduler->processes_always_spin()),
+      outbox_(&own_outbox_),
+      params_(params),
       scheduler_(std::move(scheduler)),
       jobs_(jobs),
-      tracker_(tracker),
-      always_spin_(scheduler_->processes_always_spin()),
-      ticks_(scheduler_->ticks()) {
+      tracker_(tracker) {
   if (params_.timeline) timeline_ = std::make_unique<metrics::TimelineRecorder>();
 }
 
@@ -245,10 +246,11 @@ bool Node::wait_satisfied(const Process& p) const {
 
 [[gnu::always_inline]] inline const wait::Observation& Node::observe(const Process& p,
                                                                      wait::WaitKind kind) const {
-  // Every field is set here, in a member: a fresh Observation is cleared with a `rep stos`, slow for its
-  // size. A field added to Observation must be set here too:
+  // Every field is set here, in one Observation for all the thread's nodes: a fresh one is cleared with a
+  // `rep stos`, slow for its size, and one per node is seldom in cache. The wait algorithm reads it at
+  // once, before any other node observes. A field added to Observation must be set here too:
   static_assert(sizeof(wait::Observation) == 112, "set every field of wait::Observation below");
-  wait::Observation& seen = observation_;
+  static thread_local wait::Observation seen;
   seen.kind = kind;
   seen.phase_length = p.spin_phase_length;
   seen.messages = p.messages_in_phase;
@@ -446,8 +448,8 @@ void Node::interrupt_op() {
         ++p.diagnostics.keepalives_sent;
         p.keepalive.queued[p.to_send.front().message.to] = 0;
       }
-      outbox_.push_back(p.to_send.front());
-      outbox_.back().leaves = now_;
+      outbox_->push_back(p.to_send.front());
+      outbox_->back().leaves = now_;
       p.to_send.pop_front();
       ++messages_sent_;
       break;

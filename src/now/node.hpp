@@ -37,8 +37,9 @@ class MessageRing {
         size_(other.size_),
         mask_(other.mask_),
         inline_(other.inline_),
-        spilled_(std::move(other.spilled_)),
-        slots_(spilled_.empty() ? inline_.data() : spilled_.data()) {}
+        spilled_(std::move(other.spilled_)) {
+    slots_ = spilled_.empty() ? inline_.data() : spilled_.data();
+  }
   MessageRing(const MessageRing&) = delete;
   MessageRing& operator=(const MessageRing&) = delete;
   MessageRing& operator=(MessageRing&&) = delete;
@@ -54,13 +55,15 @@ class MessageRing {
   }
   void push_front(const T& item) {
     if (size_ > mask_) grow();
-    head_ = (head_ + mask_) & mask_;
+    head_ = size_ == 0 ? 0 : (head_ + mask_) & mask_;
     slots()[head_] = item;
     ++size_;
   }
+  // An emptied ring starts again from its first slot: a ring that holds one item at a time (most do)
+  // then uses one slot, which stays in cache, rather than each in turn.
   void pop_front() {
-    head_ = (head_ + 1) & mask_;
     --size_;
+    head_ = size_ == 0 ? 0 : (head_ + 1) & mask_;
   }
 
  private:
@@ -74,12 +77,13 @@ class MessageRing {
     mask_ = static_cast<std::uint32_t>(spilled_.size()) - 1;
     head_ = 0;
   }
+  // What every push and pop reads first, together in one cache line with the first slots.
+  T* slots_ = inline_.data();  // inline_ or spilled_
   std::uint32_t head_ = 0;
   std::uint32_t size_ = 0;
   std::uint32_t mask_ = kInline - 1;  // the capacity, a power of two, less one
   std::array<T, kInline> inline_{};
-  std::vector<T> spilled_;     // empty until the ring outgrows inline_
-  T* slots_ = inline_.data();  // inline_ or spilled_
+  std::vector<T> spilled_;  // empty until the ring outgrows inline_
 };
 
 // A process's program kept outside its Process (the program's random engine is 2.5 KB), so that a Process
@@ -209,7 +213,7 @@ struct NodeParams {
   bool timeline = false;  // record each process's state intervals (output.timeline)
 };
 
-class Node {
+class alignas(64) Node {
  public:
   Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
        const std::vector<JobLayout>* jobs, JobTracker* tracker);
@@ -247,7 +251,10 @@ class Node {
   // start at an event). Until then the actor need only wake for arriving messages.
   std::optional<Nanos> next_send_bound() const;
   // Messages to put on the network, each at its `leaves` (the end of its send); empties the outbox.
-  std::vector<Envelope>& outbox() { return outbox_; }
+  std::vector<Envelope>& outbox() { return *outbox_; }
+  // Puts the node's messages in `outbox` (which must outlive the node's sends) rather than its own: an
+  // engine that empties it after each node's turn gives all its nodes one, which then stays in cache.
+  void share_outbox(std::vector<Envelope>* outbox) { outbox_ = outbox; }
   bool finished() const { return unfinished_ == 0; }
 
   // Results.
@@ -274,9 +281,9 @@ class Node {
   static const std::vector<std::string>& timeline_states();
 
  private:
-  enum class ProcState { Ready, Running, Blocked, Finished };
-  enum class Activity { Compute, AwaitRead, AwaitBarrier, Done };
-  enum class Category {
+  enum class ProcState : std::uint8_t { Ready, Running, Blocked, Finished };
+  enum class Activity : std::uint8_t { Compute, AwaitRead, AwaitBarrier, Done };
+  enum class Category : std::uint8_t {
     Compute,
     Communicate,
     Synchronize,
@@ -286,48 +293,55 @@ class Node {
     BlockedBarrier,
     Finished
   };
-  enum class CpuState { Idle, Switching, Running };
-  enum class Op { None, Handle, Send, Compute, Spin };
+  enum class CpuState : std::uint8_t { Idle, Switching, Running };
+  enum class Op : std::uint8_t { None, Handle, Send, Compute, Spin };
 
-  struct Process {
+  struct alignas(64) Process {
     Process(int job_index, int rank_in_job, workload::ProcessProgram process_program)
         : job(job_index), rank(rank_in_job), program(std::move(process_program)) {}
-    // The fields an event touches first, together in a few cache lines (the program's 2.5 KB random
-    // engine is boxed); the rarely used ones after them.
+    // What the events of a read touch, together in the first cache lines, in the order below: a run
+    // steps many workstations in turn, so that a process's lines are seldom still in the first-level
+    // cache at its next event, and each line it touches costs a miss. What only barriers, keep-alives and
+    // diagnostics use comes after. The program's 2.5 KB random engine is boxed.
+    // Line 1: the state and the step.
     int job = 0;
     int rank = 0;
+    int barrier = 0;  // the phase / barrier it works toward
     ProcState state = ProcState::Ready;
     Activity activity = Activity::Compute;
     Category category = Category::Ready;
+    PartnerState read_partner = PartnerState::Running;  // diagnostics: the current read's partner's state
     bool reply_received = false;
     bool spinning = false;
     bool interrupted = false;   // its spin was interrupted by leaving the CPU: wait.resume applies
     bool wait_spun = false;     // the current wait entered a spin phase
     bool wait_blocked = false;  // the current wait blocked at least once
-    int barrier = 0;            // the phase / barrier it works toward
     std::int64_t step = 0;      // 0..reads-1: chunk then read; reads: residual then barrier
     Nanos compute_left = 0;
     Nanos since = 0;
-    Nanos spin_phase_start = 0;
     Nanos spin_phase_end = 0;
-    Nanos spin_phase_length = 0;
-    Nanos last_message = -1;                // arrival of the last message of the current spin phase
-    wait::MessageCounts messages_in_phase;  // arrived during the current spin phase
+    Nanos last_message = -1;  // arrival of the last message of the current spin phase
+    // Line 2: the spin phase.
     std::array<Nanos, 2> extension{};       // its wait algorithm's extension(kind), by WaitKind
-    TimeBreakdown time;
+    wait::MessageCounts messages_in_phase;  // arrived during the current spin phase
+    Nanos spin_phase_start = 0;
+    Nanos spin_phase_length = 0;
+    // Line 3: the phase and the program; line 4: the time.
     workload::Phase phase;
     BoxedProgram program;
-    MessageRing<Message> inbox;     // arrived, not yet handled
-    MessageRing<Envelope> to_send;  // messages it must still send (o each)
+    TimeBreakdown time;
+    // Line 5.
     Nanos read_started = 0;
     Nanos woken_at = -1;
-    Nanos barrier_arrived = 0;       // when it arrived at the barrier it waits at
-    barrier::BarrierState barriers;  // barrier messages handled
     WaitCounts waits;
+    // The messages: each ring's bookkeeping and first slot, in which most of its messages pass.
+    MessageRing<Message> inbox;     // arrived, not yet handled
+    MessageRing<Envelope> to_send;  // messages it must still send (o each)
     // Diagnostics.
-    PartnerState read_partner = PartnerState::Running;
     Diagnostics diagnostics;
     std::vector<BarrierRecord> barrier_log;
+    Nanos barrier_arrived = 0;       // when it arrived at the barrier it waits at
+    barrier::BarrierState barriers;  // barrier messages handled
     Nanos phase_started = 0;  // when its current phase began (its last pass, or 0)
     // Informed waiting: what the root told it of the barrier `told_barrier` (a BarrierReply) and when.
     int told_barrier = -1;
@@ -380,12 +394,24 @@ class Node {
   void wants_cpu(Process& p);
   bool interruptible() const { return op_ == Op::Compute || op_ == Op::Spin || op_ == Op::None; }
 
-  NodeParams params_;
-  std::unique_ptr<sched::LocalScheduler> scheduler_;
-  const std::vector<JobLayout>* jobs_;
-  JobTracker* tracker_;
-  bool always_spin_;
+  // What nearly every event reads or writes comes first, together in four cache lines: a run steps many
+  // workstations in turn, so that a node's lines are seldom still in the first-level cache at its next
+  // turn, and each line it touches costs a miss.
+  // The clock and the CPU.
+  Nanos now_ = 0;
+  Nanos cpu_timer_ = -1;        // -1: none
+  Nanos keepalive_timer_ = -1;  // the earliest root keep-alive timer of the node's processes; -1: none
+  Nanos quantum_end_ = 0;
+  Nanos op_start_ = 0;
+  Nanos op_end_ = 0;
+  CpuState cpu_state_ = CpuState::Idle;
+  Op op_ = Op::None;
+  bool leave_pending_ = false;
   bool ticks_;  // the scheduler has ticks at all (LocalScheduler::ticks)
+  bool always_spin_;
+  int cpu_process_ = -1;
+  int unfinished_ = 0;
+  // The processes, and where messages go.
   std::vector<Process> processes_;
   // The local process id of each job's process here, sorted by job (a job has at most one process per
   // workstation; a table by job would cost every workstation a word per job of the run).
@@ -395,34 +421,27 @@ class Node {
   };
   std::vector<LocalProcess> local_;
   int local_id(int job, int rank) const;
-  std::vector<Envelope> outbox_;
-  int unfinished_ = 0;
-  Nanos now_ = 0;
-
-  // The CPU.
-  CpuState cpu_state_ = CpuState::Idle;
-  int cpu_process_ = -1;
-  int last_process_ = -1;       // the process that ran just before, when no gap followed
-  Nanos cpu_timer_ = -1;        // -1: none
-  Nanos keepalive_timer_ = -1;  // the earliest root keep-alive timer of the node's processes; -1: none
+  std::vector<Envelope>* outbox_;  // own_outbox_, or one shared (share_outbox)
+  // Counts and times.
+  std::uint64_t events_ = 0;
+  std::int64_t messages_received_ = 0;
+  std::int64_t messages_sent_ = 0;
+  std::int64_t messages_handled_ = 0;
   Nanos slice_start_ = 0;
-  Nanos quantum_end_ = 0;
-  bool leave_pending_ = false;
-  sched::LeaveReason pending_reason_ = sched::LeaveReason::Preempted;
-  Message handling_;
-  mutable wait::Observation observation_;  // what observe() fills
-  Op op_ = Op::None;
-  Nanos op_start_ = 0;
-  Nanos op_end_ = 0;
   Nanos busy_since_ = 0;
   Nanos busy_ = 0;
   Nanos spinning_ = 0;
-
-  std::int64_t messages_sent_ = 0;
-  std::int64_t messages_received_ = 0;
-  std::int64_t messages_handled_ = 0;
-  std::uint64_t events_ = 0;
+  // The parameters, and the scheduler, jobs and tracker it reports to.
+  NodeParams params_;
+  std::unique_ptr<sched::LocalScheduler> scheduler_;
+  const std::vector<JobLayout>* jobs_;
+  JobTracker* tracker_;
   std::unique_ptr<metrics::TimelineRecorder> timeline_;  // null unless NodeParams::timeline
+  // Less often.
+  Message handling_;
+  int last_process_ = -1;  // the process that ran just before, when no gap followed
+  sched::LeaveReason pending_reason_ = sched::LeaveReason::Preempted;
+  std::vector<Envelope> own_outbox_;
 };
 
 // timeline.csv of a run: every process of every node, by job (scenario order) and rank.
