@@ -77,23 +77,24 @@ class Wakes {
 // nothing, where a heap moves its 64-byte entries log n times each way.
 class Inbound {
  public:
-  bool empty() const { return head_ == items_.size(); }
-  const Arrival& front() const { return items_[head_]; }
+  Inbound() { items_.emplace_back().at = kNever; }
+  // When the front arrives; kNever when there is none. An end mark that never leaves the vector makes this
+  // one load: whether a message arrives before a time is then one comparison.
+  Nanos next() const { return items_[head_].at; }
   void push(Nanos at, int from, std::uint64_t sequence, const Message& message) {
-    if (empty()) {
-      items_.clear();
-      head_ = 0;
-    } else if (head_ >= kCompactAt && 2 * head_ >= items_.size()) {
+    if (head_ >= kCompactAt && 2 * head_ >= items_.size()) {
       items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
       head_ = 0;
     }
-    // Filled in place: built as a temporary, the compiler copies the message field by field.
-    Arrival& arrival = items_.emplace_back();
+    // The arrival takes the end mark's place, filled in place (built as a temporary, the compiler copies
+    // the message field by field), and the mark follows it.
+    Arrival& arrival = items_.back();
     arrival.at = at;
     arrival.from = from;
     arrival.sequence = sequence;
     arrival.message = message;
-    for (std::size_t i = items_.size() - 1; i > head_ && items_[i].before(items_[i - 1]); --i)
+    items_.emplace_back().at = kNever;
+    for (std::size_t i = items_.size() - 2; i > head_ && items_[i].before(items_[i - 1]); --i)
       std::swap(items_[i], items_[i - 1]);
   }
   // Removes the front and returns it (valid until the next push).
@@ -187,11 +188,11 @@ class Stepper {
     Station& station = stations_[w];
     Node& node = *station.node;
     auto& inbound = station.inbound;
-    while (!inbound.empty() && inbound.front().at < before) {
-      const Nanos at = inbound.front().at;
+    while (inbound.next() < before) {
+      const Nanos at = inbound.next();
       node.advance(at);
       do node.deliver(at, inbound.pop());
-      while (!inbound.empty() && inbound.front().at == at);
+      while (inbound.next() == at);
     }
     node.run_ahead(horizon);
     post(w, station);
@@ -212,8 +213,7 @@ class Stepper {
   // The time of workstation w's next event; none once it has finished.
   static Nanos next_event(const Station& station) {
     const Node& node = *station.node;
-    Nanos next = kNever;
-    if (!station.inbound.empty()) next = station.inbound.front().at;
+    Nanos next = station.inbound.next();
     if (!node.finished()) {
       const Nanos timer = node.next_timer_time();
       if (timer >= 0 && timer < next) next = timer;
