@@ -80,14 +80,16 @@ std::optional<Nanos> Node::next_send_bound() const {
 }
 
 void Node::advance_quietly(Nanos limit) {
-  process_timers(limit, true);
+  process_timers<true>(limit);
 }
 
-bool Node::process_timers(Nanos limit, bool quietly) {
+template <bool kQuietly>
+bool Node::process_timers(Nanos limit) {
   // A workstation whose processes have all finished has nothing left to do: its scheduler's later ticks
   // are not events, whatever engine drives it and however far ahead.
   while (unfinished_ > 0) {
-    const bool cpu_due = cpu_timer_ >= 0 && cpu_timer_ <= limit;
+    // (None, -1, compares as the largest unsigned value: one comparison.)
+    const bool cpu_due = static_cast<std::uint64_t>(cpu_timer_) <= static_cast<std::uint64_t>(limit);
     // Scheduler ticks and keep-alive timers, when the node has any (most have neither).
     if (ticks_ || keepalive_timer_ >= 0) {
       const Nanos tick = tick_time();
@@ -110,7 +112,7 @@ bool Node::process_timers(Nanos limit, bool quietly) {
       }
     }
     if (!cpu_due) return true;
-    if (quietly && cpu_state_ == CpuState::Running && op_ == Op::Send) return false;  // the end of a send
+    if (kQuietly && cpu_state_ == CpuState::Running && op_ == Op::Send) return false;  // the end of a send
     now_ = cpu_timer_;
     cpu_timer_ = -1;
     ++events_;
@@ -118,6 +120,8 @@ bool Node::process_timers(Nanos limit, bool quietly) {
   }
   return true;
 }
+template bool Node::process_timers<false>(Nanos limit);
+template bool Node::process_timers<true>(Nanos limit);
 
 void Node::add_time(TimeBreakdown& time, Category category, Nanos elapsed) {
   // The field of each category, indexed by Category (a table: this runs at every change of state).
@@ -465,8 +469,8 @@ void Node::interrupt_op() {
 
 // The running process's next step at now_, with no operation in progress.
 void Node::run_cpu() {
+  auto& p = running();
   for (;;) {
-    auto& p = running();
     if (leave_pending_ || now_ >= quantum_end_) {
       leave_cpu(leave_pending_ ? pending_reason_ : LeaveReason::QuantumExpired);
       return;

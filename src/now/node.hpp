@@ -226,7 +226,7 @@ class alignas(64) Node {
   // Processes every timer due at or before `now` (timers before messages of the same instant).
   void advance(Nanos now) {
     const Nanos next = next_timer_time();
-    if (next >= 0 && next <= now) process_timers(now, false);
+    if (next >= 0 && next <= now) process_timers<false>(now);
     now_ = now;
   }
   // Processes the timers due at or before `limit` as long as none puts a message on the network; stops
@@ -235,12 +235,13 @@ class alignas(64) Node {
   void advance_quietly(Nanos limit);
   // Processes every timer due at or before `limit`, the messages it sends leaving at the end of their
   // sends (Envelope::leaves): for running ahead to a time no message can arrive before.
-  void run_ahead(Nanos limit) { process_timers(limit, false); }
+  void run_ahead(Nanos limit) { process_timers<false>(limit); }
   // A message arrived at `now` (call advance(now) first).
   void deliver(Nanos now, const Message& message);
   std::optional<Nanos> next_timer() const;
   // The same, -1 for none (cheaper in an engine's inner loop).
   Nanos next_timer_time() const {
+    if (!ticks_ && keepalive_timer_ < 0) return cpu_timer_;  // most nodes, most of the time
     const Nanos tick = tick_time();
     Nanos next = cpu_timer_ < 0 ? tick : (tick >= 0 && tick < cpu_timer_ ? tick : cpu_timer_);
     if (keepalive_timer_ >= 0 && (next < 0 || keepalive_timer_ < next)) next = keepalive_timer_;
@@ -386,7 +387,9 @@ class alignas(64) Node {
   void begin_wait(Process& p, Activity activity);
   void advance_step(Process& p);
   void interrupt_op();
-  bool process_timers(Nanos limit, bool quietly);
+  // Processes the timers due at or before `limit`; quietly: stops before the end of a send (returning false).
+  template <bool kQuietly>
+  bool process_timers(Nanos limit);
   // Keep-alives (section 4.6): queue a round, the root's timers, and the root taking the CPU to send.
   void queue_keepalives(Process& p, const std::vector<int>& targets);
   void on_keepalive_timer();
