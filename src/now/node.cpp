@@ -32,6 +32,10 @@ void Node::add_process(int job, int rank) {
   if (at != local_.end() && at->job == job)
     throw std::logic_error("NOW node: two processes of one job on one workstation");
   local_.insert(at, LocalProcess{job, static_cast<int>(processes_.size())});
+  if (jobs_->size() <= kTableJobs) {
+    by_job_.resize(jobs_->size(), -1);
+    by_job_[job] = static_cast<int>(processes_.size());
+  }
   Process p(job, rank,
             workload::ProcessProgram(layout.program, rank, util::mix_seed(params_.seed, job + 1, rank)));
   if (!layout.barrier) throw std::logic_error("NOW node: a job without a barrier protocol");
@@ -44,10 +48,16 @@ void Node::add_process(int job, int rank) {
 }
 
 int Node::local_id(int job, int rank) const {
-  const auto at = std::lower_bound(local_.begin(), local_.end(), job,
-                                   [](const LocalProcess& l, int j) { return l.job < j; });
-  if (at == local_.end() || at->job != job || processes_[at->id].rank != rank) return -1;
-  return at->id;
+  int id = -1;
+  if (!by_job_.empty()) {
+    if (job >= 0 && static_cast<std::size_t>(job) < by_job_.size()) id = by_job_[job];
+  } else {
+    const auto at = std::lower_bound(local_.begin(), local_.end(), job,
+                                     [](const LocalProcess& l, int j) { return l.job < j; });
+    if (at != local_.end() && at->job == job) id = at->id;
+  }
+  if (id < 0 || processes_[id].rank != rank) return -1;
+  return id;
 }
 
 void Node::start() {

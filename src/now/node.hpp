@@ -416,13 +416,17 @@ class alignas(64) Node {
   int unfinished_ = 0;
   // The processes, and where messages go.
   std::vector<Process> processes_;
-  // The local process id of each job's process here, sorted by job (a job has at most one process per
-  // workstation; a table by job would cost every workstation a word per job of the run).
+  // The local process id of each job's process here (a job has at most one process per workstation):
+  // sorted by job, and by job in a table as well when the run has at most kTableJobs jobs (a search costs
+  // every message some thirty instructions and mispredicted branches; a table, every workstation a word
+  // per job of the run).
   struct LocalProcess {
     int job;
     int id;
   };
+  static constexpr std::size_t kTableJobs = 256;
   std::vector<LocalProcess> local_;
+  std::vector<int> by_job_;  // by job, -1 for none; empty when the run has more than kTableJobs jobs
   int local_id(int job, int rank) const;
   std::vector<Envelope>* outbox_;  // own_outbox_, or one shared (share_outbox)
   // Counts and times.
