@@ -228,6 +228,30 @@ TEST(NowNode, ASpinLongerThanTheQuantumIsCutAtItsEndAndJudged) {
 }
 
 
+// A message reaches its job's process here, found by job in a table (a run of up to 256 jobs) or by a
+// search (more): job 299's rank 0, which runs first, handles a request at once (its reply leaves at
+// 504us, as in the first test); a message for a job with no process here is an error.
+TEST(NowNode, AMessageFindsItsJobsProcessAmongFewOrManyJobs) {
+  for (const int jobs : {300, 256}) {
+    std::vector<JobLayout> layouts;
+    for (int j = 0; j < jobs; ++j) layouts.push_back(compute_only_job("J", 2, 1 * kMs, pairwise()));
+    Fixture f(layouts);
+    const int last = jobs - 1;
+    f.node->add_process(last, 0);
+    f.node->add_process(7, 1);
+    f.node->start();
+    f.node->advance(500 * kUs);
+    f.node->deliver(500 * kUs, request(last, 1, 0));
+    f.node->advance(504 * kUs);
+    ASSERT_EQ(f.node->outbox().size(), 1u) << jobs << " jobs";
+    EXPECT_EQ(f.node->outbox()[0].message.job, last);
+    EXPECT_EQ(f.node->outbox()[0].message.kind, Message::Kind::ReadReply);
+    EXPECT_THROW(f.node->deliver(600 * kUs, request(8, 0, 1)), std::logic_error) << "no process of job 8";
+    EXPECT_THROW(f.node->deliver(600 * kUs, request(7, 1, 0)), std::logic_error) << "job 7's rank 1 only";
+  }
+}
+
+
 // A process's message queue: first in, first out, a reply pushed at the front goes first, and it keeps
 // its order when it outgrows its inline slots and when it is moved (as a Process is, into its node).
 TEST(MessageRing, KeepsItsOrderAcrossGrowingAndMoving) {
