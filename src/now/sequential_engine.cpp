@@ -84,7 +84,12 @@ class Inbound {
   // one load: whether a message arrives before a time is then one comparison.
   Nanos next() const { return items_[head_].at; }
   void push(Nanos at, int from, std::uint64_t sequence, const Message& message) {
-    if (head_ >= kCompactAt && 2 * head_ >= items_.size()) {
+    if (head_ + 1 == items_.size()) {
+      // Empty: it starts again from its first entry, which stays in cache (over 1024 workstations, a
+      // queue that moved on through its vector until compacted made the run a quarter slower).
+      items_.erase(items_.begin() + 1, items_.end());
+      head_ = 0;
+    } else if (head_ >= kCompactAt && 2 * head_ >= items_.size()) {
       items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
       head_ = 0;
     }
