@@ -425,7 +425,6 @@ class alignas(64) Node {
     int id;
   };
   static constexpr std::size_t kTableJobs = 256;
-  std::vector<LocalProcess> local_;
   std::vector<int> by_job_;  // by job, -1 for none; empty when the run has more than kTableJobs jobs
   int local_id(int job, int rank) const;
   std::vector<Envelope>* outbox_;  // own_outbox_, or one shared (share_outbox)
@@ -445,6 +444,7 @@ class alignas(64) Node {
   JobTracker* tracker_;
   std::unique_ptr<metrics::TimelineRecorder> timeline_;  // null unless NodeParams::timeline
   // Less often.
+  std::vector<LocalProcess> local_;  // sorted by job (see by_job_)
   Message handling_;
   int last_process_ = -1;  // the process that ran just before, when no gap followed
   sched::LeaveReason pending_reason_ = sched::LeaveReason::Preempted;
