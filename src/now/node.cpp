@@ -101,7 +101,7 @@ bool Node::process_timers(Nanos limit) {
     // (None, -1, compares as the largest unsigned value: one comparison.)
     const bool cpu_due = static_cast<std::uint64_t>(cpu_timer_) <= static_cast<std::uint64_t>(limit);
     // Scheduler ticks and keep-alive timers, when the node has any (most have neither).
-    if (ticks_ || keepalive_timer_ >= 0) {
+    if (!only_cpu_timer()) {
       const Nanos tick = tick_time();
       const bool keepalive_due = keepalive_timer_ >= 0 && keepalive_timer_ <= limit;
       // A scheduler tick and a CPU or keep-alive timer at the same instant: the tick first.

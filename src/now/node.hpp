@@ -241,7 +241,7 @@ class alignas(64) Node {
   std::optional<Nanos> next_timer() const;
   // The same, -1 for none (cheaper in an engine's inner loop).
   Nanos next_timer_time() const {
-    if (!ticks_ && keepalive_timer_ < 0) return cpu_timer_;  // most nodes, most of the time
+    if (only_cpu_timer()) return cpu_timer_;  // most nodes, most of the time
     const Nanos tick = tick_time();
     Nanos next = cpu_timer_ < 0 ? tick : (tick >= 0 && tick < cpu_timer_ ? tick : cpu_timer_);
     if (keepalive_timer_ >= 0 && (next < 0 || keepalive_timer_ < next)) next = keepalive_timer_;
@@ -357,6 +357,8 @@ class alignas(64) Node {
   };
 
   Process& running() { return processes_[cpu_process_]; }
+  // No scheduler ticks and no keep-alive timer pending: the CPU's timer is the node's only one.
+  bool only_cpu_timer() const { return !ticks_ && keepalive_timer_ < 0; }
   // The scheduler's next tick, -1 for none.
   Nanos tick_time() const {
     if (!ticks_) return -1;
