@@ -408,7 +408,7 @@ void Node::on_keepalive_timer() {
     case ProcState::Running:
       if (cpu_state_ == CpuState::Running && op_ != Op::Handle && op_ != Op::Send) {
         interrupt_op();
-        run_cpu();
+        step_cpu();
       }
       break;
     case ProcState::Blocked: {
@@ -481,11 +481,17 @@ void Node::interrupt_op() {
     case Op::None:
       break;
   }
-  run_cpu();
+  step_cpu();
 }
 
-// The running process's next step at now_, with no operation in progress.
-void Node::run_cpu() {
+// The running process's next step at now_, with no operation in progress. The body, step_cpu(), is inlined
+// into the two callers that run at nearly every event, the CPU timer's handler and a message's arrival at a
+// running process; the rest (a dispatch, a switch-in) call run_cpu(). Inlined, it saves the call and its
+// six register saves and restores (7.8 M calls on short.yaml, 3 barriers) and the CPU time per message falls
+// by about a tenth, although cachegrind counts only 2% fewer instructions.
+void Node::run_cpu() { step_cpu(); }
+
+[[gnu::always_inline]] inline void Node::step_cpu() {
   auto& p = running();
   for (;;) {
     if (leave_pending_ || now_ >= quantum_end_) {

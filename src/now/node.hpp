@@ -370,6 +370,7 @@ class alignas(64) Node {
   void set_category(Process& p, Category category);
   void on_cpu_timer();
   void run_cpu();
+  void step_cpu();  // run_cpu's body, inlined where it runs at nearly every event
   void start_phase(Process& p);
   void program_next(Process& p);
   bool wait_satisfied(const Process& p) const;
