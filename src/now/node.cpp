@@ -44,10 +44,11 @@ void Node::add_process(int job, int rank) {
     p.extension = {layout.wait->extension(wait::WaitKind::Read),
                    layout.wait->extension(wait::WaitKind::Barrier)};
   p.barrier_log.assign(layout.barriers, BarrierRecord{});
+  p.prefetches = layout.prefetch_lead >= 0 && layout.program.pattern == config::Pattern::News;
   processes_.push_back(std::move(p));
 }
 
-int Node::local_id(int job, int rank) const {
+[[gnu::always_inline]] inline int Node::local_id(int job, int rank) const {
   int id = -1;
   if (!by_job_.empty()) {
     if (job >= 0 && static_cast<std::size_t>(job) < by_job_.size()) id = by_job_[job];
@@ -164,24 +165,24 @@ void Node::start_phase(Process& p) {
   p.activity = Activity::Compute;
   p.phase_started = now_;
   p.prefetched = 0;
-  prefetch(p);
+  if (p.prefetches) prefetch(p);
 }
 
 void Node::advance_step(Process& p) {
   ++p.step;
   p.compute_left = p.step < p.phase.reads ? p.phase.chunk : p.phase.residual;
   p.activity = Activity::Compute;
-  prefetch(p);
+  if (p.prefetches) prefetch(p);
 }
 
 // wait.prefetch (B&M 4, docs/models/now.md section 5.3): at the start of the computation before read i,
 // the process wakes the partner of every read j not yet prefetched with j - i <= A, A the fewest reads
 // ahead whose distance in dedicated time, (j - i)(c + 2L + 4o) + c, reaches the lead: each read's partner
 // is woken at least the lead before the read, except the first A of a phase, woken at its start.
+// (Called only for a process that prefetches, Process::prefetches.)
 void Node::prefetch(Process& p) {
   const JobLayout& job = layout(p);
-  if (job.prefetch_lead < 0 || job.program.pattern != config::Pattern::News || p.step >= p.phase.reads)
-    return;
+  if (p.step >= p.phase.reads) return;
   const Nanos chunk = p.phase.chunk;
   const Nanos step = chunk + job.program.read_round_trip;
   const std::int64_t ahead =
@@ -434,7 +435,7 @@ void Node::start_op(Op op, Nanos end) {
   cpu_timer_ = (op == Op::Compute || op == Op::Spin) ? std::min(end, quantum_end_) : end;
 }
 
-void Node::interrupt_op() {
+[[gnu::always_inline]] inline void Node::interrupt_op() {
   auto& p = running();
   if (op_ == Op::Compute) p.compute_left -= now_ - op_start_;
   if (op_ == Op::Spin) spinning_ += now_ - op_start_;

@@ -317,6 +317,7 @@ class alignas(64) Node {
     bool interrupted = false;   // its spin was interrupted by leaving the CPU: wait.resume applies
     bool wait_spun = false;     // the current wait entered a spin phase
     bool wait_blocked = false;  // the current wait blocked at least once
+    bool prefetches = false;    // wait.prefetch with a NEWS pattern: it wakes its reads' partners
     std::int64_t step = 0;      // 0..reads-1: chunk then read; reads: residual then barrier
     Nanos compute_left = 0;
     Nanos since = 0;
