@@ -147,9 +147,13 @@ void Node::add_time(TimeBreakdown& time, Category category, Nanos elapsed) {
   time.*kField[static_cast<int>(category)] += elapsed;
 }
 
-void Node::set_category(Process& p, Category category) {
+[[gnu::always_inline]] inline void Node::set_category(Process& p, Category category) {
   // The same category goes on: its time is booked when it ends (the timeline merges it the same way).
-  if (category == p.category) return;
+  // (Inlined: 7.8 M calls on short.yaml, 3 barriers, most of them for the same category.)
+  if (category != p.category) change_category(p, category);
+}
+
+void Node::change_category(Process& p, Category category) {
   add_time(p.time, p.category, now_ - p.since);
   p.category = category;
   p.since = now_;

@@ -48,13 +48,13 @@ class MessageRing {
   std::size_t size() const { return size_; }
   T& front() { return slots()[head_]; }
   T& back() { return slots()[(head_ + size_ - 1) & mask_]; }
-  void push_back(const T& item) {
-    if (size_ > mask_) grow();
+  [[gnu::always_inline]] void push_back(const T& item) {
+    if (size_ > mask_) [[unlikely]] grow();
     slots()[(head_ + size_) & mask_] = item;
     ++size_;
   }
-  void push_front(const T& item) {
-    if (size_ > mask_) grow();
+  [[gnu::always_inline]] void push_front(const T& item) {
+    if (size_ > mask_) [[unlikely]] grow();
     head_ = size_ == 0 ? 0 : (head_ + mask_) & mask_;
     slots()[head_] = item;
     ++size_;
@@ -69,7 +69,7 @@ class MessageRing {
  private:
   static_assert((kInline & (kInline - 1)) == 0, "a power of two");
   T* slots() { return slots_; }
-  void grow() {
+  [[gnu::noinline]] void grow() {
     std::vector<T> bigger(2 * (mask_ + 1));
     for (std::uint32_t i = 0; i < size_; ++i) bigger[i] = slots()[(head_ + i) & mask_];
     spilled_ = std::move(bigger);
@@ -369,6 +369,7 @@ class alignas(64) Node {
   const JobLayout& layout(const Process& p) const { return (*jobs_)[p.job]; }
   static void add_time(TimeBreakdown& time, Category category, Nanos elapsed);
   void set_category(Process& p, Category category);
+  void change_category(Process& p, Category category);
   void on_cpu_timer();
   void run_cpu();
   void step_cpu();  // run_cpu's body, inlined where it runs at nearly every event
