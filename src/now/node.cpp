@@ -16,6 +16,7 @@ using sched::LeaveReason;
 Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
            const std::vector<JobLayout>* jobs, JobTracker* tracker)
     : ticks_(scheduler->ticks()),
+      only_cpu_timer_(!ticks_),
       always_spin_(scheduler->processes_always_spin()),
       outbox_(&own_outbox_),
       params_(params),
@@ -394,6 +395,7 @@ void Node::update_keepalive_timer() {
   for (const auto& p : processes_)
     if (p.keepalive.due >= 0 && (keepalive_timer_ < 0 || p.keepalive.due < keepalive_timer_))
       keepalive_timer_ = p.keepalive.due;
+  only_cpu_timer_ = !ticks_ && keepalive_timer_ < 0;
 }
 
 void Node::on_keepalive_timer() {

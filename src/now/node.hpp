@@ -359,7 +359,7 @@ class alignas(64) Node {
 
   Process& running() { return processes_[cpu_process_]; }
   // No scheduler ticks and no keep-alive timer pending: the CPU's timer is the node's only one.
-  bool only_cpu_timer() const { return !ticks_ && keepalive_timer_ < 0; }
+  bool only_cpu_timer() const { return only_cpu_timer_; }
   // The scheduler's next tick, -1 for none.
   Nanos tick_time() const {
     if (!ticks_) return -1;
@@ -416,6 +416,8 @@ class alignas(64) Node {
   Op op_ = Op::None;
   bool leave_pending_ = false;
   bool ticks_;  // the scheduler has ticks at all (LocalScheduler::ticks)
+  // !ticks_ && keepalive_timer_ < 0, kept by update_keepalive_timer(): one byte to test at every event.
+  bool only_cpu_timer_;
   bool always_spin_;
   int cpu_process_ = -1;
   int unfinished_ = 0;
