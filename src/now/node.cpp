@@ -441,6 +441,12 @@ void Node::start_op(Op op, Nanos end) {
   cpu_timer_ = (op == Op::Compute || op == Op::Spin) ? std::min(end, quantum_end_) : end;
 }
 
+// The running process starts handling the message in handling_.
+[[gnu::always_inline]] inline void Node::start_handle(Process& p) {
+  set_category(p, Category::Compute);
+  start_op(Op::Handle, now_ + params_.overhead);
+}
+
 [[gnu::always_inline]] inline void Node::interrupt_op() {
   auto& p = running();
   if (op_ == Op::Compute) p.compute_left -= now_ - op_start_;
@@ -508,8 +514,7 @@ void Node::run_cpu() { step_cpu(); }
     if (!p.inbox.empty()) {
       handling_ = p.inbox.front();
       p.inbox.pop_front();
-      set_category(p, Category::Compute);
-      start_op(Op::Handle, now_ + params_.overhead);
+      start_handle(p);
       return;
     }
     if (!p.to_send.empty()) {
@@ -629,12 +634,22 @@ void Node::deliver(Nanos now, const Message& message) {
       return;
     throw std::logic_error("NOW node: a message for a finished process");
   }
-  p.inbox.push_back(message);
+  // A running process with no other message waiting, computing or spinning with time left in its quantum,
+  // handles it at once (wants_cpu, then step_cpu's first step): it need not pass through the inbox.
+  const bool at_once = p.state == ProcState::Running && p.inbox.empty() && cpu_state_ == CpuState::Running &&
+                       op_ != Op::Handle && op_ != Op::Send && !leave_pending_ && now_ < quantum_end_;
+  Message* arrived = &handling_;
+  if (at_once) {
+    handling_ = message;
+  } else {
+    p.inbox.push_back(message);
+    arrived = &p.inbox.back();
+  }
   if (message.kind == Message::Kind::ReadRequest || message.kind == Message::Kind::Wakeup) {
     const PartnerState state = p.state == ProcState::Running ? PartnerState::Running
                                : p.state == ProcState::Ready ? PartnerState::Ready
                                                              : PartnerState::Blocked;
-    p.inbox.back().partner = static_cast<std::uint8_t>(state);
+    arrived->partner = static_cast<std::uint8_t>(state);
   }
   if (p.spinning) {
     p.last_message = now_;
@@ -655,6 +670,11 @@ void Node::deliver(Nanos now, const Message& message) {
                   static_cast<int>(Kind::BarrierReply) == 4 && static_cast<int>(Kind::Wakeup) == 5 &&
                   static_cast<int>(Kind::KeepAlive) == 6);
     ++(p.messages_in_phase.*kCount[static_cast<int>(message.kind)]);
+  }
+  if (at_once) {
+    interrupt_op();
+    start_handle(p);
+    return;
   }
   // Handled at once if it is running; after its switch-in or its current handler otherwise; a blocked
   // process is woken.

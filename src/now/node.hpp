@@ -392,6 +392,7 @@ class alignas(64) Node {
   void begin_wait(Process& p, Activity activity);
   void advance_step(Process& p);
   void interrupt_op();
+  void start_handle(Process& p);
   // Processes the timers due at or before `limit`; quietly: stops before the end of a send (returning false).
   template <bool kQuietly>
   bool process_timers(Nanos limit);
