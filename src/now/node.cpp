@@ -498,10 +498,10 @@ void Node::start_op(Op op, Nanos end) {
 }
 
 // The running process's next step at now_, with no operation in progress. The body, step_cpu(), is inlined
-// into the two callers that run at nearly every event, the CPU timer's handler and a message's arrival at a
-// running process; the rest (a dispatch, a switch-in) call run_cpu(). Inlined, it saves the call and its
-// six register saves and restores (7.8 M calls on short.yaml, 3 barriers) and the CPU time per message falls
-// by about a tenth, although cachegrind counts only 2% fewer instructions.
+// into the CPU timer's handler, which runs at nearly every event, and into wants_cpu; the rest (a dispatch,
+// a switch-in) call run_cpu(). Inlined, it saves the call and its six register saves and restores (7.8 M
+// calls on short.yaml, 3 barriers) and the CPU time per message falls by about a tenth, although
+// cachegrind counts only 2% fewer instructions.
 void Node::run_cpu() { step_cpu(); }
 
 [[gnu::always_inline]] inline void Node::step_cpu() {
