@@ -413,7 +413,7 @@ void Node::on_keepalive_timer() {
 [[gnu::always_inline]] inline void Node::wants_cpu(Process& p) {
   switch (p.state) {
     case ProcState::Running:
-      if (cpu_state_ == CpuState::Running && op_ != Op::Handle && op_ != Op::Send) {
+      if (cpu_state_ == CpuState::Running && interruptible()) {
         interrupt_op();
         step_cpu();
       }
@@ -637,7 +637,7 @@ void Node::deliver(Nanos now, const Message& message) {
   // A running process with no other message waiting, computing or spinning with time left in its quantum,
   // handles it at once (wants_cpu, then step_cpu's first step): it need not pass through the inbox.
   const bool at_once = p.state == ProcState::Running && p.inbox.empty() && cpu_state_ == CpuState::Running &&
-                       op_ != Op::Handle && op_ != Op::Send && !leave_pending_ && now_ < quantum_end_;
+                       interruptible() && !leave_pending_ && now_ < quantum_end_;
   Message* arrived = &handling_;
   if (at_once) {
     handling_ = message;
