@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# Regression check of whole runs: runs a fixed set of NOW scenario variants (with both engines) and SMP
+# scenarios, and compares the SHA-256 of every result file each run writes (summary.json without its
+# wall_seconds line, jobs.csv, workstations.csv, barriers.csv, timeline.csv) with run_digests.sha256.
+#
+# The digests are NOT model expectations: they record what the implementation computed when they were
+# recorded, so that a change meant to leave behaviour alone (a refactoring, a speed-up) shows here if it
+# alters a single decision. The NOW variants cover the four local schedulers, every family of waiting
+# algorithm (block, spin, spin-fixed, the two-phase ones, informed waiting), latency 0, barrier trees and
+# all-to-all barriers, keep-alives, prefetching, the Arpaci-Dusseau settings, a 128-workstation run and
+# timeline runs; each NOW variant runs under both engines (`--engine sequential` and `--engine simgrid`),
+# whose files must agree but for `engine` and `wall_seconds` in summary.json.
+#
+# Regenerating (docs/architecture.md, "The safety net"): only when a model rule changes on purpose. Run
+#   bash tests/regression/run_digests.sh build/cosched record
+# and commit the new run_digests.sha256 in the commit that changes the rule, whose message says which rule
+# changed and why; the new figures are justified elsewhere (hand-derived tests, docs/models/), never by
+# this file. A refactoring or a speed-up never re-records.
+#
+# Usage: run_digests.sh COSCHED_BIN [record]
+# With RUN_DIGESTS_KEEP=DIR the runs' result directories are kept in DIR (to diff two binaries' runs).
+set -euo pipefail
+bin=${1:?usage: run_digests.sh COSCHED_BIN [record]}
+mode=${2:-check}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+digests="$here/run_digests.sha256"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+keep=${RUN_DIGESTS_KEEP:-}
+
+short="$root/scenarios/brim-miller/short.yaml"
+ad="$root/scenarios/brim-miller/arpaci-dusseau.yaml"
+news128="$root/scenarios/scale/news-128.yaml"
+nowqs="$root/scenarios/now-quickstart.yaml"
+smpqs="$root/scenarios/quickstart.yaml"
+ch7="$root/scenarios/tsafrir/ch7-linux-nonsync.yaml"
+ch4="$root/scenarios/tsafrir/ch4-homogeneous.yaml"
+kw="$root/scenarios/kontothanassis/synthetic-partitioned.yaml"
+J=workload.jobs.0
+S="$J.barriers=2;$J.sync_interval=50ms"  # the short job, cut to two phases of 50ms
+
+# NOW variants, run with both engines. name | scenario | seed | --set overrides (separated by ';')
+now_cases=(
+  "stride-pairwise|$short|1|$S"
+  "ts-pairwise|$short|2|$S;scheduler={policy: ts}"
+  "stride-credit-pairwise|$short|3|$S;scheduler={policy: stride-credit}"
+  "gang-spin|$short|4|$S;scheduler={policy: gang};$J.wait={algorithm: spin}"
+  "ts-block|$short|5|$S;scheduler={policy: ts};$J.wait={algorithm: block}"
+  "stride-spin-fixed|$short|6|$S;$J.wait={algorithm: spin-fixed, spin: 300us}"
+  "stride-credit-block-immediately|$short|7|$S;scheduler={policy: stride-credit};$J.wait={algorithm: block-immediately}"
+  "ts-large-initial-spin-count|$short|8|$S;scheduler={policy: ts};$J.wait={algorithm: large-initial-spin, initial_spin: V+L+2o, conditional: count, resume: keep}"
+  "stride-variance-guess|$short|9|$S;$J.wait={algorithm: variance-guess}"
+  "stride-credit-proc-count|$short|10|$S;scheduler={policy: stride-credit};$J.wait={algorithm: variance-with-proc-count}"
+  "ts-avg-proc-delay-restart|$short|11|$S;scheduler={policy: ts};$J.wait={algorithm: avg-proc-delay, resume: restart, after_wake: first-phase}"
+  "stride-latency0|$short|12|$S;platform.latency=0"
+  "stride-trees|$short|13|$S;$J.barrier={kind: root, notify: binomial, arrive: binary}"
+  "ts-skewed-trees|$short|14|$S;scheduler={policy: ts};$J.barrier={kind: root, notify: order-aware-skewed}"
+  "stride-all-to-all|$short|15|$S;$J.barrier={kind: all-to-all}"
+  "stride-keepalive|$short|16|$S;$J.barrier={kind: root, keepalive: {start: 3/4, period: 100us, targets: not-arrived}}"
+  "stride-credit-prefetch|$short|17|$S;scheduler={policy: stride-credit};$J.wait={algorithm: pairwise, prefetch: true}"
+  "arpaci-dusseau|$ad|1|$J.barriers=2"
+  "news-128|$news128|1|$J.barriers=1;$J.sync_interval=20ms"
+  "quickstart-timeline|$nowqs|1|output.timeline=true"
+  "gang-block-timeline|$nowqs|2|output.timeline=true;scheduler={policy: gang};$J.wait={algorithm: block}"
+)
+
+# SMP runs: round robin, linux24, partitioned. name | scenario | seed | --set overrides (separated by ';')
+smp_cases=(
+  "smp-rr-quickstart-timeline|$smpqs|1|output.timeline=true"
+  "smp-rr-ch4|$ch4|2|"
+  "smp-linux24-smart|$ch7|3|scheduler.policy=linux24"
+  "smp-linux24-aip-all-timeline|$ch7|4|scheduler.policy=linux24;scheduler.wakeup=aip;scheduler.aip_search=all;workload.nosync=37;output.timeline=true"
+  "smp-partitioned|$kw|5|$J.barriers=300"
+)
+
+out="$work/digests"
+: >"$out"
+
+# run NAME SCENARIO SEED SETS [cosched options...]: one run, then one digest line per result file.
+run() {
+  local name=$1 scenario=$2 seed=$3 sets=$4
+  shift 4
+  local args=() s
+  IFS=';' read -ra s <<<"$sets"
+  for set in "${s[@]}"; do [ -n "$set" ] && args+=(--set "$set"); done
+  local dir="$work/$name"
+  "$bin" run "$scenario" --seed "$seed" "${args[@]}" "$@" --out "$dir" --quiet
+  echo "$name summary.json $(grep -v '"wall_seconds"' "$dir/summary.json" | sha256sum | cut -d' ' -f1)" >>"$out"
+  for file in jobs.csv workstations.csv barriers.csv timeline.csv; do
+    [ -f "$dir/$file" ] && echo "$name $file $(sha256sum <"$dir/$file" | cut -d' ' -f1)" >>"$out"
+  done
+  if [ -n "$keep" ]; then mkdir -p "$keep" && rm -rf "${keep:?}/$name" && cp -r "$dir" "$keep/$name"; fi
+}
+
+for entry in "${now_cases[@]}"; do
+  IFS='|' read -r name scenario seed sets <<<"$entry"
+  for engine in sequential simgrid; do run "now-$name-$engine" "$scenario" "$seed" "$sets" --engine "$engine"; done
+done
+for entry in "${smp_cases[@]}"; do
+  IFS='|' read -r name scenario seed sets <<<"$entry"
+  run "$name" "$scenario" "$seed" "$sets"
+done
+
+if [ "$mode" = record ]; then
+  cp "$out" "$digests"
+  echo "recorded $(wc -l <"$digests") digests in $digests"
+  exit 0
+fi
+if diff -u "$digests" "$out"; then
+  echo "run digests: all $(wc -l <"$out") result files identical to the recorded ones"
+else
+  echo "run digests: result files differ from the recorded ones (above); see the header of $0" >&2
+  exit 1
+fi
