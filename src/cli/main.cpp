@@ -29,6 +29,7 @@
 #include "platform/smp_platform.hpp"
 #include "smp/setup.hpp"
 #include "smp/simulation.hpp"
+#include "util/log.hpp"
 #include "util/signals_deferred.hpp"
 
 namespace {
@@ -44,7 +45,8 @@ struct RunOptions {
   std::optional<std::string> seed;
   std::vector<std::string> sets;
   bool quiet = false;
-  now::RunOptions now;  // how a NOW run is driven
+  now::RunOptions now;            // how a NOW run is driven
+  std::vector<std::string> logs;  // SimGrid log settings (--log), e.g. cosched_now_wait.thresh:debug
 };
 
 config::Scenario load(const RunOptions& options) {
@@ -128,6 +130,29 @@ int run(const RunOptions& options) {
   return 0;
 }
 
+// The --log settings cosched passes to SimGrid: a category's threshold or format (SimGrid aborts on others).
+CLI::Validator log_setting_check() {
+  return CLI::Validator(
+      [](const std::string& setting) -> std::string {
+        static const std::vector<std::string> levels = {"trace",   "debug", "verbose", "info",
+                                                        "warning", "error", "critical"};
+        const auto colon = setting.find(':');
+        const auto dot = setting.rfind('.', colon);
+        const std::string expected =
+            setting + ": expected CATEGORY.thresh:LEVEL (LEVEL one of trace, debug, verbose, info, warning, error, "
+            "critical) or CATEGORY.fmt:FORMAT, e.g. cosched_now_wait.thresh:debug";
+        if (colon == std::string::npos || dot == std::string::npos || dot == 0) return expected;
+        const auto key = setting.substr(dot + 1, colon - dot - 1);
+        const auto value = setting.substr(colon + 1);
+        if (key == "fmt" && !value.empty()) return {};
+        if ((key == "thresh" || key == "threshold") &&
+            std::find(levels.begin(), levels.end(), value) != levels.end())
+          return {};
+        return expected;
+      },
+      "CATEGORY.thresh:LEVEL");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -168,6 +193,13 @@ int main(int argc, char** argv) {
       ->add_flag("--mailbox-per-pair", options.now.mailbox_per_pair,
                  "NOW, simgrid engine: one mailbox per talking pair of workstations")
       ->group("Diagnostics");
+  run_cmd
+      ->add_option("--log", options.logs,
+                   "SimGrid log setting, e.g. --log=cosched_now_wait.thresh:debug (repeatable; README, "
+                   "'Why did it do that?')")
+      ->allow_extra_args(false)
+      ->check(log_setting_check())
+      ->group("Diagnostics");
 
   auto* validate_cmd = app.add_subcommand("validate", "Check a scenario file without running it");
   validate_cmd->add_option("scenario", options.scenario, "Scenario file (YAML)")->required();
@@ -193,6 +225,8 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   }
   if (*seed_opt) options.seed = seed;
+  // Applied before any engine exists, so that they hold for the sequential engine, which never makes one.
+  for (const auto& setting : options.logs) xbt_log_control_set(setting.c_str());
   cli::install_interrupt_handlers();
 
   try {

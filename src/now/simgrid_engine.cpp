@@ -9,7 +9,7 @@
 #include "platform/engine.hpp"
 #include "workload/now_program.hpp"
 
-XBT_LOG_NEW_DEFAULT_SUBCATEGORY(cosched_now, cosched, "The NOW model's workstation actors");
+XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(cosched_now);
 
 namespace cosched::now {
 

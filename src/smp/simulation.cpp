@@ -1,7 +1,6 @@
 #include "smp/simulation.hpp"
 
 #include <fmt/format.h>
-#include <xbt/log.h>
 
 #include <algorithm>
 #include <simgrid/s4u.hpp>
@@ -12,8 +11,9 @@
 #include "platform/engine.hpp"
 #include "platform/smp_platform.hpp"
 #include "smp/setup.hpp"
+#include "util/log.hpp"
 
-XBT_LOG_NEW_DEFAULT_SUBCATEGORY(cosched_smp, cosched, "The SMP model's machine actor");
+XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(cosched_smp);
 
 namespace cosched::smp {
 

@@ -1,0 +1,11 @@
+#pragma once
+// cosched's logging: SimGrid's XBT macros with the categories of util/log.cpp.
+//
+// SimGrid compiles XBT_DEBUG out of builds with NDEBUG (xbt/log.h sets XBT_LOG_STATIC_THRESHOLD to
+// verbose), and cosched is built Release. The decision lines (who, when, why) must be there in the binary
+// researchers run, so the static threshold is lowered to debug here: a line that is off costs a test of
+// its category's threshold. Include this header, not <xbt/log.h>.
+#include <xbt/log.h>
+
+#undef XBT_LOG_STATIC_THRESHOLD
+#define XBT_LOG_STATIC_THRESHOLD xbt_log_priority_debug
