@@ -11,6 +11,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from . import figures, tables
+from .roles import find_roles
 from .contract import axis_columns, load_results, load_timelines, load_total_threads
 
 
@@ -29,7 +30,7 @@ def build_sections(sweep_dir: Path, load=None, variant=None, baseline=None, comp
     does not, and the lines that open report.md (the sweep and the roles of its axes)."""
     results = load_results(sweep_dir)
     axes = axis_columns(results)
-    roles = tables.find_roles(results, load=load, variant=variant, baseline=baseline, compare=compare)
+    roles = find_roles(results, load=load, variant=variant, baseline=baseline, compare=compare)
     total_threads = load_total_threads(sweep_dir, list(results["run_id"]))
     if total_threads is not None:
         results[tables.TOTAL_THREADS] = total_threads.to_numpy()
