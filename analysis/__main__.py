@@ -1,5 +1,6 @@
-"""Command line: `python -m analysis report DIR [--out OUTDIR]`. It only loads, calls and saves;
-exit codes: 0 success, 2 bad input (a sweep directory that does not follow the contract)."""
+"""Command line: `python -m analysis report DIR [--out OUTDIR]`. It only loads, calls and saves,
+and words the errors of a role choice (roles.py) with its own flags; exit codes: 0 success, 2 bad
+input (a sweep directory that does not follow the contract, or an option the sweep cannot honour)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,28 @@ from pathlib import Path
 
 from .contract import ContractError
 from .report import write_report
+from .roles import RoleError
+
+FLAGS = {"load": "--load", "variant": "--variant", "baseline": "--baseline", "comparison": "--compare"}
+
+# Each kind of RoleError in the command line's words: {flag} is the flag that made the choice, other
+# flags are named where they are the remedy; {given} and the error's facts fill in the rest. The
+# text is the one the command line has always printed, which users and scripts may match.
+ROLE_ERRORS = {
+    "comparisons_without_variant": "{flag} {given}: --baseline and --compare need a variant axis",
+    "not_an_axis": "{flag} {given}: not an axis of this sweep (axes: {axes})",
+    "not_numbers": "{flag} {given}: expected an axis of numbers, got values such as '{example}'",
+    "no_variant_to_compare": "{flag}: this sweep has no variant axis (choose one with --variant)",
+    "not_a_value": "{flag} {given}: not a value of {variant} (values: {values})",
+    "not_a_pair": "{flag} {given}: expected 'X vs Y', two values of {variant}",
+    "same_value": "{flag} {given}: X and Y are the same value",
+}
+
+
+def in_flags(error: RoleError) -> str:
+    """The role error as a user of the command line reads it: naming the flag that chose the column
+    or value rather than the role, so the user knows which argument to change."""
+    return ROLE_ERRORS[error.kind].format(flag=FLAGS[error.role], given=error.given, **error.facts)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
             timelines=args.timelines,
         )
     except (ContractError, ValueError) as error:
-        print(f"analysis: error: {error}", file=sys.stderr)
+        message = in_flags(error) if isinstance(error, RoleError) else str(error)
+        print(f"analysis: error: {message}", file=sys.stderr)
         return 2
     print(f"analysis: wrote {len(written)} files to {out_dir}/ (report.md)")
     return 0

@@ -3,6 +3,7 @@ drawn from (same name) and a section of report.md showing both."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from matplotlib.figure import Figure
 
 from . import figures, tables
 from .contract import axis_columns, load_results, load_timelines, load_total_threads
+from .roles import Roles, find_roles
 
 
 @dataclass
@@ -24,126 +26,235 @@ class Section:
     extra_tables: dict[str, pd.DataFrame] | None = None  # shown in report.md instead of `table`
 
 
-def build_sections(sweep_dir: Path, load=None, variant=None, baseline=None, compare=None, timelines: int = 4):
-    """Returns (sections, notes, header): the figures this sweep supports, a line for each one it
-    does not, and the lines that open report.md (the sweep and the roles of its axes)."""
+@dataclass
+class Sweep:
+    """What the section builders read: the sweep's tables, the roles of its axes, and the facts that
+    decide which figures the data supports (computed once, shared by every builder)."""
+
+    directory: Path
+    results: pd.DataFrame
+    axes: list[str]
+    roles: Roles
+    jobs: pd.DataFrame
+    classes: pd.DataFrame
+    cpus: str | None  # the column giving the CPU count
+    threads: str | None  # the column counting a run's threads (None without a load axis)
+    counted: str  # how report.md says the threads were counted
+    has_ssr: bool
+    above_cpus: bool  # some run has more threads than CPUs (only asked with a load axis)
+    time_unit: str
+
+    @property
+    def has_load(self) -> bool:
+        return self.roles.load is not None
+
+    @property
+    def has_variant(self) -> bool:
+        return self.roles.variant is not None
+
+    @property
+    def has_wait(self) -> bool:
+        return self.roles.wait is not None
+
+    @property
+    def has_states(self) -> bool:
+        """Job-state times: now runs have them, smp runs do not."""
+        return any(c.startswith("time.") for c in self.jobs.columns)
+
+    @property
+    def pairs(self) -> str:
+        """The comparisons as section titles name them: `2CS+ vs CS, CS+ vs CS`."""
+        return ", ".join(f"{x} vs {y}" for x, y in self.roles.comparisons)
+
+
+def load_sweep(sweep_dir: Path, **role_choices) -> Sweep:
+    """Reads the sweep, assigns the roles (RoleError for a choice the data cannot honour) and
+    works out the facts the section table tests."""
     results = load_results(sweep_dir)
-    axes = axis_columns(results)
-    roles = tables.find_roles(results, load=load, variant=variant, baseline=baseline, compare=compare)
+    roles = find_roles(results, **role_choices)
     total_threads = load_total_threads(sweep_dir, list(results["run_id"]))
     if total_threads is not None:
         results[tables.TOTAL_THREADS] = total_threads.to_numpy()
     cpus = tables.cpus_column(results)
     jobs, classes = tables.job_and_class_tables(results, roles)
-    time_unit = str(results["time_unit"].iloc[0]) if "time_unit" in results.columns else "time unit"
-    sections: list[Section] = []
-    notes: list[str] = []
+    threads = tables.TOTAL_THREADS if total_threads is not None else roles.load
+    counted = "the total thread count (nosync + threads x copies, from runs/*/summary.json)"
+    if threads == roles.load:
+        counted = f"`{roles.load}` as the thread count (no runs/*/summary.json to count threads)"
+    return Sweep(
+        directory=sweep_dir,
+        results=results,
+        axes=axis_columns(results),
+        roles=roles,
+        jobs=jobs,
+        classes=classes,
+        cpus=cpus,
+        threads=threads,
+        counted=counted,
+        has_ssr="ssr" in classes.columns and bool(classes["ssr"].notna().any()),
+        above_cpus=roles.load is not None and _some_run_above_cpus(results, threads, cpus),
+        time_unit=str(results["time_unit"].iloc[0]) if "time_unit" in results.columns else "time unit",
+    )
 
-    def skip(what: str, why: str) -> None:
-        notes.append(f"{what}: not drawn, {why}.")
 
-    pairs = ", ".join(f"{x} vs {y}" for x, y in roles.comparisons)
-    has_ssr = "ssr" in classes.columns and classes["ssr"].notna().any()
-    if roles.load is None:
-        skip("SSR / speedup against load, thread surplus", "no numeric axis varies (choose one with --load)")
-    else:
-        if has_ssr:
-            table = tables.ssr_vs_load(classes, roles)
-            sections.append(Section(
-                "ssr_vs_load", "SSR against load",
-                f"Successful-spin rate (percent) of each job class against `{roles.load}` "
-                "(Tsafrir figures 3.x, 4.1, 7.x, 8.1). The dotted line is the 50% threshold (thesis 4.6).",
-                table, figures.ssr_vs_load_figure(table, roles.load)))
-        else:
-            skip("SSR against load", "no run has an SSR (nothing spun)")
-        if roles.variant is not None:
-            table = tables.speedup_vs_load(classes, roles, axes)
-            sections.append(Section(
-                "speedup_vs_load", f"Speedup against load: `{roles.variant}`, {pairs}",
-                "Relative improvement in completion time (Tsafrir 7.7.2): (T(Y) - T(X)) / T(Y) "
-                "x 100 for each comparison `X vs Y`, positive when X is faster; per job class, paired by seed.",
-                table, figures.speedup_vs_load_figure(table, roles.load)))
-        else:
-            skip("speedup against load", "no second axis to compare (choose one with --variant)")
-        threads = tables.TOTAL_THREADS if total_threads is not None else roles.load
-        counted = "the total thread count (nosync + threads x copies, from runs/*/summary.json)"
-        if threads == roles.load:
-            counted = f"`{roles.load}` as the thread count (no runs/*/summary.json to count threads)"
-        counts = pd.to_numeric(results[threads], errors="coerce")
-        above = bool(cpus) and (counts > pd.to_numeric(results[cpus])).any()
-        if above and has_ssr:
-            table = tables.ssr_above_cpus(classes, roles, cpus, threads)
-            sections.append(Section(
-                "ssr_above_cpus", "Average SSR over the loads above the CPU count",
-                "Per curve, the mean over the loads with more threads than CPUs of the load's SSR (percent; "
-                "its mean over seeds), and the absolute deviation (1/n) sum |SSR_i - avg| over those loads "
-                f"(Tsafrir 7.7.1), with {counted}.",
-                table, None))
-        if above and roles.variant is not None:
-            table = tables.speedup_above_cpus(classes, roles, axes, cpus, threads)
-            sections.append(Section(
-                "speedup_above_cpus", f"Average speedup over the loads above the CPU count: {pairs}",
-                "Per comparison and curve, the mean over the loads with more threads than CPUs of the load's "
-                "speedup (percent, paired by seed, then its mean over seeds), and its absolute deviation "
-                f"(Tsafrir 7.7.2, 7.7.3), with {counted}.",
-                table, None))
-        if not above:
-            skip("averages over the loads above the CPU count", "no run with more threads than CPUs")
-        if has_ssr and above:
-            table = tables.thread_surplus(classes, roles, cpus, threads)
-            sections.append(Section(
-                "thread_surplus", "Thread surplus with SSR > 50%",
-                "Largest n such that every thread count in (CPUs, CPUs + n] has SSR > 50% (Tsafrir 4.6, 8.3), "
-                f"with {counted}; ssr_avg and ssr_min over those runs.",
-                table, figures.thread_surplus_figure(table)))
-        else:
-            skip("thread surplus", "no run with more threads than CPUs, or no SSR")
-    if roles.variant is not None and roles.load is None:
-        table = tables.speedup_bars(results, roles, axes)
-        sections.append(Section(
-            "speedup_bars", f"Speedup per scheduler and job length: `{roles.variant}`, {pairs}",
-            "Relative improvement in total execution time (makespan) over the baseline, paired by seed "
-            "(Brim & Miller figure 3).",
-            table, figures.speedup_bars_figure(table)))
-    elif roles.load is None:
-        skip("speedup bars", "no variant axis")
-    if any(c.startswith("time.") for c in jobs.columns):
-        table = tables.state_breakdown(jobs, roles)
-        sections.append(Section(
-            "state_breakdown", "Job-state breakdown",
-            "Share of the jobs' time in each state (Brim & Miller figure 4): per run, each state's "
-            "per-process time summed over the job instances, over the sum of the five states.",
-            table, figures.state_breakdown_figure(table)))
-    else:
-        skip("job-state breakdown", "no job.*.time.* columns (smp runs have none)")
-    if roles.wait is not None:
-        table = tables.waiting_algorithms(results, roles, axes)
-        sections.append(Section(
-            "waiting_algorithms", "Waiting algorithms",
-            f"Execution time (makespan, {time_unit}) and slowdown T(algorithm) / T({roles.wait_baseline}) "
-            "under the same scheduler, job length and seed, mean over seeds (Brim & Miller Table 1 layout). "
-            "waiting_algorithms.csv has the standard deviations.",
-            table, None, tables.waiting_algorithms_layout(table)))
-    else:
-        skip("waiting-algorithm table", "no varying axis ending in `wait` or `wait.algorithm`")
-    found = load_timelines(sweep_dir, list(results["run_id"].astype(str)))
+def _some_run_above_cpus(results: pd.DataFrame, threads: str, cpus: str | None) -> bool:
+    """Whether the averages over the loads above the CPU count and the thread surplus have any run
+    to measure: they are about more threads than CPUs (thesis 4.6, 7.7.1)."""
+    counts = pd.to_numeric(results[threads], errors="coerce")
+    return bool(cpus) and bool((counts > pd.to_numeric(results[cpus])).any())
+
+
+def not_drawn(what: str, why: str) -> str:
+    """The line of report.md's `Not drawn` list for a figure the data does not support."""
+    return f"{what}: not drawn, {why}."
+
+
+def _ssr_vs_load(sweep: Sweep) -> Section:
+    table = tables.ssr_vs_load(sweep.classes, sweep.roles)
+    return Section(
+        "ssr_vs_load", "SSR against load",
+        f"Successful-spin rate (percent) of each job class against `{sweep.roles.load}` "
+        "(Tsafrir figures 3.x, 4.1, 7.x, 8.1). The dotted line is the 50% threshold (thesis 4.6).",
+        table, figures.ssr_vs_load_figure(table, sweep.roles.load))
+
+
+def _speedup_vs_load(sweep: Sweep) -> Section:
+    table = tables.speedup_vs_load(sweep.classes, sweep.roles, sweep.axes)
+    return Section(
+        "speedup_vs_load", f"Speedup against load: `{sweep.roles.variant}`, {sweep.pairs}",
+        "Relative improvement in completion time (Tsafrir 7.7.2): (T(Y) - T(X)) / T(Y) "
+        "x 100 for each comparison `X vs Y`, positive when X is faster; per job class, paired by seed.",
+        table, figures.speedup_vs_load_figure(table, sweep.roles.load))
+
+
+def _ssr_above_cpus(sweep: Sweep) -> Section:
+    table = tables.ssr_above_cpus(sweep.classes, sweep.roles, sweep.cpus, sweep.threads)
+    return Section(
+        "ssr_above_cpus", "Average SSR over the loads above the CPU count",
+        "Per curve, the mean over the loads with more threads than CPUs of the load's SSR (percent; "
+        "its mean over seeds), and the absolute deviation (1/n) sum |SSR_i - avg| over those loads "
+        f"(Tsafrir 7.7.1), with {sweep.counted}.",
+        table, None)
+
+
+def _speedup_above_cpus(sweep: Sweep) -> Section:
+    table = tables.speedup_above_cpus(sweep.classes, sweep.roles, sweep.axes, sweep.cpus, sweep.threads)
+    return Section(
+        "speedup_above_cpus", f"Average speedup over the loads above the CPU count: {sweep.pairs}",
+        "Per comparison and curve, the mean over the loads with more threads than CPUs of the load's "
+        "speedup (percent, paired by seed, then its mean over seeds), and its absolute deviation "
+        f"(Tsafrir 7.7.2, 7.7.3), with {sweep.counted}.",
+        table, None)
+
+
+def _thread_surplus(sweep: Sweep) -> Section:
+    table = tables.thread_surplus(sweep.classes, sweep.roles, sweep.cpus, sweep.threads)
+    return Section(
+        "thread_surplus", "Thread surplus with SSR > 50%",
+        "Largest n such that every thread count in (CPUs, CPUs + n] has SSR > 50% (Tsafrir 4.6, 8.3), "
+        f"with {sweep.counted}; ssr_avg and ssr_min over those runs.",
+        table, figures.thread_surplus_figure(table))
+
+
+def _speedup_bars(sweep: Sweep) -> Section:
+    table = tables.speedup_bars(sweep.results, sweep.roles, sweep.axes)
+    return Section(
+        "speedup_bars", f"Speedup per scheduler and job length: `{sweep.roles.variant}`, {sweep.pairs}",
+        "Relative improvement in total execution time (makespan) over the baseline, paired by seed "
+        "(Brim & Miller figure 3).",
+        table, figures.speedup_bars_figure(table))
+
+
+def _state_breakdown(sweep: Sweep) -> Section:
+    table = tables.state_breakdown(sweep.jobs, sweep.roles)
+    return Section(
+        "state_breakdown", "Job-state breakdown",
+        "Share of the jobs' time in each state (Brim & Miller figure 4): per run, each state's "
+        "per-process time summed over the job instances, over the sum of the five states.",
+        table, figures.state_breakdown_figure(table))
+
+
+def _waiting_algorithms(sweep: Sweep) -> Section:
+    table = tables.waiting_algorithms(sweep.results, sweep.roles, sweep.axes)
+    return Section(
+        "waiting_algorithms", "Waiting algorithms",
+        f"Execution time (makespan, {sweep.time_unit}) and slowdown T(algorithm) / T({sweep.roles.wait_baseline}) "
+        "under the same scheduler, job length and seed, mean over seeds (Brim & Miller Table 1 layout). "
+        "waiting_algorithms.csv has the standard deviations.",
+        table, None, tables.waiting_algorithms_layout(table))
+
+
+def _noted(what: str, why: str) -> Callable[[Sweep], str]:
+    """A builder giving the `Not drawn` line of a figure the data does not support."""
+    return lambda sweep: not_drawn(what, why)
+
+
+# The figures and tables in report.md's order: each entry is (when, build), and build gives the
+# section, or the `Not drawn` line saying why a figure is missing. Every entry whose `when` holds
+# contributes, so a figure has one entry for when it is drawn and one for when its absence is noted.
+SECTION_TABLE: list[tuple[Callable[[Sweep], bool], Callable[[Sweep], Section | str]]] = [
+    (lambda s: not s.has_load,
+     _noted("SSR / speedup against load, thread surplus", "no numeric axis varies (choose one with --load)")),
+    (lambda s: s.has_load and s.has_ssr, _ssr_vs_load),
+    (lambda s: s.has_load and not s.has_ssr, _noted("SSR against load", "no run has an SSR (nothing spun)")),
+    (lambda s: s.has_load and s.has_variant, _speedup_vs_load),
+    (lambda s: s.has_load and not s.has_variant,
+     _noted("speedup against load", "no second axis to compare (choose one with --variant)")),
+    (lambda s: s.has_load and s.above_cpus and s.has_ssr, _ssr_above_cpus),
+    (lambda s: s.has_load and s.above_cpus and s.has_variant, _speedup_above_cpus),
+    (lambda s: s.has_load and not s.above_cpus,
+     _noted("averages over the loads above the CPU count", "no run with more threads than CPUs")),
+    (lambda s: s.has_load and s.has_ssr and s.above_cpus, _thread_surplus),
+    (lambda s: s.has_load and not (s.has_ssr and s.above_cpus),
+     _noted("thread surplus", "no run with more threads than CPUs, or no SSR")),
+    (lambda s: not s.has_load and s.has_variant, _speedup_bars),
+    (lambda s: not s.has_load and not s.has_variant, _noted("speedup bars", "no variant axis")),
+    (lambda s: s.has_states, _state_breakdown),
+    (lambda s: not s.has_states, _noted("job-state breakdown", "no job.*.time.* columns (smp runs have none)")),
+    (lambda s: s.has_wait, _waiting_algorithms),
+    (lambda s: not s.has_wait,
+     _noted("waiting-algorithm table", "no varying axis ending in `wait` or `wait.algorithm`")),
+]
+
+
+def timeline_sections(sweep: Sweep, timelines: int) -> tuple[list[Section], list[str]]:
+    """A section for each of the first `timelines` runs with a timeline.csv, and the note saying
+    there are none, or how many more there are."""
+    found = load_timelines(sweep.directory, list(sweep.results["run_id"].astype(str)))
+    sections = []
     for run_id, timeline in list(found.items())[:timelines]:
         lanes = tables.thread_state_lanes(timeline)
         sections.append(Section(
             f"timeline_{run_id}", f"State timeline of run {run_id}",
             f"One lane per thread or process, from runs/{run_id}/timeline.csv (Tsafrir figures 4.2, 7.3).",
-            lanes, figures.state_timeline_figure(lanes, time_unit, f"Run {run_id}")))
+            lanes, figures.state_timeline_figure(lanes, sweep.time_unit, f"Run {run_id}")))
     if not found:
-        skip("state timelines", "no runs/<run_id>/timeline.csv (set output.timeline: true)")
-    elif len(found) > timelines:
-        notes.append(f"state timelines: {len(found) - timelines} more runs have one (raise --timelines).")
-    header = [
-        f"Sweep `{sweep_dir}`: {len(results)} runs, {results['seed'].nunique()} seed(s), "
-        f"axes {', '.join(f'`{a}`' for a in axes) or 'none'}.",
-        *roles.described(),
+        return sections, [not_drawn("state timelines", "no runs/<run_id>/timeline.csv (set output.timeline: true)")]
+    if len(found) > timelines:
+        return sections, [f"state timelines: {len(found) - timelines} more runs have one (raise --timelines)."]
+    return sections, []
+
+
+def report_header(sweep: Sweep) -> list[str]:
+    """The lines that open report.md: the sweep, its axes and the roles they play."""
+    results = sweep.results
+    return [
+        f"Sweep `{sweep.directory}`: {len(results)} runs, {results['seed'].nunique()} seed(s), "
+        f"axes {', '.join(f'`{a}`' for a in sweep.axes) or 'none'}.",
+        *sweep.roles.described(),
         "Values over seeds are mean ± sample standard deviation (ddof=1).",
     ]
-    return sections, notes, header
+
+
+def build_sections(sweep_dir: Path, load=None, variant=None, baseline=None, compare=None, timelines: int = 4):
+    """Returns (sections, notes, header): the figures this sweep supports, a line for each one it
+    does not, and the lines that open report.md (the sweep and the roles of its axes)."""
+    sweep = load_sweep(sweep_dir, load=load, variant=variant, baseline=baseline, compare=compare)
+    built = [build(sweep) for when, build in SECTION_TABLE if when(sweep)]
+    sections = [item for item in built if isinstance(item, Section)]
+    notes = [item for item in built if isinstance(item, str)]
+    more_sections, more_notes = timeline_sections(sweep, timelines)
+    return sections + more_sections, notes + more_notes, report_header(sweep)
 
 
 def markdown_table(table: pd.DataFrame, index: bool = False) -> str:

@@ -14,145 +14,15 @@ baseline Y that has the same seed and the same values of every other axis, and t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import pandas as pd
 
-from .contract import axis_columns, class_table, is_numeric, job_table, varying
+from .contract import axis_columns, class_table, job_table
+from .roles import Roles
 
 STATES_NOW = ["compute", "communicate", "synchronize", "idle", "switch"]
 TOTAL_THREADS = "total_threads"  # derived from runs/<run_id>/summary.json, not a results.csv column
-NO_VARIANT = "none"  # --variant none: no variant axis
 SSR_THRESHOLD_PERCENT = 50.0  # thesis 4.6: at SSR <= 50% always-block would have used less CPU time
-
-
-@dataclass
-class Roles:
-    """Which results.csv columns play which part in the figures (None: not in this sweep)."""
-
-    load: str | None = None  # x axis of the curves (thesis "load")
-    variant: str | None = None  # the axis whose values are compared (wakeup scheme, spin, keep-alive)
-    baseline: str | None = None  # the variant value the others are compared to
-    comparisons: list[tuple[str, str]] = field(default_factory=list)  # (X, Y): speedup of X vs Y
-    wait: str | None = None  # the waiting-algorithm axis (B&M Table 1)
-    wait_baseline: str | None = None
-    scheduler: str | None = None
-    length: str | None = None  # job length (B&M short / medium / long)
-    groups: list[str] = field(default_factory=list)  # other varying axes: one curve set each
-
-    def curve_groups(self, results: pd.DataFrame) -> list[str]:
-        """Columns that separate curves besides the job class and the variant: the other varying
-        axes, the waiting algorithm, the job length and the scheduler when they vary."""
-        extra = [self.wait, self.length, self.scheduler]
-        return self.groups + [
-            c for c in extra if c and c != self.variant and c in results.columns and results[c].nunique() > 1
-        ]
-
-    def described(self) -> list[str]:
-        def axis(column: str | None, baseline: str | None = None) -> str:
-            if column is None:
-                return "none"
-            return f"`{column}`" + (f" (baseline `{baseline}`)" if baseline is not None else "")
-
-        pairs = ", ".join(f"`{x} vs {y}`" for x, y in self.comparisons)
-        return [
-            f"load: {axis(self.load)}",
-            f"variant: {axis(self.variant, self.baseline)}" + (f"; comparisons {pairs}" if pairs else ""),
-            f"waiting algorithm: {axis(self.wait, self.wait_baseline)}",
-            f"scheduler: {axis(self.scheduler)}",
-            f"job length: {axis(self.length)}",
-            "other varying axes: " + (", ".join(f"`{g}`" for g in self.groups) or "none"),
-        ]
-
-
-def find_roles(
-    results: pd.DataFrame,
-    load: str | None = None,
-    variant: str | None = None,
-    baseline: str | None = None,
-    compare: list[str] | None = None,
-) -> Roles:
-    """Assigns roles to the sweep's axes; `load`, `variant`, `baseline` and `compare` override the
-    defaults. `variant="none"` leaves the variant out (no speedups: figure 7.2's grains are not
-    treatments of one job). `compare` lists pairs "X vs Y" of variant values: the speedups drawn are
-    of X against Y for each pair (thesis figures 7.9-7.12 compare 2CS+ vs CS, CS+ vs CS and
-    2CS+ vs CS+ in one figure); by default every other value against the baseline.
-
-    Defaults: the waiting-algorithm axis is the varying axis ending in `wait.algorithm` or `wait`,
-    with the value naming `pairwise` as its baseline (B&M compare to implicit coscheduling's
-    pairwise waiting); the job length is the varying axis ending in `barriers`, else the `scenario`
-    column when it varies (B&M's short / medium / long scenarios); the scheduler is
-    `resolved.scheduler.policy`; the load is the first varying numeric axis left; the variant is
-    the first varying axis left (else, with a load axis, the waiting algorithm), with its first
-    value in the file as the baseline.
-    """
-    axes = axis_columns(results)
-    moving = varying(results, axes)
-    no_variant = variant == NO_VARIANT
-    if no_variant:
-        if compare or baseline is not None:
-            raise ValueError("--variant none: --baseline and --compare need a variant axis")
-        variant = None
-    for name, given in (("--load", load), ("--variant", variant)):
-        if given is not None and given not in axes:
-            raise ValueError(f"{name} {given}: not an axis of this sweep (axes: {', '.join(axes) or 'none'})")
-    if load is not None and not is_numeric(results[load]):
-        raise ValueError(f"--load {load}: expected an axis of numbers, got values such as '{results[load].iloc[0]}'")
-    roles = Roles()
-    taken: set[str] = set()
-    waits = [a for a in moving if a.endswith(("wait.algorithm", ".wait")) and a != variant]
-    if waits:
-        roles.wait = waits[0]
-        values = list(dict.fromkeys(results[roles.wait].astype(str)))
-        pairwise = [v for v in values if "pairwise" in v]
-        roles.wait_baseline = pairwise[0] if pairwise else values[0]
-        taken.add(roles.wait)
-    lengths = [a for a in moving if a.endswith("barriers") and a not in (load, variant)]
-    if lengths:
-        roles.length = lengths[0]
-        taken.add(roles.length)
-    elif "scenario" in results.columns and results["scenario"].nunique() > 1:
-        roles.length = "scenario"
-    for column in ("resolved.scheduler.policy", "scheduler.policy"):
-        if column in results.columns:
-            roles.scheduler = column
-            break
-    taken |= {a for a in moving if a in ("scheduler", "scheduler.policy")}
-    if load is None:
-        load = next((a for a in moving if a not in taken | {variant} and is_numeric(results[a])), None)
-    roles.load = load
-    taken |= {load}
-    if variant is None and not no_variant:
-        variant = next((a for a in moving if a not in taken), None)
-        if variant is None and load is not None and roles.wait is not None:
-            variant = roles.wait  # spin vs always-block against load (thesis 8.6)
-    roles.variant = variant
-    if variant is None and compare:
-        raise ValueError("--compare: this sweep has no variant axis (choose one with --variant)")
-    if variant is not None:
-        values = list(dict.fromkeys(results[variant].astype(str)))
-
-        def known(value: str, option: str) -> str:
-            if value not in values:
-                raise ValueError(f"{option} {value}: not a value of {variant} (values: {', '.join(values)})")
-            return value
-
-        roles.baseline = known(baseline, "--baseline") if baseline is not None else values[0]
-        if compare:
-            for pair in compare:
-                parts = pair.split(" vs ")
-                if len(parts) != 2 or not all(p.strip() for p in parts):
-                    raise ValueError(f"--compare {pair}: expected 'X vs Y', two values of {variant}")
-                x, y = (known(p.strip(), "--compare") for p in parts)
-                if x == y:
-                    raise ValueError(f"--compare {pair}: X and Y are the same value")
-                roles.comparisons.append((x, y))
-        else:
-            roles.comparisons = [(v, roles.baseline) for v in values if v != roles.baseline]
-    taken |= {variant}
-    roles.groups = [a for a in moving if a not in taken]
-    return roles
 
 
 def cpus_column(results: pd.DataFrame) -> str | None:

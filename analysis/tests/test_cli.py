@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from analysis import figures
 
@@ -60,11 +61,35 @@ def test_unknown_schema_version_exits_2_with_one_line(fixtures, tmp_path):
     assert not (tmp_path / "report.md").exists()
 
 
-def test_a_bad_option_value_exits_2(fixtures, tmp_path):
-    done = run_report(fixtures / "smp_load", "--out", tmp_path, "--variant", "workload.typo")
-    assert done.returncode == 2
-    assert done.stderr == "analysis: error: --variant workload.typo: not an axis of this sweep " \
-        "(axes: workload.nosync, workload.jobs.0.wait.spin)\n"
+SPIN_VALUES = "not a value of workload.jobs.0.wait.spin (values: CS, 2CS+)"
+
+
+@pytest.mark.parametrize(
+    "fixture, options, message",
+    [
+        ("smp_load", ["--variant", "workload.typo"],
+         "--variant workload.typo: not an axis of this sweep (axes: workload.nosync, workload.jobs.0.wait.spin)"),
+        ("smp_load", ["--load", "nope"],
+         "--load nope: not an axis of this sweep (axes: workload.nosync, workload.jobs.0.wait.spin)"),
+        ("smp_load", ["--load", "workload.jobs.0.wait.spin"],
+         "--load workload.jobs.0.wait.spin: expected an axis of numbers, got values such as 'CS'"),
+        ("smp_load", ["--variant", "none", "--baseline", "CS"],
+         "--variant none: --baseline and --compare need a variant axis"),
+        ("smp_load", ["--variant", "none", "--compare", "CS vs 2CS+"],
+         "--variant none: --baseline and --compare need a variant axis"),
+        ("smp_threads", ["--compare", "2 vs 3"],
+         "--compare: this sweep has no variant axis (choose one with --variant)"),
+        ("smp_load", ["--baseline", "3CS"], f"--baseline 3CS: {SPIN_VALUES}"),
+        ("smp_load", ["--compare", "CS vs 3CS"], f"--compare 3CS: {SPIN_VALUES}"),
+        ("smp_load", ["--compare", "CS versus 2CS+"],
+         "--compare CS versus 2CS+: expected 'X vs Y', two values of workload.jobs.0.wait.spin"),
+        ("smp_load", ["--compare", "CS vs CS"], "--compare CS vs CS: X and Y are the same value"),
+    ],
+)
+def test_a_bad_option_value_exits_2_naming_the_option(fixtures, tmp_path, fixture, options, message):
+    done = run_report(fixtures / fixture, "--out", tmp_path, *options)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"analysis: error: {message}\n")
+    assert not (tmp_path / "report.md").exists()
 
 
 def test_thread_surplus_counts_all_threads_when_the_run_folders_give_them(fixtures, tmp_path):

@@ -5,6 +5,7 @@ from matplotlib.figure import Figure
 
 from analysis import figures, tables
 from analysis.contract import axis_columns, load_results
+from analysis.roles import find_roles
 
 
 def check_axes(fig, x_part, y_part, bars=None):
@@ -18,7 +19,7 @@ def check_axes(fig, x_part, y_part, bars=None):
 
 def test_curve_figures_draw_one_line_per_curve_and_a_band_with_several_seeds(fixtures):
     results = load_results(fixtures / "smp_load")
-    roles = tables.find_roles(results)
+    roles = find_roles(results)
     _, classes = tables.job_and_class_tables(results, roles)
     ssr = figures.ssr_vs_load_figure(tables.ssr_vs_load(classes, roles), roles.load)
     check_axes(ssr, "workload.nosync", "SSR (%)")
@@ -30,11 +31,11 @@ def test_curve_figures_draw_one_line_per_curve_and_a_band_with_several_seeds(fix
 
 def test_bar_figures_have_one_bar_per_value(fixtures):
     results = load_results(fixtures / "now_keep_alive")
-    roles = tables.find_roles(results)
+    roles = find_roles(results)
     fig = figures.speedup_bars_figure(tables.speedup_bars(results, roles, axis_columns(results)))
     check_axes(fig, "scheduler / job length", "speedup in total execution time (%)", bars=8)
     results = load_results(fixtures / "now_waiting")
-    roles = tables.find_roles(results)
+    roles = find_roles(results)
     breakdown = tables.state_breakdown(tables.job_and_class_tables(results, roles)[0], roles)
     check_axes(figures.state_breakdown_figure(breakdown), "scheduler", "share of job time (%)", bars=4 * 5)
 

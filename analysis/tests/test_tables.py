@@ -12,19 +12,20 @@ import pytest
 
 from analysis import tables
 from analysis.contract import axis_columns, load_results
+from analysis.roles import RoleError, find_roles
 
 STD_OF_TWO_10_APART = math.sqrt(50)  # sample std of {x, x + 10}: 7.0711
 
 
 def smp_classes(fixtures):
     results = load_results(fixtures / "smp_load")
-    _, classes = tables.job_and_class_tables(results, tables.find_roles(results))
+    _, classes = tables.job_and_class_tables(results, find_roles(results))
     return results, axis_columns(results), classes
 
 
 def test_roles_of_the_smp_sweep(fixtures):
     results = load_results(fixtures / "smp_load")
-    roles = tables.find_roles(results)
+    roles = find_roles(results)
     assert roles.load == "workload.nosync"
     assert (roles.variant, roles.baseline) == ("workload.jobs.0.wait.spin", "CS")
     assert roles.wait is None and roles.groups == []
@@ -32,7 +33,7 @@ def test_roles_of_the_smp_sweep(fixtures):
 
 def test_ssr_vs_load_is_the_mean_and_std_over_seeds(fixtures):
     results, _, classes = smp_classes(fixtures)
-    table = tables.ssr_vs_load(classes, tables.find_roles(results))
+    table = tables.ssr_vs_load(classes, find_roles(results))
     cs = table[table["group"] == "spin=CS"].set_index("workload.nosync")
     # seeds 1 and 2 at load 2: 9/10 and 8/10 successful spins.
     assert cs.loc[2, "ssr_mean"] == pytest.approx(85.0)
@@ -45,7 +46,7 @@ def test_ssr_vs_load_is_the_mean_and_std_over_seeds(fixtures):
 
 def test_speedup_is_the_relative_improvement_paired_by_seed(fixtures):
     results, axes, classes = smp_classes(fixtures)
-    table = tables.speedup_vs_load(classes, tables.find_roles(results), axes).set_index("workload.nosync")
+    table = tables.speedup_vs_load(classes, find_roles(results), axes).set_index("workload.nosync")
     assert set(table["comparison"]) == {"2CS+ vs CS"}
     # load 4: (200 - 150) / 200 and (220 - 165) / 220, both 25%.
     assert table.loc[4, "speedup_mean"] == pytest.approx(25.0)
@@ -57,21 +58,21 @@ def test_speedup_is_the_relative_improvement_paired_by_seed(fixtures):
 
 def test_baseline_can_be_chosen(fixtures):
     results, axes, classes = smp_classes(fixtures)
-    roles = tables.find_roles(results, baseline="2CS+")
+    roles = find_roles(results, baseline="2CS+")
     table = tables.speedup_vs_load(classes, roles, axes).set_index("workload.nosync")
     # load 2, CS vs 2CS+: (80 - 100) / 80 and (88 - 110) / 88, both -25%.
     assert table.loc[2, "speedup_mean"] == pytest.approx(-25.0)
-    with pytest.raises(ValueError, match="--baseline 3CS: not a value of workload.jobs.0.wait.spin"):
-        tables.find_roles(results, baseline="3CS")
-    with pytest.raises(ValueError, match="--load nope: not an axis"):
-        tables.find_roles(results, load="nope")
-    with pytest.raises(ValueError, match="--load workload.jobs.0.wait.spin: expected an axis of numbers"):
-        tables.find_roles(results, load="workload.jobs.0.wait.spin")
+    with pytest.raises(RoleError, match="baseline '3CS': not a value of the variant workload.jobs.0.wait.spin"):
+        find_roles(results, baseline="3CS")
+    with pytest.raises(RoleError, match="load column 'nope': not an axis"):
+        find_roles(results, load="nope")
+    with pytest.raises(RoleError, match="load column 'workload.jobs.0.wait.spin': expected an axis of numbers"):
+        find_roles(results, load="workload.jobs.0.wait.spin")
 
 
 def test_thread_surplus_is_the_first_run_of_loads_above_the_cpus_with_ssr_over_50(fixtures):
     results, _, classes = smp_classes(fixtures)
-    table = tables.thread_surplus(classes, tables.find_roles(results), "resolved.platform.cpus", "workload.nosync")
+    table = tables.thread_surplus(classes, find_roles(results), "resolved.platform.cpus", "workload.nosync")
     table = table.set_index("group")
     # CS: seed 1 fails at load 6 (40%): 0; seed 2 passes 6 (60%) and fails 8 (20%): 2.
     cs = table.loc["spin=CS"]
@@ -86,7 +87,7 @@ def test_thread_surplus_is_the_first_run_of_loads_above_the_cpus_with_ssr_over_5
 
 def test_waiting_algorithm_table_gives_seconds_and_slowdown_vs_pairwise(fixtures):
     results = load_results(fixtures / "now_waiting")
-    roles = tables.find_roles(results)
+    roles = find_roles(results)
     assert (roles.wait, roles.wait_baseline) == ("workload.jobs.0.wait.algorithm", "pairwise")
     table = tables.waiting_algorithms(results, roles, axis_columns(results))
     cell = table.set_index(["algorithm", "scheduler"])
@@ -105,7 +106,7 @@ def test_waiting_algorithm_table_gives_seconds_and_slowdown_vs_pairwise(fixtures
 
 def test_state_breakdown_shares_sum_to_100_and_match_the_hand_sums(fixtures):
     results = load_results(fixtures / "now_waiting")
-    roles = tables.find_roles(results)
+    roles = find_roles(results)
     jobs, _ = tables.job_and_class_tables(results, roles)
     table = tables.state_breakdown(jobs, roles)
     stride_pairwise = table[(table["scheduler"] == "stride") & (table["variant"] == "pairwise")].set_index("state")
@@ -121,7 +122,7 @@ def test_state_breakdown_shares_sum_to_100_and_match_the_hand_sums(fixtures):
 
 def test_keep_alive_speedup_bars_per_scheduler_and_job_length(fixtures):
     results = load_results(fixtures / "now_keep_alive")
-    roles = tables.find_roles(results)
+    roles = find_roles(results)
     assert roles.length == "workload.jobs.0.barriers"
     assert (roles.variant, roles.baseline) == ("workload.jobs.0.barrier.keep_alive", "off")
     table = tables.speedup_bars(results, roles, axis_columns(results))
