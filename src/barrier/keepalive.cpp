@@ -6,9 +6,6 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "config/field.hpp"
-#include "config/now_fields.hpp"
-
 namespace cosched::barrier {
 
 KeepAlive::KeepAlive(const KeepAliveSpec& spec, int processes)
@@ -89,64 +86,6 @@ void KeepAlive::root_passes(KeepAliveRoot& s) const {
   s.barrier = -1;
   s.gate_open = false;
   s.due = -1;
-}
-
-namespace {
-
-constexpr const char* kFractionExpected =
-    "a fraction of the job's processes in (0, 1], such as 1/4, 3/4, 9/10 or 0.75, or none";
-
-std::optional<Fraction> read_fraction(const config::Field& f) {
-  const std::string text = f.scalar(kFractionExpected);
-  if (text == "none") return std::nullopt;
-  Fraction out;
-  if (const auto slash = text.find('/'); slash != std::string::npos) {
-    const auto num = config::parse_integer(std::string_view(text).substr(0, slash));
-    const auto den = config::parse_integer(std::string_view(text).substr(slash + 1));
-    if (!num || !den || *num <= 0 || *den <= 0 || *num > *den || *den > 1'000'000) f.fail(kFractionExpected);
-    out = {*num, *den};
-  } else {
-    const auto value = config::parse_number(text);
-    if (!value || !(*value > 0) || *value > 1) f.fail(kFractionExpected);
-    // Exact to a millionth: 0.3 is 3/10.
-    out = {std::llround(*value * 1e6), 1'000'000};
-    if (out.num <= 0) f.fail(kFractionExpected);
-  }
-  const std::int64_t g = std::gcd(out.num, out.den);
-  return Fraction{out.num / g, out.den / g};
-}
-
-std::optional<std::int64_t> read_time(const config::Field& f, bool allow_zero) {
-  if (f.is_scalar() && f.node().as<std::string>() == "none") return std::nullopt;
-  return config::duration(f, allow_zero);
-}
-
-}  // namespace
-
-KeepAliveSpec read_keepalive(const config::Field& f) {
-  config::MapReader map(f, "a mapping with start, period, after and targets, such as {start: 3/4}");
-  KeepAliveSpec spec;
-  if (auto v = map.optional("start")) spec.start = read_fraction(*v);
-  if (auto v = map.optional("period")) {
-    spec.period = read_time(*v, false);
-    // At least 1us: a round is a timer event at the root, and a barrier may stay open for seconds.
-    if (spec.period && *spec.period < 1'000) v->fail("a duration of at least 1us, such as 1ms, or none");
-  }
-  if (auto v = map.optional("after")) spec.after = read_time(*v, true);
-  if (auto v = map.optional("targets")) {
-    const std::string text = v->scalar("one of all, not-arrived, arrived");
-    if (text == "all") {
-      spec.targets = KeepAliveSpec::Targets::All;
-    } else if (text == "not-arrived") {
-      spec.targets = KeepAliveSpec::Targets::NotArrived;
-    } else if (text == "arrived") {
-      spec.targets = KeepAliveSpec::Targets::Arrived;
-    } else {
-      v->fail("one of all, not-arrived, arrived");
-    }
-  }
-  map.finish();
-  return spec;
 }
 
 nlohmann::ordered_json keepalive_json(const KeepAliveSpec& spec) {

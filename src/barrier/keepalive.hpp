@@ -22,10 +22,6 @@
 
 #include "barrier/keepalive_spec.hpp"
 
-namespace cosched::config {
-class Field;
-}
-
 namespace cosched::barrier {
 
 using Nanos = std::int64_t;
@@ -69,8 +65,6 @@ class KeepAlive {
   int threshold_;
 };
 
-// barrier.keepalive of a job profile (`f`: its mapping); throws the usual located InputError.
-KeepAliveSpec read_keepalive(const config::Field& f);
 // Its resolved form in summary.json (only written when enabled()).
 nlohmann::ordered_json keepalive_json(const KeepAliveSpec& spec);
 

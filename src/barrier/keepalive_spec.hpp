@@ -1,7 +1,7 @@
 #pragma once
 // Keep-alive messages of a root barrier (Brim & Miller 3.4, and the variants their section 4 lists as
-// future work): what `barrier.keepalive` asks for. A plain value, read by config/now_section.cpp
-// (barrier::read_keepalive) and applied by the root's Node (barrier/keepalive.hpp states the rules,
+// future work): what `barrier.keepalive` asks for. A plain value, read by the NOW section reader
+// (read_keepalive) and applied by the root's Node (barrier/keepalive.hpp states the rules,
 // docs/models/now.md section 4.6 their sources).
 
 #include <cstdint>

@@ -178,13 +178,13 @@ class AllToAll final : public Protocol {
 
 }  // namespace
 
-std::shared_ptr<const Protocol> make_protocol(config::BarrierKind kind, int processes,
-                                              const NotifySpec& notify, TreeKind arrive) {
+std::shared_ptr<const Protocol> make_protocol(BarrierKind kind, int processes, const NotifySpec& notify,
+                                              TreeKind arrive) {
   if (processes <= 0) throw std::invalid_argument("barrier protocol: a job needs at least one process");
   switch (kind) {
-    case config::BarrierKind::Root:
+    case BarrierKind::Root:
       return std::make_shared<RootTree>(processes, notify, arrive);
-    case config::BarrierKind::AllToAll:
+    case BarrierKind::AllToAll:
       if (arrive != TreeKind::Flat)
         throw std::invalid_argument("barrier protocol: all-to-all takes no registration tree");
       return std::make_shared<AllToAll>(processes);

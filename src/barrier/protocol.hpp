@@ -7,13 +7,14 @@
 // (what the root's notice tells the interior nodes), so each job instance has its own. No SimGrid.
 // docs/models/now.md sections 4.3 and 4.4 state the rules.
 
+#include <cstdint>
 #include <memory>
 #include <string_view>
 #include <vector>
 
+#include "barrier/barrier_kind.hpp"
 #include "barrier/tree_kind.hpp"
-#include "config/scenario.hpp"
-#include "now/message.hpp"
+#include "message/now_message.hpp"
 
 namespace cosched::barrier {
 
@@ -69,8 +70,8 @@ class Protocol {
 // tree kind, and the L and o that shape the skewed trees.
 struct NotifySpec {
   TreeKind tree = TreeKind::Flat;
-  config::Nanos latency = 10'000;
-  config::Nanos overhead = 2'000;
+  std::int64_t latency = 10'000;  // ns
+  std::int64_t overhead = 2'000;  // ns
   // The root replies to every arrival with the number of processes arrived so far (informed waiting,
   // B&M 3.3: parasitic information "distributed explicitly"; docs/models/now.md section 5.2).
   bool arrival_replies = false;
@@ -79,8 +80,7 @@ struct NotifySpec {
 // The protocol of `kind` for one job instance of `processes` processes. `arrive` is the registration
 // tree of a root barrier (barrier.arrive, section 4.5): flat, binary, binomial or skewed, shaped with
 // notify's L and o; order-aware-skewed is refused (std::invalid_argument).
-std::shared_ptr<const Protocol> make_protocol(config::BarrierKind kind, int processes,
-                                              const NotifySpec& notify = {},
+std::shared_ptr<const Protocol> make_protocol(BarrierKind kind, int processes, const NotifySpec& notify = {},
                                               TreeKind arrive = TreeKind::Flat);
 
 }  // namespace cosched::barrier

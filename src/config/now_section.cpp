@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 
@@ -27,6 +29,61 @@ const Names<IntervalBasis> kBasisNames = {{"compute", IntervalBasis::Compute},
                                           {"dedicated", IntervalBasis::Dedicated}};
 const Names<BarrierKind> kBarrierNames = {{"root", BarrierKind::Root}, {"all-to-all", BarrierKind::AllToAll}};
 const Names<NowNetwork> kNetworkNames = {{"logp", NowNetwork::LogP}, {"shared", NowNetwork::Shared}};
+constexpr const char* kFractionExpected =
+    "a fraction of the job's processes in (0, 1], such as 1/4, 3/4, 9/10 or 0.75, or none";
+
+std::optional<barrier::Fraction> read_fraction(const Field& f) {
+  const std::string text = f.scalar(kFractionExpected);
+  if (text == "none") return std::nullopt;
+  barrier::Fraction out;
+  if (const auto slash = text.find('/'); slash != std::string::npos) {
+    const auto num = parse_integer(std::string_view(text).substr(0, slash));
+    const auto den = parse_integer(std::string_view(text).substr(slash + 1));
+    if (!num || !den || *num <= 0 || *den <= 0 || *num > *den || *den > 1'000'000) f.fail(kFractionExpected);
+    out = {*num, *den};
+  } else {
+    const auto value = parse_number(text);
+    if (!value || !(*value > 0) || *value > 1) f.fail(kFractionExpected);
+    // Exact to a millionth: 0.3 is 3/10.
+    out = {std::llround(*value * 1e6), 1'000'000};
+    if (out.num <= 0) f.fail(kFractionExpected);
+  }
+  const std::int64_t g = std::gcd(out.num, out.den);
+  return barrier::Fraction{out.num / g, out.den / g};
+}
+
+std::optional<std::int64_t> read_time(const Field& f, bool allow_zero) {
+  if (f.is_scalar() && f.node().as<std::string>() == "none") return std::nullopt;
+  return duration(f, allow_zero);
+}
+
+// barrier.keepalive of a job profile (`f`: its mapping): the rules it feeds are in barrier/keepalive.hpp.
+barrier::KeepAliveSpec read_keepalive(const Field& f) {
+  MapReader map(f, "a mapping with start, period, after and targets, such as {start: 3/4}");
+  barrier::KeepAliveSpec spec;
+  if (auto v = map.optional("start")) spec.start = read_fraction(*v);
+  if (auto v = map.optional("period")) {
+    spec.period = read_time(*v, false);
+    // At least 1us: a round is a timer event at the root, and a barrier may stay open for seconds.
+    if (spec.period && *spec.period < 1'000) v->fail("a duration of at least 1us, such as 1ms, or none");
+  }
+  if (auto v = map.optional("after")) spec.after = read_time(*v, true);
+  if (auto v = map.optional("targets")) {
+    const std::string text = v->scalar("one of all, not-arrived, arrived");
+    if (text == "all") {
+      spec.targets = barrier::KeepAliveSpec::Targets::All;
+    } else if (text == "not-arrived") {
+      spec.targets = barrier::KeepAliveSpec::Targets::NotArrived;
+    } else if (text == "arrived") {
+      spec.targets = barrier::KeepAliveSpec::Targets::Arrived;
+    } else {
+      v->fail("one of all, not-arrived, arrived");
+    }
+  }
+  map.finish();
+  return spec;
+}
+
 NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
   MapReader map(f, "a job profile mapping with processes, barriers and wait");
   NowJobProfile job;
@@ -99,7 +156,7 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
         keepalive->error(
             fmt::format("keep-alives count every arrival at the root: barrier arrive flat, not {}",
                         cosched::barrier::tree_kind_name(job.barrier_arrive)));
-      job.keepalive = cosched::barrier::read_keepalive(*keepalive);
+      job.keepalive = read_keepalive(*keepalive);
     }
     barrier.finish();
   }

@@ -8,9 +8,11 @@
 #include <variant>
 #include <vector>
 
+#include "barrier/barrier_kind.hpp"
 #include "barrier/keepalive_spec.hpp"
 #include "barrier/tree_kind.hpp"
 #include "workload/distribution.hpp"
+#include "workload/now_pattern.hpp"
 
 namespace cosched::config {
 
@@ -115,9 +117,10 @@ using Nanos = std::int64_t;  // simulated time in nanoseconds
 // Stride schedulers: does a woken process take the CPU when its pass is below the running one's?
 enum class WakePreempt { Pass, None };
 enum class SleepReturn { Always, Maxwait };
-enum class Pattern { None, News, Random };
-enum class IntervalBasis { Compute, Dedicated };
-enum class BarrierKind { Root, AllToAll };
+// The scenario speaks the vocabulary of the layers below it (docs/architecture.md).
+using Pattern = workload::Pattern;
+using IntervalBasis = workload::IntervalBasis;
+using BarrierKind = barrier::BarrierKind;
 
 struct NowWait {
   std::string algorithm = "pairwise";  // a name of wait/now_wait_registry.cpp

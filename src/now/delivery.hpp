@@ -9,7 +9,7 @@
 #include <set>
 #include <vector>
 
-#include "now/message.hpp"
+#include "message/now_message.hpp"
 
 namespace cosched::now {
 

@@ -15,7 +15,7 @@
 #include "config/scenario.hpp"
 #include "metrics/timeline.hpp"
 #include "now/job_tracker.hpp"
-#include "now/message.hpp"
+#include "message/now_message.hpp"
 #include "sched/local_scheduler.hpp"
 #include "wait/now_wait.hpp"
 #include "workload/now_program.hpp"

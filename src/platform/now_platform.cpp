@@ -11,7 +11,7 @@
 
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
-#include "now/message.hpp"
+#include "message/now_message.hpp"
 #include "platform/platform_check.hpp"
 
 namespace cosched::platform {

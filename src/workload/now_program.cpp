@@ -34,32 +34,31 @@ Phase ProcessProgram::next_phase() {
   const auto budget = static_cast<Nanos>(std::llround(static_cast<double>(spec_.sync_interval) * factor));
   Phase phase;
   phase.budget = budget;
-  if (spec_.pattern == config::Pattern::None || spec_.processes < 2) {
+  if (spec_.pattern == Pattern::None || spec_.processes < 2) {
     phase.residual = budget;
     return phase;
   }
   phase.chunk = spec_.comm_interval;
   // compute basis: the intervals count computation only. dedicated basis: a chunk of computation and one
   // read's round trip together take comm_interval + 2L + 4o on a dedicated machine.
-  const Nanos step = spec_.basis == config::IntervalBasis::Compute
-                         ? spec_.comm_interval
-                         : spec_.comm_interval + spec_.read_round_trip;
+  const Nanos step = spec_.basis == IntervalBasis::Compute ? spec_.comm_interval
+                                                           : spec_.comm_interval + spec_.read_round_trip;
   phase.reads = budget / step;
   const Nanos rest = budget - phase.reads * step;
   phase.residual =
-      spec_.basis == config::IntervalBasis::Compute
+      spec_.basis == IntervalBasis::Compute
           ? rest
           : static_cast<Nanos>(std::llround(static_cast<double>(rest) * spec_.comm_interval / step));
   return phase;
 }
 
 std::optional<std::array<int, 4>> ProcessProgram::news_partners() const {
-  if (spec_.pattern != config::Pattern::News) return std::nullopt;
+  if (spec_.pattern != Pattern::News) return std::nullopt;
   return news_;
 }
 
 int ProcessProgram::read_partner(std::int64_t read) {
-  if (spec_.pattern == config::Pattern::News) return news_partner(news_, read);
+  if (spec_.pattern == Pattern::News) return news_partner(news_, read);
   // random: uniform among the other processes.
   auto other = static_cast<int>(engine_() % static_cast<std::uint64_t>(spec_.processes - 1));
   return other >= rank_ ? other + 1 : other;

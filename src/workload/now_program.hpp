@@ -8,7 +8,7 @@
 #include <optional>
 #include <random>
 
-#include "config/scenario.hpp"
+#include "workload/now_pattern.hpp"
 
 namespace cosched::workload {
 
@@ -18,8 +18,8 @@ struct ProgramSpec {
   Nanos comm_interval = 0;
   Nanos sync_interval = 0;
   double imbalance = 1.0;
-  config::Pattern pattern = config::Pattern::None;
-  config::IntervalBasis basis = config::IntervalBasis::Compute;
+  Pattern pattern = Pattern::None;
+  IntervalBasis basis = IntervalBasis::Compute;
   Nanos read_round_trip = 0;  // 2L + 4o: one read on a dedicated machine, for the dedicated basis
   int processes = 1;
 };

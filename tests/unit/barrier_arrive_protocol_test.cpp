@@ -42,7 +42,7 @@ struct RootView {
 
 RootView run_barrier(barrier::TreeKind arrive, bool rank1_sleeps) {
   const auto protocol =
-      barrier::make_protocol(config::BarrierKind::Root, kProcesses,
+      barrier::make_protocol(barrier::BarrierKind::Root, kProcesses,
                              barrier::NotifySpec{barrier::TreeKind::Flat, kLatency, kOverhead}, arrive);
   test_support::IdleNetwork network(kProcesses, kLatency, kOverhead, [&](int r) {
     const Nanos compute = (rank1_sleeps && r == 1) ? 1000 * kUs : 2000 * kUs;
@@ -120,7 +120,7 @@ TEST(BarrierArriveProtocol, SkewedCombinesOnTheWayUp) {
 // peers() names the registration tree's parent, so the simgrid engine opens the mailboxes it needs.
 TEST(BarrierArriveProtocol, PeersCoverTheRegistrationTree) {
   const auto binomial = barrier::make_protocol(
-      config::BarrierKind::Root, kProcesses,
+      barrier::BarrierKind::Root, kProcesses,
       barrier::NotifySpec{barrier::TreeKind::Flat, kLatency, kOverhead}, barrier::TreeKind::Binomial);
   // Rank 3 sends its arrival to 1 (its parent) and receives 7's; the root notifies everybody (flat).
   EXPECT_EQ(binomial->peers(3), (std::vector<int>{1}));
@@ -132,7 +132,7 @@ TEST(BarrierArriveProtocol, PeersCoverTheRegistrationTree) {
 // combined arrival when it arrives itself.
 TEST(BarrierArriveProtocol, HeldUntilTheParentArrives) {
   const auto protocol = barrier::make_protocol(
-      config::BarrierKind::Root, 4, barrier::NotifySpec{barrier::TreeKind::Flat, kLatency, kOverhead},
+      barrier::BarrierKind::Root, 4, barrier::NotifySpec{barrier::TreeKind::Flat, kLatency, kOverhead},
       barrier::TreeKind::Binomial);
   // binomial, 4 processes: 0: 1 2; 1: 3.
   barrier::BarrierState one(2);
@@ -162,15 +162,15 @@ TEST(BarrierArriveProtocol, HeldUntilTheParentArrives) {
 TEST(BarrierArriveProtocol, RefusesOrderAwareAndAllToAll) {
   const barrier::NotifySpec flat{barrier::TreeKind::Flat, kLatency, kOverhead};
   EXPECT_THROW(
-      barrier::make_protocol(config::BarrierKind::Root, 8, flat, barrier::TreeKind::OrderAwareSkewed),
+      barrier::make_protocol(barrier::BarrierKind::Root, 8, flat, barrier::TreeKind::OrderAwareSkewed),
       std::invalid_argument);
-  EXPECT_THROW(barrier::make_protocol(config::BarrierKind::Root, 8,
+  EXPECT_THROW(barrier::make_protocol(barrier::BarrierKind::Root, 8,
                                       {barrier::TreeKind::OrderAwareSkewed, kLatency, kOverhead},
                                       barrier::TreeKind::Binary),
                std::invalid_argument);
-  EXPECT_THROW(barrier::make_protocol(config::BarrierKind::AllToAll, 8, flat, barrier::TreeKind::Binary),
+  EXPECT_THROW(barrier::make_protocol(barrier::BarrierKind::AllToAll, 8, flat, barrier::TreeKind::Binary),
                std::invalid_argument);
-  EXPECT_NO_THROW(barrier::make_protocol(config::BarrierKind::Root, 1, flat, barrier::TreeKind::Skewed));
+  EXPECT_NO_THROW(barrier::make_protocol(barrier::BarrierKind::Root, 1, flat, barrier::TreeKind::Skewed));
 }
 
 }  // namespace

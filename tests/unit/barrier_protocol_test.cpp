@@ -15,7 +15,7 @@ Message arrival(int from, int to, int barrier) {
 }
 
 TEST(BarrierProtocol, FlatRootGathersArrivalsThenNotifiesEveryProcessInRankOrder) {
-  auto root = make_protocol(config::BarrierKind::Root, 4);
+  auto root = make_protocol(barrier::BarrierKind::Root, 4);
   std::vector<Outgoing> out;
   root->arrive(2, 0, out);
   ASSERT_EQ(out.size(), 1u);
@@ -52,7 +52,7 @@ TEST(BarrierProtocol, FlatRootGathersArrivalsThenNotifiesEveryProcessInRankOrder
 }
 
 TEST(BarrierProtocol, AllToAllSendsToEveryOtherProcessAndPassesOnPMinusOneArrivals) {
-  auto all = make_protocol(config::BarrierKind::AllToAll, 3);
+  auto all = make_protocol(barrier::BarrierKind::AllToAll, 3);
   std::vector<Outgoing> out;
   all->arrive(1, 0, out);
   ASSERT_EQ(out.size(), 2u);
@@ -70,7 +70,7 @@ TEST(BarrierProtocol, AllToAllSendsToEveryOtherProcessAndPassesOnPMinusOneArriva
 }
 
 TEST(BarrierProtocol, RefusesAReadMessage) {
-  auto root = make_protocol(config::BarrierKind::Root, 2);
+  auto root = make_protocol(barrier::BarrierKind::Root, 2);
   BarrierState state(1);
   std::vector<Outgoing> out;
   EXPECT_THROW(root->receive(state, 0, Message{Kind::ReadReply, 0, 1, 0, 0}, out), std::logic_error);

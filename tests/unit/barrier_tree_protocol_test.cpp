@@ -31,7 +31,7 @@ constexpr int kProcesses = 8;
 
 // The time each rank passed its barrier, in us, after running the job to its end.
 std::vector<Nanos> pass_times(barrier::TreeKind tree, bool rank1_sleeps) {
-  const auto protocol = barrier::make_protocol(config::BarrierKind::Root, kProcesses,
+  const auto protocol = barrier::make_protocol(barrier::BarrierKind::Root, kProcesses,
                                                barrier::NotifySpec{tree, kLatency, kOverhead});
   test_support::IdleNetwork network(kProcesses, kLatency, kOverhead, [&](int r) {
     const Nanos compute = r == 0                     ? 2000 * kUs

@@ -41,7 +41,7 @@ TEST(ImbalanceFactor, SpansVWithMeanOne) {
 }
 
 TEST(ProcessProgram, ComputeBasisCountsComputationOnly) {
-  ProgramSpec spec{10'000, 150'000'000, 1.0, config::Pattern::News, config::IntervalBasis::Compute,
+  ProgramSpec spec{10'000, 150'000'000, 1.0, workload::Pattern::News, workload::IntervalBasis::Compute,
                    28'000, 32};
   ProcessProgram program(spec, 0, 1);
   auto phase = program.next_phase();
@@ -50,7 +50,7 @@ TEST(ProcessProgram, ComputeBasisCountsComputationOnly) {
 }
 
 TEST(ProcessProgram, DedicatedBasisFitsReadsAndRoundTripsInTheInterval) {
-  ProgramSpec spec{10'000, 150'000'000, 1.0, config::Pattern::News, config::IntervalBasis::Dedicated,
+  ProgramSpec spec{10'000, 150'000'000, 1.0, workload::Pattern::News, workload::IntervalBasis::Dedicated,
                    28'000, 32};
   ProcessProgram program(spec, 0, 1);
   auto phase = program.next_phase();
