@@ -33,7 +33,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "config/loader.hpp"
+#include "scenario/loader.hpp"
 #include "now/simulation.hpp"
 #include "platform/now_platform.hpp"
 #include "workload/now_program.hpp"

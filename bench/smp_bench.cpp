@@ -19,7 +19,7 @@
 #include <random>
 #include <vector>
 
-#include "config/loader.hpp"
+#include "scenario/loader.hpp"
 #include "smp/setup.hpp"
 #include "smp/simulation.hpp"
 

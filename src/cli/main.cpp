@@ -20,13 +20,14 @@
 #include "cli/sweep_command.hpp"
 #include "cli/tree_command.hpp"
 #include "config/input_error.hpp"
-#include "config/loader.hpp"
 #include "metrics/result_files.hpp"
 #include "metrics/run_record.hpp"
 #include "now/simulation.hpp"
 #include "platform/engine.hpp"
 #include "platform/platform_check.hpp"
 #include "platform/smp_platform.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/run.hpp"
 #include "smp/setup.hpp"
 #include "smp/simulation.hpp"
 #include "util/log.hpp"
@@ -113,9 +114,7 @@ int run(const RunOptions& options) {
                                   extra_files[name] = std::move(content);
                                 }};
   const auto start = std::chrono::steady_clock::now();
-  metrics::RunRecord record = scenario.model == "now"
-                                  ? metrics::RunRecord(now::run(scenario, hooks, options.now))
-                                  : metrics::RunRecord(smp::run(scenario, hooks));
+  metrics::RunRecord record = config::run(scenario, hooks, options.now);
   progress.clear();
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::visit([wall_seconds](auto& r) { r.wall_seconds = wall_seconds; }, record);
@@ -139,7 +138,8 @@ CLI::Validator log_setting_check() {
         const auto colon = setting.find(':');
         const auto dot = setting.rfind('.', colon);
         const std::string expected =
-            setting + ": expected CATEGORY.thresh:LEVEL (LEVEL one of trace, debug, verbose, info, warning, error, "
+            setting +
+            ": expected CATEGORY.thresh:LEVEL (LEVEL one of trace, debug, verbose, info, warning, error, "
             "critical) or CATEGORY.fmt:FORMAT, e.g. cosched_now_wait.thresh:debug";
         if (colon == std::string::npos || dot == std::string::npos || dot == 0) return expected;
         const auto key = setting.substr(dot + 1, colon - dot - 1);

@@ -1,5 +1,5 @@
 #pragma once
-// Readers shared by the NOW model's keys (config/now_section.cpp and the registries of its policies and
+// Readers shared by the NOW model's keys (scenario/now_section.cpp and the registries of its policies and
 // waiting algorithms): durations with units and names chosen from a table.
 
 #include <fmt/format.h>

@@ -8,7 +8,6 @@
 #include "barrier/protocol.hpp"
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
-#include "config/loader.hpp"
 #include "metrics/timeline.hpp"
 #include "now/prepared_run.hpp"
 #include "now/sequential_engine.hpp"
@@ -235,8 +234,6 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
     out.jobs.push_back(std::move(job));
   }
   out.platform = {workstations, seconds(platform.latency)};
-  out.resolved = config::resolved_json(scenario);
-  out.resolved["platform"]["workstations"] = workstations;  // also with a platform file
   return out;
 }
 

@@ -51,7 +51,7 @@ const LocalPolicyEntry& local_policy(std::string_view name);
 // "gang, ts, stride, stride-credit", for error messages.
 std::string local_policy_names();
 
-// Reads the `scheduler` mapping's policy and the keys of every policy (config/now_section.cpp calls it).
+// Reads the `scheduler` mapping's policy and the keys of every policy (scenario/now_section.cpp calls it).
 void read_local_policy(config::MapReader& scheduler, config::NowConfig& now);
 
 // The scheduler of one workstation for the configured policy.

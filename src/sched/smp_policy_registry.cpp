@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "config/input_error.hpp"
-#include "config/smp_section.hpp"
+#include "scenario/smp_section.hpp"
 #include "sched/linux24.hpp"
 #include "sched/partitioned.hpp"
 #include "sched/round_robin.hpp"

@@ -6,7 +6,6 @@
 #include <simgrid/s4u.hpp>
 
 #include "config/limits.hpp"
-#include "config/loader.hpp"
 #include "metrics/timeline.hpp"
 #include "platform/engine.hpp"
 #include "platform/smp_platform.hpp"
@@ -59,8 +58,6 @@ metrics::SmpRunRecord run(const config::Scenario& scenario, const metrics::RunHo
                                            metrics::TimelineTime::Integer));
   auto out = summarize(machine, scenario);
   out.platform = {host.host->get_name(), host.cpus, host.cycles_per_second, sg4::Engine::get_clock()};
-  out.resolved = config::resolved_json(scenario);
-  out.resolved["platform"]["cpus"] = host.cpus;  // the host's core count, also with a platform file
   return out;
 }
 

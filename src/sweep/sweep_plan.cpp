@@ -15,9 +15,9 @@
 
 #include "config/field.hpp"
 #include "config/input_error.hpp"
-#include "config/loader.hpp"
-#include "config/smp_section.hpp"
 #include "metrics/result_files.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/smp_section.hpp"
 #include "util/normal.hpp"
 
 namespace cosched::sweep {
@@ -459,8 +459,10 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
       // The series: one job sequence per seed (and axis values), and a run per prefix j1..ji.
       const auto base_scenario = load(sets, label);
       const std::uint64_t sequence_seed = seed ? *seed : base_scenario.seed;
-      const auto jobs = draw_series(*series, *series_field, base_scenario,
-                                    config::scenario_document(plan.base_file, sets), sequence_seed, label);
+      config::Source source{plan.base_file, {}};
+      const auto jobs =
+          draw_series(*series, *series_field, base_scenario,
+                      config::scenario_document(plan.base_file, sets, source), sequence_seed, label);
       // Every prefix's scenario is the longest one's with its later jobs left out: the longest is loaded
       // and checked (a prefix only removes jobs, which no check of the scenario refuses), and each prefix's
       // id is derived from that scenario cut to its jobs, as `cosched run` resolves it.

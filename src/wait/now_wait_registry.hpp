@@ -54,7 +54,7 @@ std::string now_wait_names();
 // Every key of `wait` besides `algorithm`, in the order they are checked.
 std::vector<std::string_view> now_wait_keys();
 
-// Reads a job's `wait` mapping: the algorithm and the keys of every algorithm (config/now_section.cpp).
+// Reads a job's `wait` mapping: the algorithm and the keys of every algorithm (scenario/now_section.cpp).
 config::NowWait read_now_wait(const config::Field& field);
 // The resolved `wait` object of summary.json.
 nlohmann::ordered_json now_wait_json(const config::NowWait& wait);

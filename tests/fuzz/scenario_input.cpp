@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "config/input_error.hpp"
-#include "config/loader.hpp"
+#include "scenario/loader.hpp"
 
 namespace cosched::fuzz {
 

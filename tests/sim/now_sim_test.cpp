@@ -10,7 +10,7 @@
 #include <simgrid/s4u.hpp>
 #include <string>
 
-#include "config/loader.hpp"
+#include "scenario/loader.hpp"
 #include "now/delivery.hpp"
 #include "now/simulation.hpp"
 #include "platform/now_platform.hpp"

@@ -7,8 +7,8 @@
 #include <fstream>
 
 #include "config/input_error.hpp"
-#include "config/loader.hpp"
-#include "config/smp_section.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/smp_section.hpp"
 
 namespace cosched::config {
 namespace {

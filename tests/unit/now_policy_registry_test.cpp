@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "config/input_error.hpp"
-#include "config/loader.hpp"
+#include "scenario/loader.hpp"
 #include "sched/local_scheduler_registry.hpp"
 
 namespace cosched::config {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "config/input_error.hpp"
-#include "config/loader.hpp"
+#include "scenario/loader.hpp"
 
 namespace cosched::wait {
 namespace {

@@ -12,8 +12,8 @@
 #include <set>
 
 #include "config/input_error.hpp"
-#include "config/loader.hpp"
-#include "config/smp_section.hpp"
+#include "scenario/loader.hpp"
+#include "scenario/smp_section.hpp"
 #include "sweep/sweep_plan.hpp"
 #include "util/normal.hpp"
 #include "workload/distribution.hpp"

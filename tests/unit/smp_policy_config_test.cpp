@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "config/input_error.hpp"
-#include "config/loader.hpp"
+#include "scenario/loader.hpp"
 #include "sched/smp_policy_registry.hpp"
 
 namespace cosched::config {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "config/loader.hpp"
+#include "scenario/loader.hpp"
 #include "smp/setup.hpp"
 
 namespace cosched::testing {

@@ -1,4 +1,4 @@
-#include "config/loader.hpp"
+#include "scenario/loader.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
@@ -13,8 +13,8 @@
 #include "config/field.hpp"
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
-#include "config/now_section.hpp"
-#include "config/smp_section.hpp"
+#include "scenario/now_section.hpp"
+#include "scenario/smp_section.hpp"
 
 namespace cosched::config {
 namespace {
@@ -211,9 +211,9 @@ YAML::Node read_yaml_mapping(const std::string& file, const std::string& what,
   return document;
 }
 
-YAML::Node scenario_document(const std::string& file, const std::vector<std::string>& overrides) {
+YAML::Node scenario_document(const std::string& file, const std::vector<std::string>& overrides,
+                             Source& source) {
   YAML::Node document = read_yaml_mapping(file, "scenario", "at least 'model'");
-  Source source{file, {}};
   for (const auto& text : overrides) apply_override(document, text, source);
   return document;
 }
@@ -224,10 +224,8 @@ void set_seed(Scenario& scenario, std::uint64_t seed) {
 }
 
 Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides) {
-  YAML::Node document = read_yaml_mapping(file, "scenario", "at least 'model'");
-  // The Source must outlive every Field; keep it alive for the whole load.
-  Source source{file, {}};
-  for (const auto& text : overrides) apply_override(document, text, source);
+  Source source{file, {}};  // outlives every Field of the load
+  YAML::Node document = scenario_document(file, overrides, source);
 
   Field root(document, {}, &source);
   MapReader top(root, "a mapping of scenario keys");

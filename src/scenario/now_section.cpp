@@ -1,4 +1,4 @@
-#include "config/now_section.hpp"
+#include "scenario/now_section.hpp"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "config/smp_section.hpp"
+#include "scenario/smp_section.hpp"
 
 #include <fmt/format.h>
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "config/field.hpp"
 #include "config/scenario.hpp"
 
 namespace cosched::config {
@@ -20,8 +21,10 @@ YAML::Node read_yaml_mapping(const std::string& file, const std::string& what, c
 Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides = {});
 
 // The scenario file's document with the overrides applied, not validated (a sweep's series reads its job
-// template from it).
-YAML::Node scenario_document(const std::string& file, const std::vector<std::string>& overrides);
+// template from it). `source` learns where each overridden value came from; it must outlive the Fields read
+// from the document.
+YAML::Node scenario_document(const std::string& file, const std::vector<std::string>& overrides,
+                             Source& source);
 
 // Sets the run's seed and draws the values given as distributions for it (thesis 5.1.3): a seed given
 // after loading (--seed, a sweep's seeds) goes through here, never straight into scenario.seed.

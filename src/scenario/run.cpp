@@ -1,0 +1,23 @@
+#include "scenario/run.hpp"
+
+#include "scenario/loader.hpp"
+#include "smp/simulation.hpp"
+
+namespace cosched::config {
+
+metrics::RunRecord run(const Scenario& scenario, const metrics::RunHooks& hooks,
+                       const now::RunOptions& now_options) {
+  Scenario as_run = scenario;
+  if (auto* now = std::get_if<NowConfig>(&as_run.model_config)) {
+    auto record = now::run(scenario, hooks, now_options);
+    now->workstations = record.platform.workstations;
+    record.resolved = resolved_json(as_run);
+    return record;
+  }
+  auto record = smp::run(scenario, hooks);
+  std::get<SmpConfig>(as_run.model_config).cpus = record.platform.cpus;
+  record.resolved = resolved_json(as_run);
+  return record;
+}
+
+}  // namespace cosched::config
