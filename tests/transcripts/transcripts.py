@@ -15,7 +15,11 @@ The commands of a checked block are taken from, in this order:
          <!-- transcript mask=wall
          $ ./build/cosched run scenarios/quickstart.yaml
          -->
-     the block then holds the commands' outputs, one after the other;
+     the block then holds the commands' outputs, one after the other. A command goes on over the lines
+     that follow it starting with "> " (or that are just ">"), as a terminal shows them, for a here-document:
+         $ cat > my.yaml <<'EOF'
+         > model: smp
+         > EOF
   2. the block's lines that start with "$ " (a shell session, as in a .tesh file): each command is followed
      by its output, and the whole block is compared;
   3. the `sh` block just above the marker (nothing but blank lines between): its text is one bash script and
@@ -160,8 +164,10 @@ def parse_marker(path, lines, at):
     for line in rest.split("\n"):
         if line.startswith("$ "):
             commands.append(line[2:])
+        elif commands and (line.startswith("> ") or line == ">"):
+            commands[-1] += "\n" + line[2:]
         elif line.strip():
-            raise DocError(f"{where}: a transcript marker's lines are options or '$ COMMAND', got: {line}")
+            raise DocError(f"{where}: a transcript marker's lines are options, '$ COMMAND' or '> ' continuing it, got: {line}")
     return start, options, commands, None
 
 
