@@ -35,7 +35,9 @@ outputs, not statuses; but a command killed by a signal fails its example.
 Masks. The output is compared byte for byte, except for the parts that a marker's `mask=NAME[,NAME...]`
 names; both sides then have those parts replaced by a fixed text. The masks are the MASKS table below, and
 only it:
-    wall   the wall-clock seconds of cosched run's "events ...  wall 0.003 s" line ("wall <masked> s").
+    wall     the wall-clock seconds of cosched run's "events ...  wall 0.003 s" line ("wall <masked> s").
+    simgrid  SimGrid's own parser message after "SimGrid cannot load this platform: ", which depends on
+             SimGrid's version; the documents show it as "<SimGrid's parser message>".
 The wall-clock time is the only part of the examples' outputs that varies from run to run today.
 
 Examples that need what a test run may lack are skipped with their reason in the marker, never silently. No
@@ -72,6 +74,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # The masks a marker may name: NAME -> (pattern, replacement). Keep it short: each entry hides output.
 MASKS = {
     "wall": (re.compile(r"wall [0-9]+(?:\.[0-9]+)? s"), "wall <masked> s"),
+    "simgrid": (re.compile(r"(SimGrid cannot load this platform: ).*"), r"\1<SimGrid's parser message>"),
 }
 
 # What the scratch directory holds: copies of these repository directories (inputs of the examples).
