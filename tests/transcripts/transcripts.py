@@ -59,6 +59,7 @@ ctest runs it as DocTranscripts with the cosched it built (tests/CMakeLists.txt)
 """
 
 import argparse
+import concurrent.futures
 import difflib
 import glob
 import os
@@ -266,6 +267,16 @@ def run(example, binary):
     return "".join(out)
 
 
+def timed_run(example, binary):
+    """(the example's real text, or the TimeoutExpired or Crash that stopped it; its seconds)."""
+    started = time.monotonic()
+    try:
+        actual = run(example, binary)
+    except (subprocess.TimeoutExpired, Crash) as e:
+        actual = e
+    return actual, time.monotonic() - started
+
+
 def masked(text, names):
     for name in names:
         pattern, replacement = MASKS[name]
@@ -303,6 +314,11 @@ def main():
         print("transcripts: see the header of tests/transcripts/transcripts.py for the markers", file=sys.stderr)
         return 2
 
+    # The examples run side by side (each in its own scratch directory); their reports keep the documents' order.
+    todo = [example for _, _, examples in parsed for example in examples if example.skip is None]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        results = dict(zip(map(id, todo), pool.map(lambda example: timed_run(example, binary), todo)))
+
     checked = skipped = failed = 0
     for path, lines, examples in parsed:
         updates = []  # (block, new body lines), applied from the end so that line numbers hold
@@ -312,18 +328,15 @@ def main():
                 print(f"skip  {example.where()}: {example.skip}")
                 continue
             checked += 1
-            started = time.monotonic()
-            try:
-                actual = run(example, binary)
-            except subprocess.TimeoutExpired as e:
+            actual, seconds = results[id(example)]
+            if isinstance(actual, subprocess.TimeoutExpired):
                 failed += 1
-                print(f"FAIL  {example.where()}: timed out after {e.timeout} s: {e.cmd[-1]}")
+                print(f"FAIL  {example.where()}: timed out after {actual.timeout} s: {actual.cmd[-1]}")
                 continue
-            except Crash as e:
+            if isinstance(actual, Crash):
                 failed += 1
-                print(f"FAIL  {example.where()}: a command was {e}")
+                print(f"FAIL  {example.where()}: a command was {actual}")
                 continue
-            seconds = time.monotonic() - started
             expected = "".join(line + "\n" for line in example.block.body)
             names = example.options.get("mask", [])
             slow = f" (slow: {seconds:.1f} s, should it be a transcript?)" if seconds > SLOW else ""
