@@ -41,9 +41,7 @@ void Node::add_process(int job, int rank) {
             workload::ProcessProgram(layout.program, rank, util::mix_seed(params_.seed, job + 1, rank)));
   if (!layout.barrier) throw std::logic_error("NOW node: a job without a barrier protocol");
   p.barriers = barrier::BarrierState(layout.barriers);
-  if (layout.wait)
-    p.extension = {layout.wait->extension(wait::WaitKind::Read),
-                   layout.wait->extension(wait::WaitKind::Barrier)};
+  if (layout.wait) p.wait.set_algorithm(*layout.wait);
   p.barrier_log.assign(layout.barriers, BarrierRecord{});
   p.prefetches = layout.prefetch_lead >= 0 && layout.program.pattern == config::Pattern::News;
   processes_.push_back(std::move(p));
@@ -210,9 +208,7 @@ void Node::open_barrier(Process& p, int barrier) {
 void Node::begin_wait(Process& p, Activity activity) {
   p.activity = activity;
   p.reply_received = false;
-  p.spinning = false;
-  p.wait_spun = false;
-  p.wait_blocked = false;
+  p.wait.begin();
 }
 
 // The computation before the current step is done: read, or arrive at the barrier.
@@ -272,9 +268,10 @@ bool Node::wait_satisfied(const Process& p) const {
   static_assert(sizeof(wait::Observation) == 112, "set every field of wait::Observation below");
   static thread_local wait::Observation seen;
   seen.kind = kind;
-  seen.phase_length = p.spin_phase_length;
-  seen.messages = p.messages_in_phase;
-  seen.since_last_message = p.last_message >= 0 ? std::optional<Nanos>(now_ - p.last_message) : std::nullopt;
+  seen.phase_length = p.wait.phase_length();
+  seen.messages = p.wait.messages();
+  const Nanos last_message = p.wait.last_message();
+  seen.since_last_message = last_message >= 0 ? std::optional<Nanos>(now_ - last_message) : std::nullopt;
   seen.barrier_elapsed = 0;
   seen.arrived = std::nullopt;
   seen.told_elapsed = 0;
@@ -301,12 +298,11 @@ bool Node::wait_satisfied(const Process& p) const {
 
 [[gnu::always_inline]] inline void Node::complete_wait(Process& p) {
   const bool barrier = p.activity == Activity::AwaitBarrier;
-  if (p.wait_spun) {
+  if (p.wait.spun()) {
     (barrier ? p.waits.barrier_spins : p.waits.read_spins) += 1;
-    if (!p.wait_blocked) (barrier ? p.waits.barrier_spins_successful : p.waits.read_spins_successful) += 1;
+    if (!p.wait.blocked()) (barrier ? p.waits.barrier_spins_successful : p.waits.read_spins_successful) += 1;
   }
-  p.spinning = false;
-  p.interrupted = false;
+  p.wait.complete();
   if (!barrier) {
     auto& stats = p.diagnostics.reads[static_cast<int>(p.read_partner)];
     ++stats.count;
@@ -336,8 +332,8 @@ bool Node::wait_satisfied(const Process& p) const {
   // jump, which the mix of kinds makes hard to predict.
   if (m.kind == Message::Kind::ReadRequest) {
     // The Active Message handler sends the reply at once: it is the next thing this process sends.
-    p.to_send.push_front({layout(p).workstation_of[m.from],
-                          {Message::Kind::ReadReply, m.job, p.rank, m.from, 0, m.partner}});
+    p.to_send.push_front(
+        {layout(p).workstation_of[m.from], {Message::Kind::ReadReply, m.job, p.rank, m.from, 0, m.partner}});
     return;
   }
   if (m.kind == Message::Kind::ReadReply) {
@@ -356,7 +352,7 @@ bool Node::wait_satisfied(const Process& p) const {
       p.told_elapsed = m.elapsed;
       p.told_at = now_;
       // Informed waiting: the process decides afresh with what it was told.
-      if (p.activity == Activity::AwaitBarrier && p.barrier == m.barrier) p.spinning = false;
+      if (p.activity == Activity::AwaitBarrier && p.barrier == m.barrier) p.wait.decide_afresh();
       break;
     case Message::Kind::Wakeup:
       ++p.diagnostics.wakeups_received[m.partner];
@@ -413,7 +409,7 @@ void Node::on_keepalive_timer() {
 [[gnu::always_inline]] inline void Node::wants_cpu(Process& p) {
   switch (p.state) {
     case ProcState::Running:
-      if (cpu_state_ == CpuState::Running && interruptible()) {
+      if (steps_now(p)) {
         interrupt_op();
         step_cpu();
       }
@@ -502,12 +498,14 @@ void Node::start_op(Op op, Nanos end) {
 // a switch-in) call run_cpu(). Inlined, it saves the call and its six register saves and restores (7.8 M
 // calls on short.yaml, 3 barriers) and the CPU time per message falls by about a tenth, although
 // cachegrind counts only 2% fewer instructions.
-void Node::run_cpu() { step_cpu(); }
+void Node::run_cpu() {
+  step_cpu();
+}
 
 [[gnu::always_inline]] inline void Node::step_cpu() {
   auto& p = running();
   for (;;) {
-    if (leave_pending_ || now_ >= quantum_end_) {
+    if (must_leave_cpu()) {
       leave_cpu(leave_pending_ ? pending_reason_ : LeaveReason::QuantumExpired);
       return;
     }
@@ -537,40 +535,15 @@ void Node::run_cpu() { step_cpu(); }
           complete_wait(p);
           continue;
         }
-        const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
-        const auto& algorithm = *layout(p).wait;
-        Nanos next = -1;  // the length of a new spin phase, if one starts now
-        if (p.interrupted) {
-          // Its spin was interrupted by leaving the CPU (wait.resume, docs/models/now.md section 5).
-          p.interrupted = false;
-          switch (algorithm.resume()) {
-            case wait::Resume::Restart:
-              p.spinning = false;  // the wait starts afresh from its first phase
-              break;
-            case wait::Resume::Keep:
-              break;  // the phase keeps its end time
-            case wait::Resume::Block:
-              next = 0;
-              break;
-          }
-        }
-        if (next == 0) {
-          // decided above
-        } else if (!p.spinning) {
-          // A process woken during this wait spins what its algorithm gives after a wake-up.
-          next = always_spin_     ? wait::kSpinForever
-                 : p.wait_blocked ? algorithm.after_wake(observe(p, kind))
-                                  : algorithm.first_spin(observe(p, kind));
-        } else if (now_ >= p.spin_phase_end) {
-          next = algorithm.next_spin(observe(p, kind));
-        }
-        if (next == 0) {
+        const auto kind = wait_kind(p);
+        if (p.wait.decide(now_, *layout(p).wait, always_spin_, [&]() -> const wait::Observation& {
+              return observe(p, kind);
+            }) == SpinWait::Next::Block) {
           block(p);
           return;
         }
-        if (next > 0) start_spin_phase(p, next);
         set_category(p, kind == wait::WaitKind::Read ? Category::Communicate : Category::Synchronize);
-        start_op(Op::Spin, p.spin_phase_end);
+        start_op(Op::Spin, p.wait.phase_end());
         return;
       }
       case Activity::Done:
@@ -583,39 +556,11 @@ void Node::run_cpu() { step_cpu(); }
   }
 }
 
-void Node::start_spin_phase(Process& p, Nanos length) {
-  p.spinning = true;
-  p.wait_spun = true;
-  p.spin_phase_start = now_;
-  p.spin_phase_length = length;
-  p.spin_phase_end = now_ + length;
-  p.messages_in_phase = {};
-  p.last_message = -1;
-}
-
 void Node::block(Process& p) {
-  p.spinning = false;
-  p.wait_blocked = true;
+  p.wait.block();
   ++p.waits.blocks;
   if (p.activity == Activity::AwaitBarrier) ++p.barrier_log[p.barrier].blocks;
   leave_cpu(LeaveReason::Blocked);
-}
-
-// The quantum of the running process ended while it spun: the spin phase ends there, and its algorithm
-// judges it (B&M 3.3: a process that tries to spin longer is "pre-empted and slept"). Returns true when
-// the process is to block; otherwise it is in a new phase, or the old one if it still runs on messages.
-bool Node::quantum_cut_blocks(Process& p) {
-  if (always_spin_ || !p.spinning || now_ >= p.spin_phase_end) return false;
-  // It has work before it can block: messages to handle or send, or its wait is over.
-  if (!p.inbox.empty() || !p.to_send.empty() || wait_satisfied(p)) return false;
-  const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
-  const auto& algorithm = *layout(p).wait;
-  if (algorithm.spins_forever(kind)) return false;
-  p.spin_phase_length = now_ - p.spin_phase_start;
-  const Nanos next = algorithm.next_spin(observe(p, kind));
-  if (next == 0) return true;
-  start_spin_phase(p, next);
-  return false;
 }
 
 void Node::deliver(Nanos now, const Message& message) {
@@ -634,10 +579,10 @@ void Node::deliver(Nanos now, const Message& message) {
       return;
     throw std::logic_error("NOW node: a message for a finished process");
   }
-  // A running process with no other message waiting, computing or spinning with time left in its quantum,
-  // handles it at once (wants_cpu, then step_cpu's first step): it need not pass through the inbox.
-  const bool at_once = p.state == ProcState::Running && p.inbox.empty() && cpu_state_ == CpuState::Running &&
-                       interruptible() && !leave_pending_ && now_ < quantum_end_;
+  // What wants_cpu then step_cpu would do, by their own tests: a running process with no other message
+  // waiting, computing or spinning with time left in its quantum, handles it at once. It then need not
+  // pass through the inbox.
+  const bool at_once = steps_now(p) && !must_leave_cpu() && p.inbox.empty();
   Message* arrived = &handling_;
   if (at_once) {
     handling_ = message;
@@ -651,26 +596,7 @@ void Node::deliver(Nanos now, const Message& message) {
                                                              : PartnerState::Blocked;
     arrived->partner = static_cast<std::uint8_t>(state);
   }
-  if (p.spinning) {
-    p.last_message = now_;
-    const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
-    // B&M 3.4: a message "extend[s] the waiting period of that process by at least one conditional spin
-    // time" (wait.conditional: extend).
-    if (const Nanos extension = p.extension[static_cast<int>(kind)]; extension > 0)
-      p.spin_phase_end = std::max(p.spin_phase_end, now_ + extension);
-    // The count of each kind, indexed by Message::Kind (a table: a switch here is an indirect jump that
-    // the kinds' mix makes unpredictable).
-    using Counts = wait::MessageCounts;
-    static constexpr int Counts::*kCount[] = {
-        &Counts::read_requests,   &Counts::read_replies, &Counts::barrier_arrivals, &Counts::barrier_notices,
-        &Counts::barrier_replies, &Counts::wakeups,      &Counts::keep_alives};
-    using Kind = Message::Kind;
-    static_assert(static_cast<int>(Kind::ReadRequest) == 0 && static_cast<int>(Kind::ReadReply) == 1 &&
-                  static_cast<int>(Kind::BarrierArrival) == 2 && static_cast<int>(Kind::BarrierNotice) == 3 &&
-                  static_cast<int>(Kind::BarrierReply) == 4 && static_cast<int>(Kind::Wakeup) == 5 &&
-                  static_cast<int>(Kind::KeepAlive) == 6);
-    ++(p.messages_in_phase.*kCount[static_cast<int>(message.kind)]);
-  }
+  p.wait.on_message(now_, wait_kind(p), message.kind);
   if (at_once) {
     interrupt_op();
     start_handle(p);
@@ -700,16 +626,20 @@ void Node::reschedule_check() {
 void Node::leave_cpu(LeaveReason reason) {
   const int id = cpu_process_;
   auto& p = processes_[id];
-  if (reason == LeaveReason::QuantumExpired && quantum_cut_blocks(p)) {
-    block(p);
-    return;
+  if (reason == LeaveReason::QuantumExpired) {
+    const auto kind = wait_kind(p);
+    // It has work before it can block: messages to handle or send, or its wait is over.
+    const auto has_work = [&] { return !p.inbox.empty() || !p.to_send.empty() || wait_satisfied(p); };
+    if (p.wait.quantum_cut_blocks(now_, kind, *layout(p).wait, always_spin_, has_work,
+                                  [&]() -> const wait::Observation& { return observe(p, kind); })) {
+      block(p);
+      return;
+    }
   }
   if (reason == LeaveReason::QuantumExpired || reason == LeaveReason::Preempted) {
-    // A spin interrupted: wait.resume decides when it runs again, unless it never blocks.
-    const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
-    p.interrupted = p.spinning && !always_spin_ && !layout(p).wait->spins_forever(kind);
+    p.wait.leave_cpu_runnable(wait_kind(p), *layout(p).wait, always_spin_);
   } else {
-    p.spinning = false;
+    p.wait.leave_cpu_stopped();
   }
   switch (reason) {
     case LeaveReason::Blocked:
@@ -758,7 +688,7 @@ void Node::dispatch() {
     p.woken_at = -1;
   }
   if (*next == last_process_) {
-    p.interrupted = false;  // it never left: its spin goes on
+    p.wait.kept_cpu();
     // The same process goes on (its quantum expired and nobody else is ready): no context switch.
     cpu_state_ = CpuState::Running;
     slice_start_ = now_;
