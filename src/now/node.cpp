@@ -3,11 +3,73 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "util/log.hpp"
 #include "util/normal.hpp"
+
+XBT_LOG_EXTERNAL_CATEGORY(cosched_now_node);
+XBT_LOG_EXTERNAL_CATEGORY(cosched_now_wait);
+XBT_LOG_EXTERNAL_CATEGORY(cosched_barrier);
+
+// Decision lines (README, "Why did it do that?"): who, when in simulated seconds (as in timeline.csv), why.
+// The engines print the same lines. Nothing is formatted unless the category is on, and off the line is
+// out of the hot path (a test of the category's threshold).
+#define NOW_LOG_ON(category) XBT_LOG_ISENABLED(category, xbt_log_priority_debug)
+#define NOW_LOG(category, p, format, ...)                                                                   \
+  do {                                                                                                      \
+    if (NOW_LOG_ON(category)) [[unlikely]]                                                                  \
+      XBT_CDEBUG(category, "ws %d t=%ss job %s#%d rank %d: " format, params_.workstation, at(now_).c_str(), \
+                 layout(p).name.c_str(), layout(p).copy, (p).rank __VA_OPT__(, ) __VA_ARGS__);              \
+  } while (0)
 
 namespace cosched::now {
 
 using sched::LeaveReason;
+
+namespace {
+
+std::string at(Nanos time) {
+  return metrics::format_time(time, metrics::TimelineTime::NanosAsSeconds);
+}
+
+const char* kind_name(Message::Kind kind) {
+  switch (kind) {
+    case Message::Kind::ReadRequest:
+      return "read request";
+    case Message::Kind::ReadReply:
+      return "read reply";
+    case Message::Kind::BarrierArrival:
+      return "barrier arrival";
+    case Message::Kind::BarrierNotice:
+      return "barrier notice";
+    case Message::Kind::BarrierReply:
+      return "arrival reply";
+    case Message::Kind::Wakeup:
+      return "wake-up";
+    case Message::Kind::KeepAlive:
+      return "keep-alive";
+  }
+  return "message";
+}
+
+const char* wait_name(wait::WaitKind kind) {
+  return kind == wait::WaitKind::Read ? "read" : "barrier";
+}
+
+const char* reason_name(LeaveReason reason) {
+  switch (reason) {
+    case LeaveReason::Blocked:
+      return "blocked";
+    case LeaveReason::Finished:
+      return "finished";
+    case LeaveReason::QuantumExpired:
+      return "quantum expired";
+    case LeaveReason::Preempted:
+      return "preempted";
+  }
+  return "left";
+}
+
+}  // namespace
 
 // Functions marked [[gnu::always_inline]] run at nearly every event and are called from one or two
 // places: inlined into their callers, they save a call and its register saves each time (scale/news-32:
@@ -232,6 +294,7 @@ void Node::begin_wait(Process& p, Activity activity) {
   open_barrier(p, p.barrier);
   std::vector<barrier::Outgoing> out;
   job.barrier->arrive(p.barriers, p.rank, p.barrier, out);
+  NOW_LOG(cosched_barrier, p, "arrives at barrier %d, sends %zu messages", p.barrier, out.size());
   send_barrier_messages(p, out);
   if (job.keepalive && p.rank == 0) {
     queue_keepalives(p, job.keepalive->root_arrives(p.keepalive, p.barrier, now_));
@@ -318,6 +381,7 @@ bool Node::wait_satisfied(const Process& p) const {
   }
   std::vector<barrier::Outgoing> out;
   job.barrier->pass(p.rank, p.barrier, out);
+  NOW_LOG(cosched_barrier, p, "passes barrier %d, sends %zu notices", p.barrier, out.size());
   send_barrier_messages(p, out);
   tracker_->barrier_passed();
   if (++p.barrier == job.barriers) {
@@ -362,6 +426,8 @@ bool Node::wait_satisfied(const Process& p) const {
       if (m.kind == Message::Kind::BarrierArrival) open_barrier(p, m.barrier);
       std::vector<barrier::Outgoing> out;
       layout(p).barrier->receive(p.barriers, p.rank, m, out);
+      NOW_LOG(cosched_barrier, p, "handles the %s of rank %d for barrier %d, sends %zu messages",
+              kind_name(m.kind), m.from, m.barrier, out.size());
       send_barrier_messages(p, out);
       // The root handled a registration: a keep-alive round, when due (section 4.6).
       if (const auto& keepalive = layout(p).keepalive;
@@ -384,6 +450,7 @@ void Node::queue_keepalives(Process& p, const std::vector<int>& targets) {
     p.to_send.push_back({job.workstation_of[to], {Message::Kind::KeepAlive, p.job, p.rank, to, p.barrier}});
   for (int to : targets) p.keepalive.queued[to] = 1;
   ++p.diagnostics.keepalive_rounds;
+  NOW_LOG(cosched_barrier, p, "keep-alive round at barrier %d: %zu keep-alives", p.barrier, targets.size());
 }
 
 void Node::update_keepalive_timer() {
@@ -416,6 +483,8 @@ void Node::on_keepalive_timer() {
       break;
     case ProcState::Blocked: {
       const int id = static_cast<int>(&p - processes_.data());
+      NOW_LOG(cosched_now_wait, p, "woken: a message to handle or send");
+      NOW_LOG(cosched_now_node, p, "wakes: ready");
       p.state = ProcState::Ready;
       p.woken_at = now_;
       set_category(p, Category::Ready);
@@ -457,6 +526,7 @@ void Node::start_op(Op op, Nanos end) {
     slice_start_ = now_;
     quantum_end_ = now_ + scheduler_->time_slice(cpu_process_, now_);
     op_ = Op::None;
+    NOW_LOG(cosched_now_node, running(), "switched in, quantum until t=%ss", at(quantum_end_).c_str());
     // A process woken during the switch may outrank the one switched in.
     if (scheduler_->should_preempt(cpu_process_, now_, 0)) {
       leave_cpu(LeaveReason::Preempted);
@@ -536,9 +606,11 @@ void Node::run_cpu() {
           continue;
         }
         const auto kind = wait_kind(p);
-        if (p.wait.decide(now_, *layout(p).wait, always_spin_, [&]() -> const wait::Observation& {
-              return observe(p, kind);
-            }) == SpinWait::Next::Block) {
+        const auto next = p.wait.decide(now_, *layout(p).wait, always_spin_,
+                                        [&]() -> const wait::Observation& { return observe(p, kind); });
+        if (NOW_LOG_ON(cosched_now_wait)) [[unlikely]]
+          log_wait_decision(p, next);
+        if (next == SpinWait::Next::Block) {
           block(p);
           return;
         }
@@ -553,6 +625,43 @@ void Node::run_cpu() {
         leave_cpu(LeaveReason::Finished);
         return;
     }
+  }
+}
+
+void Node::log_wait_decision(const Process& p, SpinWait::Next next) const {
+  const char* kind = wait_name(wait_kind(p));
+  const bool blocks = next == SpinWait::Next::Block;
+  const std::string until = at(p.wait.phase_end());
+  switch (p.wait.why()) {
+    case SpinWait::Why::FirstPhase:
+      if (blocks)
+        NOW_LOG(cosched_now_wait, p, "%s wait begins, blocks", kind);
+      else
+        NOW_LOG(cosched_now_wait, p, "%s wait begins, spins until t=%ss", kind, until.c_str());
+      break;
+    case SpinWait::Why::AfterWake:
+      if (blocks)
+        NOW_LOG(cosched_now_wait, p, "%s wait, woken, blocks again", kind);
+      else
+        NOW_LOG(cosched_now_wait, p, "%s wait, woken, spins until t=%ss", kind, until.c_str());
+      break;
+    case SpinWait::Why::PhaseEnded:
+      if (blocks)
+        NOW_LOG(cosched_now_wait, p, "%s spin ended, %d messages in window, blocks", kind,
+                p.wait.judged_messages());
+      else
+        NOW_LOG(cosched_now_wait, p, "%s spin ended, %d messages in window, spins again until t=%ss", kind,
+                p.wait.judged_messages(), until.c_str());
+      break;
+    case SpinWait::Why::PhaseGoesOn:
+      NOW_LOG(cosched_now_wait, p, "%s spin goes on until t=%ss", kind, until.c_str());
+      break;
+    case SpinWait::Why::ResumeBlock:
+      NOW_LOG(cosched_now_wait, p, "%s spin was interrupted by leaving the CPU, blocks (wait.resume: block)",
+              kind);
+      break;
+    case SpinWait::Why::QuantumCut:
+      break;  // leave_cpu tells
   }
 }
 
@@ -596,7 +705,11 @@ void Node::deliver(Nanos now, const Message& message) {
                                                              : PartnerState::Blocked;
     arrived->partner = static_cast<std::uint8_t>(state);
   }
-  p.wait.on_message(now_, wait_kind(p), message.kind);
+  if (p.wait.on_message(now_, wait_kind(p), message.kind)) {
+    NOW_LOG(cosched_now_wait, p, "%s during its %s spin: %d messages in window, spins until t=%ss",
+            kind_name(message.kind), wait_name(wait_kind(p)), p.wait.messages().total(),
+            at(p.wait.phase_end()).c_str());
+  }
   if (at_once) {
     interrupt_op();
     start_handle(p);
@@ -630,12 +743,21 @@ void Node::leave_cpu(LeaveReason reason) {
     const auto kind = wait_kind(p);
     // It has work before it can block: messages to handle or send, or its wait is over.
     const auto has_work = [&] { return !p.inbox.empty() || !p.to_send.empty() || wait_satisfied(p); };
-    if (p.wait.quantum_cut_blocks(now_, kind, *layout(p).wait, always_spin_, has_work,
-                                  [&]() -> const wait::Observation& { return observe(p, kind); })) {
+    const bool blocks =
+        p.wait.quantum_cut_blocks(now_, kind, *layout(p).wait, always_spin_, has_work,
+                                  [&]() -> const wait::Observation& { return observe(p, kind); });
+    if (blocks) {
+      NOW_LOG(cosched_now_wait, p, "quantum ended during its %s spin, %d messages in window, blocks",
+              wait_name(kind), p.wait.judged_messages());
       block(p);
       return;
     }
+    if (p.wait.why() == SpinWait::Why::QuantumCut && p.wait.spinning() && p.wait.phase_start() == now_)
+      NOW_LOG(cosched_now_wait, p,
+              "quantum ended during its %s spin, %d messages in window, spins again until t=%ss",
+              wait_name(kind), p.wait.judged_messages(), at(p.wait.phase_end()).c_str());
   }
+  NOW_LOG(cosched_now_node, p, "leaves the CPU: %s", reason_name(reason));
   if (reason == LeaveReason::QuantumExpired || reason == LeaveReason::Preempted) {
     p.wait.leave_cpu_runnable(wait_kind(p), *layout(p).wait, always_spin_);
   } else {
@@ -670,6 +792,8 @@ void Node::leave_cpu(LeaveReason reason) {
 void Node::dispatch() {
   const auto next = scheduler_->pick_next(now_);
   if (!next) {
+    if (NOW_LOG_ON(cosched_now_node) && cpu_state_ != CpuState::Idle) [[unlikely]]
+      XBT_CDEBUG(cosched_now_node, "ws %d t=%ss: CPU idle", params_.workstation, at(now_).c_str());
     if (cpu_state_ != CpuState::Idle) busy_ += now_ - busy_since_;
     cpu_state_ = CpuState::Idle;
     cpu_process_ = -1;
@@ -693,9 +817,12 @@ void Node::dispatch() {
     cpu_state_ = CpuState::Running;
     slice_start_ = now_;
     quantum_end_ = now_ + scheduler_->time_slice(*next, now_);
+    NOW_LOG(cosched_now_node, p, "dispatched again without a switch, quantum until t=%ss",
+            at(quantum_end_).c_str());
     run_cpu();
     return;
   }
+  NOW_LOG(cosched_now_node, p, "dispatched: switching in");
   cpu_state_ = CpuState::Switching;
   set_category(p, Category::Switching);
   cpu_timer_ = now_ + params_.context_switch;

@@ -20,6 +20,8 @@ class SpinWait {
  public:
   // What the process does after SpinWait::decide: block now, or spin until phase_end().
   enum class Next : std::uint8_t { Block, Spin };
+  // Which rule made the last decision (for the decision lines of cosched_now_wait).
+  enum class Why : std::uint8_t { FirstPhase, AfterWake, PhaseEnded, PhaseGoesOn, ResumeBlock, QuantumCut };
 
   // The extension a message gives a spin phase, by WaitKind (0: none), from the job's algorithm.
   void set_algorithm(const wait::NowWaitAlgorithm& algorithm) {
@@ -84,15 +86,21 @@ class SpinWait {
         case wait::Resume::Keep:
           break;  // the phase keeps its end time
         case wait::Resume::Block:
+          why_ = Why::ResumeBlock;
           return Next::Block;
       }
     }
     if (!spinning_) {
+      why_ = blocked_ ? Why::AfterWake : Why::FirstPhase;
       next = always_spin ? wait::kSpinForever
              : blocked_  ? algorithm.after_wake(observe())
                          : algorithm.first_spin(observe());
     } else if (now >= phase_end_) {
+      why_ = Why::PhaseEnded;
+      judged_messages_ = messages_.total();
       next = algorithm.next_spin(observe());
+    } else {
+      why_ = Why::PhaseGoesOn;
     }
     if (next == 0) return Next::Block;
     if (next > 0) start_phase(now, next);
@@ -109,6 +117,8 @@ class SpinWait {
     if (always_spin || !spinning_ || now >= phase_end_) return false;
     if (has_work() || algorithm.spins_forever(kind)) return false;
     phase_length_ = now - phase_start_;
+    why_ = Why::QuantumCut;
+    judged_messages_ = messages_.total();
     const std::int64_t next = algorithm.next_spin(observe());
     if (next == 0) return true;
     start_phase(now, next);
@@ -135,10 +145,14 @@ class SpinWait {
   bool spinning() const { return spinning_; }
   bool spun() const { return spun_; }        // this wait entered a spin phase
   bool blocked() const { return blocked_; }  // this wait blocked at least once
+  std::int64_t phase_start() const { return phase_start_; }
   std::int64_t phase_end() const { return phase_end_; }
   std::int64_t phase_length() const { return phase_length_; }
   const wait::MessageCounts& messages() const { return messages_; }  // during the current phase
   std::int64_t last_message() const { return last_message_; }        // -1: none in the current phase
+  Why why() const { return why_; }
+  // The messages of the phase the last decision judged (Why::PhaseEnded, Why::QuantumCut).
+  int judged_messages() const { return judged_messages_; }
 
  private:
   void start_phase(std::int64_t now, std::int64_t length) {
@@ -156,12 +170,14 @@ class SpinWait {
   bool interrupted_ = false;  // its spin was interrupted by leaving the CPU: wait.resume applies
   bool spun_ = false;
   bool blocked_ = false;
+  Why why_ = Why::FirstPhase;
   std::int64_t phase_end_ = 0;
   std::int64_t last_message_ = -1;  // arrival of the last message of the current phase
   std::array<std::int64_t, 2> extension_{};
   wait::MessageCounts messages_;
   std::int64_t phase_start_ = 0;
   std::int64_t phase_length_ = 0;
+  int judged_messages_ = 0;
 };
 
 }  // namespace cosched::now
