@@ -13,7 +13,8 @@ XBT_LOG_EXTERNAL_CATEGORY(cosched_barrier);
 // Decision lines (README, "Why did it do that?"): who, when in simulated seconds (as in timeline.csv), why.
 // The engines print the same lines. Nothing is formatted unless the category is on, and off the line is
 // out of the hot path (a test of the category's threshold).
-#define NOW_LOG_ON(category) XBT_LOG_ISENABLED(category, xbt_log_priority_debug)
+// (logs_: one byte of the node's first cache line, tested before the categories' thresholds.)
+#define NOW_LOG_ON(category) (logs_ && XBT_LOG_ISENABLED(category, xbt_log_priority_debug))
 #define NOW_LOG(category, p, format, ...)                                                                   \
   do {                                                                                                      \
     if (NOW_LOG_ON(category)) [[unlikely]]                                                                  \
@@ -80,6 +81,9 @@ Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
     : ticks_(scheduler->ticks()),
       only_cpu_timer_(!ticks_),
       always_spin_(scheduler->processes_always_spin()),
+      logs_(XBT_LOG_ISENABLED(cosched_now_node, xbt_log_priority_debug) ||
+            XBT_LOG_ISENABLED(cosched_now_wait, xbt_log_priority_debug) ||
+            XBT_LOG_ISENABLED(cosched_barrier, xbt_log_priority_debug)),
       outbox_(&own_outbox_),
       params_(params),
       scheduler_(std::move(scheduler)),

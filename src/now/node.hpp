@@ -422,6 +422,7 @@ class alignas(64) Node {
   // !ticks_ && keepalive_timer_ < 0, kept by update_keepalive_timer(): one byte to test at every event.
   bool only_cpu_timer_;
   bool always_spin_;
+  bool logs_;  // a decision-line category is on (settings are made before the run)
   int cpu_process_ = -1;
   int unfinished_ = 0;
   // The processes, and where messages go.
