@@ -3,11 +3,74 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "util/log.hpp"
 #include "util/normal.hpp"
+
+XBT_LOG_EXTERNAL_CATEGORY(cosched_now_node);
+XBT_LOG_EXTERNAL_CATEGORY(cosched_now_wait);
+XBT_LOG_EXTERNAL_CATEGORY(cosched_barrier);
+
+// Decision lines (README, "Why did it do that?"): who, when in simulated seconds (as in timeline.csv), why.
+// The engines print the same lines. Nothing is formatted unless the category is on, and off the line is
+// out of the hot path (a test of the category's threshold).
+// (logs_: one byte of the node's first cache line, tested before the categories' thresholds.)
+#define NOW_LOG_ON(category) (logs_ && XBT_LOG_ISENABLED(category, xbt_log_priority_debug))
+#define NOW_LOG(category, p, format, ...)                                                                   \
+  do {                                                                                                      \
+    if (NOW_LOG_ON(category)) [[unlikely]]                                                                  \
+      XBT_CDEBUG(category, "ws %d t=%ss job %s#%d rank %d: " format, params_.workstation, at(now_).c_str(), \
+                 layout(p).name.c_str(), layout(p).copy, (p).rank __VA_OPT__(, ) __VA_ARGS__);              \
+  } while (0)
 
 namespace cosched::now {
 
 using sched::LeaveReason;
+
+namespace {
+
+std::string at(Nanos time) {
+  return metrics::format_time(time, metrics::TimelineTime::NanosAsSeconds);
+}
+
+const char* kind_name(Message::Kind kind) {
+  switch (kind) {
+    case Message::Kind::ReadRequest:
+      return "read request";
+    case Message::Kind::ReadReply:
+      return "read reply";
+    case Message::Kind::BarrierArrival:
+      return "barrier arrival";
+    case Message::Kind::BarrierNotice:
+      return "barrier notice";
+    case Message::Kind::BarrierReply:
+      return "arrival reply";
+    case Message::Kind::Wakeup:
+      return "wake-up";
+    case Message::Kind::KeepAlive:
+      return "keep-alive";
+  }
+  return "message";
+}
+
+const char* wait_name(wait::WaitKind kind) {
+  return kind == wait::WaitKind::Read ? "read" : "barrier";
+}
+
+const char* reason_name(LeaveReason reason) {
+  switch (reason) {
+    case LeaveReason::Blocked:
+      return "blocked";
+    case LeaveReason::Finished:
+      return "finished";
+    case LeaveReason::QuantumExpired:
+      return "quantum expired";
+    case LeaveReason::Preempted:
+      return "preempted";
+  }
+  return "left";
+}
+
+}  // namespace
 
 // Functions marked [[gnu::always_inline]] run at nearly every event and are called from one or two
 // places: inlined into their callers, they save a call and its register saves each time (scale/news-32:
@@ -18,6 +81,9 @@ Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
     : ticks_(scheduler->ticks()),
       only_cpu_timer_(!ticks_),
       always_spin_(scheduler->processes_always_spin()),
+      logs_(XBT_LOG_ISENABLED(cosched_now_node, xbt_log_priority_debug) ||
+            XBT_LOG_ISENABLED(cosched_now_wait, xbt_log_priority_debug) ||
+            XBT_LOG_ISENABLED(cosched_barrier, xbt_log_priority_debug)),
       outbox_(&own_outbox_),
       params_(params),
       scheduler_(std::move(scheduler)),
@@ -41,9 +107,7 @@ void Node::add_process(int job, int rank) {
             workload::ProcessProgram(layout.program, rank, util::mix_seed(params_.seed, job + 1, rank)));
   if (!layout.barrier) throw std::logic_error("NOW node: a job without a barrier protocol");
   p.barriers = barrier::BarrierState(layout.barriers);
-  if (layout.wait)
-    p.extension = {layout.wait->extension(wait::WaitKind::Read),
-                   layout.wait->extension(wait::WaitKind::Barrier)};
+  if (layout.wait) p.wait.set_algorithm(*layout.wait);
   p.barrier_log.assign(layout.barriers, BarrierRecord{});
   p.prefetches = layout.prefetch_lead >= 0 && layout.program.pattern == config::Pattern::News;
   processes_.push_back(std::move(p));
@@ -210,9 +274,7 @@ void Node::open_barrier(Process& p, int barrier) {
 void Node::begin_wait(Process& p, Activity activity) {
   p.activity = activity;
   p.reply_received = false;
-  p.spinning = false;
-  p.wait_spun = false;
-  p.wait_blocked = false;
+  p.wait.begin();
 }
 
 // The computation before the current step is done: read, or arrive at the barrier.
@@ -236,6 +298,7 @@ void Node::begin_wait(Process& p, Activity activity) {
   open_barrier(p, p.barrier);
   std::vector<barrier::Outgoing> out;
   job.barrier->arrive(p.barriers, p.rank, p.barrier, out);
+  NOW_LOG(cosched_barrier, p, "arrives at barrier %d, sends %zu messages", p.barrier, out.size());
   send_barrier_messages(p, out);
   if (job.keepalive && p.rank == 0) {
     queue_keepalives(p, job.keepalive->root_arrives(p.keepalive, p.barrier, now_));
@@ -272,9 +335,10 @@ bool Node::wait_satisfied(const Process& p) const {
   static_assert(sizeof(wait::Observation) == 112, "set every field of wait::Observation below");
   static thread_local wait::Observation seen;
   seen.kind = kind;
-  seen.phase_length = p.spin_phase_length;
-  seen.messages = p.messages_in_phase;
-  seen.since_last_message = p.last_message >= 0 ? std::optional<Nanos>(now_ - p.last_message) : std::nullopt;
+  seen.phase_length = p.wait.phase_length();
+  seen.messages = p.wait.messages();
+  const Nanos last_message = p.wait.last_message();
+  seen.since_last_message = last_message >= 0 ? std::optional<Nanos>(now_ - last_message) : std::nullopt;
   seen.barrier_elapsed = 0;
   seen.arrived = std::nullopt;
   seen.told_elapsed = 0;
@@ -301,12 +365,11 @@ bool Node::wait_satisfied(const Process& p) const {
 
 [[gnu::always_inline]] inline void Node::complete_wait(Process& p) {
   const bool barrier = p.activity == Activity::AwaitBarrier;
-  if (p.wait_spun) {
+  if (p.wait.spun()) {
     (barrier ? p.waits.barrier_spins : p.waits.read_spins) += 1;
-    if (!p.wait_blocked) (barrier ? p.waits.barrier_spins_successful : p.waits.read_spins_successful) += 1;
+    if (!p.wait.blocked()) (barrier ? p.waits.barrier_spins_successful : p.waits.read_spins_successful) += 1;
   }
-  p.spinning = false;
-  p.interrupted = false;
+  p.wait.complete();
   if (!barrier) {
     auto& stats = p.diagnostics.reads[static_cast<int>(p.read_partner)];
     ++stats.count;
@@ -322,6 +385,7 @@ bool Node::wait_satisfied(const Process& p) const {
   }
   std::vector<barrier::Outgoing> out;
   job.barrier->pass(p.rank, p.barrier, out);
+  NOW_LOG(cosched_barrier, p, "passes barrier %d, sends %zu notices", p.barrier, out.size());
   send_barrier_messages(p, out);
   tracker_->barrier_passed();
   if (++p.barrier == job.barriers) {
@@ -336,8 +400,8 @@ bool Node::wait_satisfied(const Process& p) const {
   // jump, which the mix of kinds makes hard to predict.
   if (m.kind == Message::Kind::ReadRequest) {
     // The Active Message handler sends the reply at once: it is the next thing this process sends.
-    p.to_send.push_front({layout(p).workstation_of[m.from],
-                          {Message::Kind::ReadReply, m.job, p.rank, m.from, 0, m.partner}});
+    p.to_send.push_front(
+        {layout(p).workstation_of[m.from], {Message::Kind::ReadReply, m.job, p.rank, m.from, 0, m.partner}});
     return;
   }
   if (m.kind == Message::Kind::ReadReply) {
@@ -356,7 +420,7 @@ bool Node::wait_satisfied(const Process& p) const {
       p.told_elapsed = m.elapsed;
       p.told_at = now_;
       // Informed waiting: the process decides afresh with what it was told.
-      if (p.activity == Activity::AwaitBarrier && p.barrier == m.barrier) p.spinning = false;
+      if (p.activity == Activity::AwaitBarrier && p.barrier == m.barrier) p.wait.decide_afresh();
       break;
     case Message::Kind::Wakeup:
       ++p.diagnostics.wakeups_received[m.partner];
@@ -366,6 +430,8 @@ bool Node::wait_satisfied(const Process& p) const {
       if (m.kind == Message::Kind::BarrierArrival) open_barrier(p, m.barrier);
       std::vector<barrier::Outgoing> out;
       layout(p).barrier->receive(p.barriers, p.rank, m, out);
+      NOW_LOG(cosched_barrier, p, "handles the %s of rank %d for barrier %d, sends %zu messages",
+              kind_name(m.kind), m.from, m.barrier, out.size());
       send_barrier_messages(p, out);
       // The root handled a registration: a keep-alive round, when due (section 4.6).
       if (const auto& keepalive = layout(p).keepalive;
@@ -388,6 +454,7 @@ void Node::queue_keepalives(Process& p, const std::vector<int>& targets) {
     p.to_send.push_back({job.workstation_of[to], {Message::Kind::KeepAlive, p.job, p.rank, to, p.barrier}});
   for (int to : targets) p.keepalive.queued[to] = 1;
   ++p.diagnostics.keepalive_rounds;
+  NOW_LOG(cosched_barrier, p, "keep-alive round at barrier %d: %zu keep-alives", p.barrier, targets.size());
 }
 
 void Node::update_keepalive_timer() {
@@ -413,13 +480,15 @@ void Node::on_keepalive_timer() {
 [[gnu::always_inline]] inline void Node::wants_cpu(Process& p) {
   switch (p.state) {
     case ProcState::Running:
-      if (cpu_state_ == CpuState::Running && interruptible()) {
+      if (steps_now(p)) {
         interrupt_op();
         step_cpu();
       }
       break;
     case ProcState::Blocked: {
       const int id = static_cast<int>(&p - processes_.data());
+      NOW_LOG(cosched_now_wait, p, "woken: a message to handle or send");
+      NOW_LOG(cosched_now_node, p, "wakes: ready");
       p.state = ProcState::Ready;
       p.woken_at = now_;
       set_category(p, Category::Ready);
@@ -461,6 +530,7 @@ void Node::start_op(Op op, Nanos end) {
     slice_start_ = now_;
     quantum_end_ = now_ + scheduler_->time_slice(cpu_process_, now_);
     op_ = Op::None;
+    NOW_LOG(cosched_now_node, running(), "switched in, quantum until t=%ss", at(quantum_end_).c_str());
     // A process woken during the switch may outrank the one switched in.
     if (scheduler_->should_preempt(cpu_process_, now_, 0)) {
       leave_cpu(LeaveReason::Preempted);
@@ -502,12 +572,14 @@ void Node::start_op(Op op, Nanos end) {
 // a switch-in) call run_cpu(). Inlined, it saves the call and its six register saves and restores (7.8 M
 // calls on short.yaml, 3 barriers) and the CPU time per message falls by about a tenth, although
 // cachegrind counts only 2% fewer instructions.
-void Node::run_cpu() { step_cpu(); }
+void Node::run_cpu() {
+  step_cpu();
+}
 
 [[gnu::always_inline]] inline void Node::step_cpu() {
   auto& p = running();
   for (;;) {
-    if (leave_pending_ || now_ >= quantum_end_) {
+    if (must_leave_cpu()) {
       leave_cpu(leave_pending_ ? pending_reason_ : LeaveReason::QuantumExpired);
       return;
     }
@@ -537,40 +609,17 @@ void Node::run_cpu() { step_cpu(); }
           complete_wait(p);
           continue;
         }
-        const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
-        const auto& algorithm = *layout(p).wait;
-        Nanos next = -1;  // the length of a new spin phase, if one starts now
-        if (p.interrupted) {
-          // Its spin was interrupted by leaving the CPU (wait.resume, docs/models/now.md section 5).
-          p.interrupted = false;
-          switch (algorithm.resume()) {
-            case wait::Resume::Restart:
-              p.spinning = false;  // the wait starts afresh from its first phase
-              break;
-            case wait::Resume::Keep:
-              break;  // the phase keeps its end time
-            case wait::Resume::Block:
-              next = 0;
-              break;
-          }
-        }
-        if (next == 0) {
-          // decided above
-        } else if (!p.spinning) {
-          // A process woken during this wait spins what its algorithm gives after a wake-up.
-          next = always_spin_     ? wait::kSpinForever
-                 : p.wait_blocked ? algorithm.after_wake(observe(p, kind))
-                                  : algorithm.first_spin(observe(p, kind));
-        } else if (now_ >= p.spin_phase_end) {
-          next = algorithm.next_spin(observe(p, kind));
-        }
-        if (next == 0) {
+        const auto kind = wait_kind(p);
+        const auto next = p.wait.decide(now_, *layout(p).wait, always_spin_,
+                                        [&]() -> const wait::Observation& { return observe(p, kind); });
+        if (NOW_LOG_ON(cosched_now_wait)) [[unlikely]]
+          log_wait_decision(p, next);
+        if (next == SpinWait::Next::Block) {
           block(p);
           return;
         }
-        if (next > 0) start_spin_phase(p, next);
         set_category(p, kind == wait::WaitKind::Read ? Category::Communicate : Category::Synchronize);
-        start_op(Op::Spin, p.spin_phase_end);
+        start_op(Op::Spin, p.wait.phase_end());
         return;
       }
       case Activity::Done:
@@ -583,39 +632,48 @@ void Node::run_cpu() { step_cpu(); }
   }
 }
 
-void Node::start_spin_phase(Process& p, Nanos length) {
-  p.spinning = true;
-  p.wait_spun = true;
-  p.spin_phase_start = now_;
-  p.spin_phase_length = length;
-  p.spin_phase_end = now_ + length;
-  p.messages_in_phase = {};
-  p.last_message = -1;
+void Node::log_wait_decision(const Process& p, SpinWait::Next next) const {
+  const char* kind = wait_name(wait_kind(p));
+  const bool blocks = next == SpinWait::Next::Block;
+  const std::string until = at(p.wait.phase_end());
+  switch (p.wait.why()) {
+    case SpinWait::Why::FirstPhase:
+      if (blocks)
+        NOW_LOG(cosched_now_wait, p, "%s wait begins, blocks", kind);
+      else
+        NOW_LOG(cosched_now_wait, p, "%s wait begins, spins until t=%ss", kind, until.c_str());
+      break;
+    case SpinWait::Why::AfterWake:
+      if (blocks)
+        NOW_LOG(cosched_now_wait, p, "%s wait, woken, blocks again", kind);
+      else
+        NOW_LOG(cosched_now_wait, p, "%s wait, woken, spins until t=%ss", kind, until.c_str());
+      break;
+    case SpinWait::Why::PhaseEnded:
+      if (blocks)
+        NOW_LOG(cosched_now_wait, p, "%s spin ended, %d messages in window, blocks", kind,
+                p.wait.judged_messages());
+      else
+        NOW_LOG(cosched_now_wait, p, "%s spin ended, %d messages in window, spins again until t=%ss", kind,
+                p.wait.judged_messages(), until.c_str());
+      break;
+    case SpinWait::Why::PhaseGoesOn:
+      NOW_LOG(cosched_now_wait, p, "%s spin goes on until t=%ss", kind, until.c_str());
+      break;
+    case SpinWait::Why::ResumeBlock:
+      NOW_LOG(cosched_now_wait, p, "%s spin was interrupted by leaving the CPU, blocks (wait.resume: block)",
+              kind);
+      break;
+    case SpinWait::Why::QuantumCut:
+      break;  // leave_cpu tells
+  }
 }
 
 void Node::block(Process& p) {
-  p.spinning = false;
-  p.wait_blocked = true;
+  p.wait.block();
   ++p.waits.blocks;
   if (p.activity == Activity::AwaitBarrier) ++p.barrier_log[p.barrier].blocks;
   leave_cpu(LeaveReason::Blocked);
-}
-
-// The quantum of the running process ended while it spun: the spin phase ends there, and its algorithm
-// judges it (B&M 3.3: a process that tries to spin longer is "pre-empted and slept"). Returns true when
-// the process is to block; otherwise it is in a new phase, or the old one if it still runs on messages.
-bool Node::quantum_cut_blocks(Process& p) {
-  if (always_spin_ || !p.spinning || now_ >= p.spin_phase_end) return false;
-  // It has work before it can block: messages to handle or send, or its wait is over.
-  if (!p.inbox.empty() || !p.to_send.empty() || wait_satisfied(p)) return false;
-  const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
-  const auto& algorithm = *layout(p).wait;
-  if (algorithm.spins_forever(kind)) return false;
-  p.spin_phase_length = now_ - p.spin_phase_start;
-  const Nanos next = algorithm.next_spin(observe(p, kind));
-  if (next == 0) return true;
-  start_spin_phase(p, next);
-  return false;
 }
 
 void Node::deliver(Nanos now, const Message& message) {
@@ -634,10 +692,10 @@ void Node::deliver(Nanos now, const Message& message) {
       return;
     throw std::logic_error("NOW node: a message for a finished process");
   }
-  // A running process with no other message waiting, computing or spinning with time left in its quantum,
-  // handles it at once (wants_cpu, then step_cpu's first step): it need not pass through the inbox.
-  const bool at_once = p.state == ProcState::Running && p.inbox.empty() && cpu_state_ == CpuState::Running &&
-                       interruptible() && !leave_pending_ && now_ < quantum_end_;
+  // What wants_cpu then step_cpu would do, by their own tests: a running process with no other message
+  // waiting, computing or spinning with time left in its quantum, handles it at once. It then need not
+  // pass through the inbox.
+  const bool at_once = steps_now(p) && !must_leave_cpu() && p.inbox.empty();
   Message* arrived = &handling_;
   if (at_once) {
     handling_ = message;
@@ -651,25 +709,10 @@ void Node::deliver(Nanos now, const Message& message) {
                                                              : PartnerState::Blocked;
     arrived->partner = static_cast<std::uint8_t>(state);
   }
-  if (p.spinning) {
-    p.last_message = now_;
-    const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
-    // B&M 3.4: a message "extend[s] the waiting period of that process by at least one conditional spin
-    // time" (wait.conditional: extend).
-    if (const Nanos extension = p.extension[static_cast<int>(kind)]; extension > 0)
-      p.spin_phase_end = std::max(p.spin_phase_end, now_ + extension);
-    // The count of each kind, indexed by Message::Kind (a table: a switch here is an indirect jump that
-    // the kinds' mix makes unpredictable).
-    using Counts = wait::MessageCounts;
-    static constexpr int Counts::*kCount[] = {
-        &Counts::read_requests,   &Counts::read_replies, &Counts::barrier_arrivals, &Counts::barrier_notices,
-        &Counts::barrier_replies, &Counts::wakeups,      &Counts::keep_alives};
-    using Kind = Message::Kind;
-    static_assert(static_cast<int>(Kind::ReadRequest) == 0 && static_cast<int>(Kind::ReadReply) == 1 &&
-                  static_cast<int>(Kind::BarrierArrival) == 2 && static_cast<int>(Kind::BarrierNotice) == 3 &&
-                  static_cast<int>(Kind::BarrierReply) == 4 && static_cast<int>(Kind::Wakeup) == 5 &&
-                  static_cast<int>(Kind::KeepAlive) == 6);
-    ++(p.messages_in_phase.*kCount[static_cast<int>(message.kind)]);
+  if (p.wait.on_message(now_, wait_kind(p), message.kind)) {
+    NOW_LOG(cosched_now_wait, p, "%s during its %s spin: %d messages in window, spins until t=%ss",
+            kind_name(message.kind), wait_name(wait_kind(p)), p.wait.messages().total(),
+            at(p.wait.phase_end()).c_str());
   }
   if (at_once) {
     interrupt_op();
@@ -700,16 +743,29 @@ void Node::reschedule_check() {
 void Node::leave_cpu(LeaveReason reason) {
   const int id = cpu_process_;
   auto& p = processes_[id];
-  if (reason == LeaveReason::QuantumExpired && quantum_cut_blocks(p)) {
-    block(p);
-    return;
+  if (reason == LeaveReason::QuantumExpired) {
+    const auto kind = wait_kind(p);
+    // It has work before it can block: messages to handle or send, or its wait is over.
+    const auto has_work = [&] { return !p.inbox.empty() || !p.to_send.empty() || wait_satisfied(p); };
+    const bool blocks =
+        p.wait.quantum_cut_blocks(now_, kind, *layout(p).wait, always_spin_, has_work,
+                                  [&]() -> const wait::Observation& { return observe(p, kind); });
+    if (blocks) {
+      NOW_LOG(cosched_now_wait, p, "quantum ended during its %s spin, %d messages in window, blocks",
+              wait_name(kind), p.wait.judged_messages());
+      block(p);
+      return;
+    }
+    if (p.wait.why() == SpinWait::Why::QuantumCut && p.wait.spinning() && p.wait.phase_start() == now_)
+      NOW_LOG(cosched_now_wait, p,
+              "quantum ended during its %s spin, %d messages in window, spins again until t=%ss",
+              wait_name(kind), p.wait.judged_messages(), at(p.wait.phase_end()).c_str());
   }
+  NOW_LOG(cosched_now_node, p, "leaves the CPU: %s", reason_name(reason));
   if (reason == LeaveReason::QuantumExpired || reason == LeaveReason::Preempted) {
-    // A spin interrupted: wait.resume decides when it runs again, unless it never blocks.
-    const auto kind = p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
-    p.interrupted = p.spinning && !always_spin_ && !layout(p).wait->spins_forever(kind);
+    p.wait.leave_cpu_runnable(wait_kind(p), *layout(p).wait, always_spin_);
   } else {
-    p.spinning = false;
+    p.wait.leave_cpu_stopped();
   }
   switch (reason) {
     case LeaveReason::Blocked:
@@ -740,6 +796,8 @@ void Node::leave_cpu(LeaveReason reason) {
 void Node::dispatch() {
   const auto next = scheduler_->pick_next(now_);
   if (!next) {
+    if (NOW_LOG_ON(cosched_now_node) && cpu_state_ != CpuState::Idle) [[unlikely]]
+      XBT_CDEBUG(cosched_now_node, "ws %d t=%ss: CPU idle", params_.workstation, at(now_).c_str());
     if (cpu_state_ != CpuState::Idle) busy_ += now_ - busy_since_;
     cpu_state_ = CpuState::Idle;
     cpu_process_ = -1;
@@ -758,14 +816,17 @@ void Node::dispatch() {
     p.woken_at = -1;
   }
   if (*next == last_process_) {
-    p.interrupted = false;  // it never left: its spin goes on
+    p.wait.kept_cpu();
     // The same process goes on (its quantum expired and nobody else is ready): no context switch.
     cpu_state_ = CpuState::Running;
     slice_start_ = now_;
     quantum_end_ = now_ + scheduler_->time_slice(*next, now_);
+    NOW_LOG(cosched_now_node, p, "dispatched again without a switch, quantum until t=%ss",
+            at(quantum_end_).c_str());
     run_cpu();
     return;
   }
+  NOW_LOG(cosched_now_node, p, "dispatched: switching in");
   cpu_state_ = CpuState::Switching;
   set_category(p, Category::Switching);
   cpu_timer_ = now_ + params_.context_switch;

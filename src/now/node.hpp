@@ -16,6 +16,7 @@
 #include "metrics/timeline.hpp"
 #include "now/job_tracker.hpp"
 #include "message/now_message.hpp"
+#include "now/spin_wait.hpp"
 #include "sched/local_scheduler.hpp"
 #include "wait/now_wait.hpp"
 #include "workload/now_program.hpp"
@@ -49,12 +50,14 @@ class MessageRing {
   T& front() { return slots()[head_]; }
   T& back() { return slots()[(head_ + size_ - 1) & mask_]; }
   [[gnu::always_inline]] void push_back(const T& item) {
-    if (size_ > mask_) [[unlikely]] grow();
+    if (size_ > mask_) [[unlikely]]
+      grow();
     slots()[(head_ + size_) & mask_] = item;
     ++size_;
   }
   [[gnu::always_inline]] void push_front(const T& item) {
-    if (size_ > mask_) [[unlikely]] grow();
+    if (size_ > mask_) [[unlikely]]
+      grow();
     head_ = size_ == 0 ? 0 : (head_ + mask_) & mask_;
     slots()[head_] = item;
     ++size_;
@@ -313,21 +316,12 @@ class alignas(64) Node {
     Category category = Category::Ready;
     PartnerState read_partner = PartnerState::Running;  // diagnostics: the current read's partner's state
     bool reply_received = false;
-    bool spinning = false;
-    bool interrupted = false;   // its spin was interrupted by leaving the CPU: wait.resume applies
-    bool wait_spun = false;     // the current wait entered a spin phase
-    bool wait_blocked = false;  // the current wait blocked at least once
-    bool prefetches = false;    // wait.prefetch with a NEWS pattern: it wakes its reads' partners
-    std::int64_t step = 0;      // 0..reads-1: chunk then read; reads: residual then barrier
+    bool prefetches = false;  // wait.prefetch with a NEWS pattern: it wakes its reads' partners
+    std::int64_t step = 0;    // 0..reads-1: chunk then read; reads: residual then barrier
     Nanos compute_left = 0;
     Nanos since = 0;
-    Nanos spin_phase_end = 0;
-    Nanos last_message = -1;  // arrival of the last message of the current spin phase
-    // Line 2: the spin phase.
-    std::array<Nanos, 2> extension{};       // its wait algorithm's extension(kind), by WaitKind
-    wait::MessageCounts messages_in_phase;  // arrived during the current spin phase
-    Nanos spin_phase_start = 0;
-    Nanos spin_phase_length = 0;
+    // Lines 1 and 2: the wait's spin state and rules.
+    SpinWait wait;
     // Line 3: the phase and the program; line 4: the time.
     workload::Phase phase;
     BoxedProgram program;
@@ -344,7 +338,7 @@ class alignas(64) Node {
     std::vector<BarrierRecord> barrier_log;
     Nanos barrier_arrived = 0;       // when it arrived at the barrier it waits at
     barrier::BarrierState barriers;  // barrier messages handled
-    Nanos phase_started = 0;  // when its current phase began (its last pass, or 0)
+    Nanos phase_started = 0;         // when its current phase began (its last pass, or 0)
     // Informed waiting: what the root told it of the barrier `told_barrier` (a BarrierReply) and when.
     int told_barrier = -1;
     int told_arrived = 0;
@@ -367,6 +361,9 @@ class alignas(64) Node {
     return tick ? *tick : -1;
   }
   const JobLayout& layout(const Process& p) const { return (*jobs_)[p.job]; }
+  static wait::WaitKind wait_kind(const Process& p) {
+    return p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
+  }
   static void add_time(TimeBreakdown& time, Category category, Nanos elapsed);
   void set_category(Process& p, Category category);
   void change_category(Process& p, Category category);
@@ -384,9 +381,8 @@ class alignas(64) Node {
   void finish_handle(Process& p, const Message& m);
   void start_op(Op op, Nanos end);
   void leave_cpu(sched::LeaveReason reason);
-  void start_spin_phase(Process& p, Nanos length);
-  bool quantum_cut_blocks(Process& p);
   void block(Process& p);
+  [[gnu::cold]] void log_wait_decision(const Process& p, SpinWait::Next next) const;
   void dispatch();
   void reschedule_check();
   void begin_wait(Process& p, Activity activity);
@@ -402,6 +398,12 @@ class alignas(64) Node {
   void update_keepalive_timer();
   void wants_cpu(Process& p);
   bool interruptible() const { return op_ == Op::Compute || op_ == Op::Spin || op_ == Op::None; }
+  // The process runs and may take its next step now: the CPU is not switching, sending or handling.
+  bool steps_now(const Process& p) const {
+    return p.state == ProcState::Running && cpu_state_ == CpuState::Running && interruptible();
+  }
+  // The running process leaves the CPU before its next step: a preemption is pending or its quantum is over.
+  bool must_leave_cpu() const { return leave_pending_ || now_ >= quantum_end_; }
 
   // What nearly every event reads or writes comes first, together in four cache lines: a run steps many
   // workstations in turn, so that a node's lines are seldom still in the first-level cache at its next
@@ -420,6 +422,7 @@ class alignas(64) Node {
   // !ticks_ && keepalive_timer_ < 0, kept by update_keepalive_timer(): one byte to test at every event.
   bool only_cpu_timer_;
   bool always_spin_;
+  bool logs_;  // a decision-line category is on (settings are made before the run)
   int cpu_process_ = -1;
   int unfinished_ = 0;
   // The processes, and where messages go.
