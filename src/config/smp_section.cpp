@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "config/cycles.hpp"
 #include "config/input_error.hpp"
 #include "sched/smp_policy_registry.hpp"
 #include "util/normal.hpp"
@@ -15,53 +16,11 @@ namespace cosched::config {
 namespace {
 
 constexpr int kMaxCount = 1'000'000;  // a sanity bound on counts, far above any SMP the thesis studies
-// A bound on durations in cycles (about 11.6 days at 1 GHz) that keeps every sum of cycles far from
-// overflowing 64 bits.
-constexpr double kMaxCycles = 1e15;
 
 int count(const Field& f) {
   auto value = f.positive_integer();
   if (value > kMaxCount) f.fail(fmt::format("a positive integer up to {}", kMaxCount));
   return static_cast<int>(value);
-}
-
-// "<number>" cycles or "<number>%" of the quantum (thesis table 2.1, 'percent' column).
-// A percentage is rounded to the nearest whole cycle.
-double cycles_or_percent(const Field& f, Cycles quantum, std::string_view expected, double max_percent) {
-  auto text = f.scalar(expected);
-  if (!text.empty() && text.back() == '%') {
-    auto percent = parse_number(std::string_view(text).substr(0, text.size() - 1));
-    if (!percent || *percent < 0) f.fail(expected);
-    if (*percent > max_percent)
-      f.fail(fmt::format("{} (a percentage of the quantum no larger than {}%)", expected, max_percent));
-    const double cycles = *percent / 100.0 * static_cast<double>(quantum);
-    if (cycles > kMaxCycles) f.fail(fmt::format("{} (at most {:g} cycles)", expected, kMaxCycles));
-    return cycles;
-  }
-  auto value = parse_number(text);
-  if (!value || *value < 0) f.fail(expected);
-  if (*value > kMaxCycles) f.fail(fmt::format("{} (at most {:g} cycles)", expected, kMaxCycles));
-  return *value;
-}
-
-Cycles whole_cycles(const Field& f, Cycles quantum, std::string_view expected, double max_percent) {
-  double value = cycles_or_percent(f, quantum, expected, max_percent);
-  auto text = f.scalar(expected);
-  if (text.back() != '%' && value != std::floor(value)) f.fail(expected);
-  return static_cast<Cycles>(std::llround(value));
-}
-
-// A spin duration: cycles, a percentage of the quantum, or a symbol of thesis 7.5-7.6:
-// CS = cs_in + cs_out, CS+ = CS + 1 cycle, 2CS+ = 2 CS + 1 cycle.
-Cycles spin_duration(const Field& f, const SmpConfig& smp, std::string* given) {
-  const Cycles cs = smp.cs_in + smp.cs_out;
-  const std::string expected = "a spin duration: cycles, a percentage of the quantum, CS, CS+ or 2CS+";
-  auto text = f.scalar(expected);
-  if (given) *given = text;
-  if (text == "CS") return cs;
-  if (text == "CS+") return cs + 1;
-  if (text == "2CS+") return 2 * cs + 1;
-  return whole_cycles(f, smp.quantum, expected, 100);
 }
 
 constexpr const char* kWaitNames =
@@ -103,7 +62,7 @@ SmpWait read_wait(const Field& f, const SmpConfig& smp) {
   const Cycles cs = smp.cs_in + smp.cs_out;
   auto optional_spin = [&](Cycles fallback, const char* fallback_given) {
     if (auto v = map.optional("spin")) {
-      wait.spin_cycles = spin_duration(*v, smp, &wait.spin_given);
+      wait.spin_cycles = spin_cycles(*v, smp.quantum, cs, &wait.spin_given);
     } else {
       wait.spin_cycles = fallback;
       wait.spin_given = fallback_given;
@@ -111,13 +70,13 @@ SmpWait read_wait(const Field& f, const SmpConfig& smp) {
   };
   auto switch_time = [&] {
     wait.switch_time = cs;  // K&W section 3: c, "the cost of a context switch"
-    if (auto v = map.optional("switch_time")) wait.switch_time = spin_duration(*v, smp, nullptr);
+    if (auto v = map.optional("switch_time")) wait.switch_time = spin_cycles(*v, smp.quantum, cs, nullptr);
   };
   switch (wait.algorithm) {
     case A::FixedSpin: {
       auto spin = map.optional("spin");
       if (!spin) f.error("missing required key 'spin' for algorithm fixed-spin");
-      wait.spin_cycles = spin_duration(*spin, smp, &wait.spin_given);
+      wait.spin_cycles = spin_cycles(*spin, smp.quantum, cs, &wait.spin_given);
       break;
     }
     case A::Block:
@@ -138,7 +97,7 @@ SmpWait read_wait(const Field& f, const SmpConfig& smp) {
       if (!adjust)
         f.error(
             fmt::format("missing required key 'adjust' for algorithm {} (the paper gives no value)", name));
-      wait.adjust = spin_duration(*adjust, smp, nullptr);
+      wait.adjust = spin_cycles(*adjust, smp.quantum, cs, nullptr);
       if (wait.adjust <= 0) adjust->fail("a positive adjustment");
       break;
     }
@@ -374,10 +333,6 @@ void draw_distributions(SmpConfig& smp, std::uint64_t seed) {
     std::mt19937_64 engine(util::mix_seed(seed, kDrawStream, j));
     draw_job_values(job, smp.quantum, engine);
   }
-}
-
-Cycles smp_cycles(const Field& f, Cycles quantum, std::string_view expected) {
-  return whole_cycles(f, quantum, expected, 1e9);
 }
 
 double sigma_from_symbolic(double density_percent, double interval_cycles) {

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
+#include "config/cycles.hpp"
 #include "config/input_error.hpp"
-#include "config/smp_section.hpp"
 #include "sched/linux24.hpp"
 #include "sched/partitioned.hpp"
 #include "sched/round_robin.hpp"
