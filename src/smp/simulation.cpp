@@ -59,8 +59,10 @@ metrics::SmpRunRecord run(const config::Scenario& scenario, const metrics::RunHo
                                            metrics::TimelineTime::Integer));
   auto out = summarize(machine, scenario);
   out.platform = {host.host->get_name(), host.cpus, host.cycles_per_second, sg4::Engine::get_clock()};
-  out.resolved = config::resolved_json(scenario);
-  out.resolved["platform"]["cpus"] = host.cpus;  // the host's core count, also with a platform file
+  // The scenario as run names the host's core count, also when a platform file gave it.
+  auto as_run = scenario;
+  std::get<config::SmpConfig>(as_run.model_config).cpus = host.cpus;
+  out.resolved = config::resolved_json(as_run);
   return out;
 }
 
