@@ -32,25 +32,11 @@ using Cycles = std::int64_t;
 // Kontothanassis & Wisniewski's competitive and scheduler-information barriers and the thesis's chapter 10
 // proposals add their own parameters (docs/models/smp.md, section 16).
 struct SmpWait {
-  enum class Algorithm {
-    FixedSpin,
-    Block,
-    Spin,
-    CompetitiveFixed,
-    LastOne,
-    AverageThree,
-    CoarseAdjustment,
-    SchedulerInfo,
-    YieldOnWake,
-    LoadBased,
-    GranularityAware,
-  };
-  Algorithm algorithm = Algorithm::FixedSpin;
-  std::string name = "fixed-spin";
-  Cycles spin_cycles = 0;           // budget for FixedSpin and the chapter 10 algorithms
-  std::string spin_given;           // as written (e.g. "6%", "CS+"), for the record
-  Cycles switch_time = 0;           // K&W's switch_time (the cost c of a context switch), default CS
-  Cycles adjust = 0;                // K&W's Adjust (last-one, average-three)
+  std::string algorithm = "fixed-spin";  // a name of wait/smp_wait_registry.cpp
+  Cycles spin_cycles = 0;                // budget for FixedSpin and the chapter 10 algorithms
+  std::string spin_given;                // as written (e.g. "6%", "CS+"), for the record
+  Cycles switch_time = 0;                // K&W's switch_time (the cost c of a context switch), default CS
+  Cycles adjust = 0;                     // K&W's Adjust (last-one, average-three)
   std::string count = "remaining";  // scheduler-info: remaining, remaining-or-equal or not-blocked (fig. 13)
   std::string condition = "no-idle";  // yield-on-wake: no idle CPU, or runnable threads exceed the CPUs
   double factor = 2;                  // load-based: spin while runnable threads <= factor x CPUs

@@ -6,174 +6,22 @@
 #include <cmath>
 #include <limits>
 
+#include "config/cycles.hpp"
 #include "config/input_error.hpp"
 #include "sched/smp_policy_registry.hpp"
 #include "util/normal.hpp"
+#include "wait/smp_wait_registry.hpp"
 #include "workload/distribution.hpp"
 
 namespace cosched::config {
 namespace {
 
 constexpr int kMaxCount = 1'000'000;  // a sanity bound on counts, far above any SMP the thesis studies
-// A bound on durations in cycles (about 11.6 days at 1 GHz) that keeps every sum of cycles far from
-// overflowing 64 bits.
-constexpr double kMaxCycles = 1e15;
 
 int count(const Field& f) {
   auto value = f.positive_integer();
   if (value > kMaxCount) f.fail(fmt::format("a positive integer up to {}", kMaxCount));
   return static_cast<int>(value);
-}
-
-// "<number>" cycles or "<number>%" of the quantum (thesis table 2.1, 'percent' column).
-// A percentage is rounded to the nearest whole cycle.
-double cycles_or_percent(const Field& f, Cycles quantum, std::string_view expected, double max_percent) {
-  auto text = f.scalar(expected);
-  if (!text.empty() && text.back() == '%') {
-    auto percent = parse_number(std::string_view(text).substr(0, text.size() - 1));
-    if (!percent || *percent < 0) f.fail(expected);
-    if (*percent > max_percent)
-      f.fail(fmt::format("{} (a percentage of the quantum no larger than {}%)", expected, max_percent));
-    const double cycles = *percent / 100.0 * static_cast<double>(quantum);
-    if (cycles > kMaxCycles) f.fail(fmt::format("{} (at most {:g} cycles)", expected, kMaxCycles));
-    return cycles;
-  }
-  auto value = parse_number(text);
-  if (!value || *value < 0) f.fail(expected);
-  if (*value > kMaxCycles) f.fail(fmt::format("{} (at most {:g} cycles)", expected, kMaxCycles));
-  return *value;
-}
-
-Cycles whole_cycles(const Field& f, Cycles quantum, std::string_view expected, double max_percent) {
-  double value = cycles_or_percent(f, quantum, expected, max_percent);
-  auto text = f.scalar(expected);
-  if (text.back() != '%' && value != std::floor(value)) f.fail(expected);
-  return static_cast<Cycles>(std::llround(value));
-}
-
-// A spin duration: cycles, a percentage of the quantum, or a symbol of thesis 7.5-7.6:
-// CS = cs_in + cs_out, CS+ = CS + 1 cycle, 2CS+ = 2 CS + 1 cycle.
-Cycles spin_duration(const Field& f, const SmpConfig& smp, std::string* given) {
-  const Cycles cs = smp.cs_in + smp.cs_out;
-  const std::string expected = "a spin duration: cycles, a percentage of the quantum, CS, CS+ or 2CS+";
-  auto text = f.scalar(expected);
-  if (given) *given = text;
-  if (text == "CS") return cs;
-  if (text == "CS+") return cs + 1;
-  if (text == "2CS+") return 2 * cs + 1;
-  return whole_cycles(f, smp.quantum, expected, 100);
-}
-
-constexpr const char* kWaitNames =
-    "fixed-spin, block, spin, competitive-fixed, last-one, average-three, coarse-adjustment, scheduler-info, "
-    "yield-on-wake, load-based or granularity-aware";
-
-struct WaitName {
-  const char* name;
-  SmpWait::Algorithm algorithm;
-};
-
-constexpr WaitName kWaits[] = {
-    {"fixed-spin", SmpWait::Algorithm::FixedSpin},
-    {"block", SmpWait::Algorithm::Block},
-    {"spin", SmpWait::Algorithm::Spin},
-    {"competitive-fixed", SmpWait::Algorithm::CompetitiveFixed},
-    {"last-one", SmpWait::Algorithm::LastOne},
-    {"average-three", SmpWait::Algorithm::AverageThree},
-    {"coarse-adjustment", SmpWait::Algorithm::CoarseAdjustment},
-    {"scheduler-info", SmpWait::Algorithm::SchedulerInfo},
-    {"yield-on-wake", SmpWait::Algorithm::YieldOnWake},
-    {"load-based", SmpWait::Algorithm::LoadBased},
-    {"granularity-aware", SmpWait::Algorithm::GranularityAware},
-};
-
-SmpWait read_wait(const Field& f, const SmpConfig& smp) {
-  using A = SmpWait::Algorithm;
-  MapReader map(f, "a mapping such as {algorithm: fixed-spin, spin: 6%}");
-  auto algorithm = map.required("algorithm");
-  auto name = algorithm.scalar(kWaitNames);
-  SmpWait wait;
-  const WaitName* entry = nullptr;
-  for (const auto& w : kWaits) {
-    if (name == w.name) entry = &w;
-  }
-  if (!entry) algorithm.fail(kWaitNames);
-  wait.algorithm = entry->algorithm;
-  wait.name = entry->name;
-  const Cycles cs = smp.cs_in + smp.cs_out;
-  auto optional_spin = [&](Cycles fallback, const char* fallback_given) {
-    if (auto v = map.optional("spin")) {
-      wait.spin_cycles = spin_duration(*v, smp, &wait.spin_given);
-    } else {
-      wait.spin_cycles = fallback;
-      wait.spin_given = fallback_given;
-    }
-  };
-  auto switch_time = [&] {
-    wait.switch_time = cs;  // K&W section 3: c, "the cost of a context switch"
-    if (auto v = map.optional("switch_time")) wait.switch_time = spin_duration(*v, smp, nullptr);
-  };
-  switch (wait.algorithm) {
-    case A::FixedSpin: {
-      auto spin = map.optional("spin");
-      if (!spin) f.error("missing required key 'spin' for algorithm fixed-spin");
-      wait.spin_cycles = spin_duration(*spin, smp, &wait.spin_given);
-      break;
-    }
-    case A::Block:
-    case A::Spin:
-      if (auto spin = map.optional("spin"))
-        spin->error(fmt::format("algorithm {} takes no 'spin' (it is {})", name,
-                                name == "block" ? "always 0" : "unlimited"));
-      wait.spin_given = name == "block" ? "0" : "unlimited";
-      break;
-    case A::CompetitiveFixed:
-    case A::CoarseAdjustment:
-      switch_time();
-      break;
-    case A::LastOne:
-    case A::AverageThree: {
-      switch_time();
-      auto adjust = map.optional("adjust");
-      if (!adjust)
-        f.error(
-            fmt::format("missing required key 'adjust' for algorithm {} (the paper gives no value)", name));
-      wait.adjust = spin_duration(*adjust, smp, nullptr);
-      if (wait.adjust <= 0) adjust->fail("a positive adjustment");
-      break;
-    }
-    case A::SchedulerInfo:
-      if (auto v = map.optional("count")) {
-        const char* expected = "remaining, remaining-or-equal or not-blocked";
-        wait.count = v->scalar(expected);
-        if (wait.count != "remaining" && wait.count != "remaining-or-equal" && wait.count != "not-blocked")
-          v->fail(expected);
-      }
-      break;
-    case A::YieldOnWake:
-      optional_spin(cs, "CS");  // thesis chapter 10: "the widely accepted maximal spin duration of CS"
-      if (auto v = map.optional("condition")) {
-        wait.condition = v->scalar("no-idle or runnable-exceeds-cpus");
-        if (wait.condition != "no-idle" && wait.condition != "runnable-exceeds-cpus")
-          v->fail("no-idle or runnable-exceeds-cpus");
-      }
-      break;
-    case A::LoadBased:
-      optional_spin(2 * cs + 1, "2CS+");  // thesis chapter 10: 2CS+ is the best fixed spin
-      if (auto v = map.optional("factor")) {
-        wait.factor = v->number();
-        if (!(wait.factor > 0) || wait.factor > 1e6) v->fail("a positive multiple of the CPUs");
-      }
-      break;
-    case A::GranularityAware:
-      optional_spin(2 * cs + 1, "2CS+");
-      wait.coarse = smp.quantum / 2;  // a choice: between the thesis's medium (10%) and coarse (100%) grains
-      if (auto v = map.optional("coarse"))
-        wait.coarse = whole_cycles(*v, smp.quantum, "cycles or % of the quantum", 1e9);
-      break;
-  }
-  map.finish();
-  return wait;
 }
 
 // Thesis 2.2.1-2.2.2: a symbolic sigma's interval (a percentage of mu follows mu) and its direct value.
@@ -320,7 +168,7 @@ SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index) 
     }
   }
   if (auto v = map.optional("copies")) job.copies = count(*v);
-  job.wait = read_wait(map.required("wait"), smp);
+  job.wait = wait::read_smp_wait(map.required("wait"), {smp.quantum, smp.cs_in + smp.cs_out});
   map.finish();
   return job;
 }
@@ -374,10 +222,6 @@ void draw_distributions(SmpConfig& smp, std::uint64_t seed) {
     std::mt19937_64 engine(util::mix_seed(seed, kDrawStream, j));
     draw_job_values(job, smp.quantum, engine);
   }
-}
-
-Cycles smp_cycles(const Field& f, Cycles quantum, std::string_view expected) {
-  return whole_cycles(f, quantum, expected, 1e9);
 }
 
 double sigma_from_symbolic(double density_percent, double interval_cycles) {
@@ -439,20 +283,7 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
     }
     workload.finish();
   }
-  if (smp.policy == "partitioned") {
-    if (smp.nosync > 0)
-      top.field().error(
-          "scheduler.policy: partitioned runs synchronizing jobs only: give workload.nosync: 0");
-    int jobs = 0;
-    for (const auto& job : smp.jobs) jobs += job.copies;
-    auto distribution = workload::Distribution::parse(smp.partitioned.partition);
-    const double block = std::floor(distribution->max());
-    if (smp.cpus > 0 && block * jobs > smp.cpus)
-      top.field().error(
-          fmt::format("scheduler.partition: {} jobs with partitions of up to {:g} processors need more than "
-                      "platform.cpus = {}",
-                      jobs, block, smp.cpus));
-  }
+  if (const auto* policy = sched::find_smp_policy(smp.policy); policy->check) policy->check(top.field(), smp);
   smp.output = read_output(top);
   return smp;
 }
@@ -487,28 +318,7 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
       if (job.compute_from) from["compute"] = job.compute_from->notation();
       if (job.sigma_from) from["sigma"] = job.sigma_from->notation();
     }
-    auto& w = j["wait"] = {{"algorithm", job.wait.name}};
-    using A = SmpWait::Algorithm;
-    switch (job.wait.algorithm) {
-      case A::FixedSpin:
-      case A::YieldOnWake:
-      case A::LoadBased:
-      case A::GranularityAware:
-        w["spin"] = job.wait.spin_cycles;
-        w["spin_given"] = job.wait.spin_given;
-        break;
-      default:
-        break;
-    }
-    if (job.wait.algorithm == A::CompetitiveFixed || job.wait.algorithm == A::LastOne ||
-        job.wait.algorithm == A::AverageThree || job.wait.algorithm == A::CoarseAdjustment)
-      w["switch_time"] = job.wait.switch_time;
-    if (job.wait.algorithm == A::LastOne || job.wait.algorithm == A::AverageThree)
-      w["adjust"] = job.wait.adjust;
-    if (job.wait.algorithm == A::SchedulerInfo) w["count"] = job.wait.count;
-    if (job.wait.algorithm == A::YieldOnWake) w["condition"] = job.wait.condition;
-    if (job.wait.algorithm == A::LoadBased) w["factor"] = job.wait.factor;
-    if (job.wait.algorithm == A::GranularityAware) w["coarse"] = job.wait.coarse;
+    j["wait"] = wait::smp_wait_json(job.wait);
     jobs.push_back(j);
   }
   return out;

@@ -13,9 +13,6 @@ namespace cosched::config {
 SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition end);
 nlohmann::ordered_json smp_json(const SmpConfig& smp);
 
-// A duration in whole cycles or a percentage of the quantum (rounded to the nearest cycle), checked.
-Cycles smp_cycles(const Field& f, Cycles quantum, std::string_view expected);
-
 // The entries that a job's drawn values came from (the job classes of thesis 5.1.5).
 struct DrawnJob {
   std::optional<std::size_t> threads_entry, compute_entry, sigma_entry;

@@ -17,18 +17,6 @@ Linux24Params Linux24Params::linux24(Cycles quantum) {
   return {quantum, std::llround(q * 15 / 5), std::llround(q * 1 / 5), std::llround(q * 1 / 5)};
 }
 
-std::string_view wakeup_scheme_name(WakeupScheme scheme) {
-  switch (scheme) {
-    case WakeupScheme::Silly:
-      return "silly";
-    case WakeupScheme::Aip:
-      return "aip";
-    case WakeupScheme::Smart:
-      return "smart";
-  }
-  return "?";
-}
-
 Linux24::Linux24(Linux24Params params, WakeupScheme wakeup, AipSearch aip_search)
     : params_(params), wakeup_(wakeup), aip_search_(aip_search) {
   if (params_.quantum <= 0)

@@ -146,6 +146,4 @@ class Linux24 final : public SmpScheduler {
   std::vector<Triplet> tri_;
 };
 
-std::string_view wakeup_scheme_name(WakeupScheme scheme);
-
 }  // namespace cosched::sched

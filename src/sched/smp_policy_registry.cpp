@@ -4,8 +4,8 @@
 
 #include <cmath>
 
+#include "config/cycles.hpp"
 #include "config/input_error.hpp"
-#include "scenario/smp_section.hpp"
 #include "sched/linux24.hpp"
 #include "sched/partitioned.hpp"
 #include "sched/round_robin.hpp"
@@ -18,6 +18,32 @@ namespace {
 using config::MapReader;
 using config::SmpConfig;
 using Json = nlohmann::ordered_json;
+
+// The wakeup schemes scheduler.wakeup names (thesis 6.6.1.2), in the order error messages list them.
+struct WakeupEntry {
+  std::string_view name;
+  std::string_view doc;
+  WakeupScheme scheme;
+};
+const WakeupEntry kWakeups[] = {
+    {"silly", "reschedule_idle for each woken task in turn; the chosen CPUs reschedule after the loop",
+     WakeupScheme::Silly},
+    {"aip", "silly, passing over the CPUs whose need_resched is already set (avoid idle preemption)",
+     WakeupScheme::Aip},
+    {"smart", "reschedule_idle made global: idle CPUs first, then the largest goodness gains (algorithm 5)",
+     WakeupScheme::Smart},
+};
+
+// scheduler.aip_search: where aip looks for a CPU.
+struct AipSearchEntry {
+  std::string_view name;
+  std::string_view doc;
+  AipSearch search;
+};
+const AipSearchEntry kAipSearches[] = {
+    {"idle", "idle CPUs only (the literal reading of AIP)", AipSearch::IdleOnly},
+    {"all", "idle CPUs, then CPUs to preempt", AipSearch::IdleAndPreemption},
+};
 
 // scheduler.params: linux22 | linux24 | {proc_change_penalty, same_address_space_bonus, preemption_threshold}
 // (thesis 6.6.2), the explicit values in cycles or % of the quantum.
@@ -65,15 +91,18 @@ void read_linux(MapReader& scheduler, SmpConfig& smp) {
     smp.linux_sched.preemption_threshold = params.preemption_threshold;
   }
   if (auto field = scheduler.optional("wakeup")) {
-    auto name = field->scalar("silly, aip or smart");
-    if (name != "silly" && name != "aip" && name != "smart") field->fail("silly, aip or smart");
-    smp.linux_sched.wakeup = name;
+    const std::string expected = util::names_of(std::span<const WakeupEntry>(kWakeups), " or ");
+    const auto* wakeup = util::find_named(std::span<const WakeupEntry>(kWakeups), field->scalar(expected));
+    if (!wakeup) field->fail(expected);
+    smp.linux_sched.wakeup = std::string(wakeup->name);
   }
   if (auto field = scheduler.optional("aip_search")) {
-    auto name = field->scalar("idle or all");
-    if (name != "idle" && name != "all") field->fail("idle or all");
+    const std::string expected = util::names_of(std::span<const AipSearchEntry>(kAipSearches), " or ");
+    const auto* search =
+        util::find_named(std::span<const AipSearchEntry>(kAipSearches), field->scalar(expected));
+    if (!search) field->fail(expected);
     if (smp.linux_sched.wakeup != "aip") field->error("aip_search applies only to wakeup: aip");
-    smp.linux_sched.aip_search = name;
+    smp.linux_sched.aip_search = std::string(search->name);
   }
 }
 
@@ -91,11 +120,9 @@ std::unique_ptr<SmpScheduler> make_linux(const SmpConfig& smp, int, std::uint64_
   const auto& l = smp.linux_sched;
   Linux24Params params{smp.quantum, l.proc_change_penalty, l.same_address_space_bonus,
                        l.preemption_threshold};
-  WakeupScheme wakeup = l.wakeup == "silly" ? WakeupScheme::Silly
-                        : l.wakeup == "aip" ? WakeupScheme::Aip
-                                            : WakeupScheme::Smart;
   return std::make_unique<Linux24>(
-      params, wakeup, l.aip_search == "all" ? AipSearch::IdleAndPreemption : AipSearch::IdleOnly);
+      params, util::find_named(std::span<const WakeupEntry>(kWakeups), l.wakeup)->scheme,
+      util::find_named(std::span<const AipSearchEntry>(kAipSearches), l.aip_search)->search);
 }
 
 void read_partitioned(MapReader& scheduler, SmpConfig& smp) {
@@ -112,6 +139,21 @@ void read_partitioned(MapReader& scheduler, SmpConfig& smp) {
   if (distribution->min() < 1) partition.fail(expected + " with sizes of at least 1");
   if (smp.cpus > 0 && distribution->max() > smp.cpus)
     partition.fail(fmt::format("{} with sizes up to platform.cpus = {}", expected, smp.cpus));
+}
+
+// K&W 4: every job has a partition of its own, and only synchronizing jobs are partitioned.
+void check_partitioned(const config::Field& scenario, const SmpConfig& smp) {
+  if (smp.nosync > 0)
+    scenario.error("scheduler.policy: partitioned runs synchronizing jobs only: give workload.nosync: 0");
+  int jobs = 0;
+  for (const auto& job : smp.jobs) jobs += job.copies;
+  auto distribution = workload::Distribution::parse(smp.partitioned.partition);
+  const double block = std::floor(distribution->max());
+  if (smp.cpus > 0 && block * jobs > smp.cpus)
+    scenario.error(
+        fmt::format("scheduler.partition: {} jobs with partitions of up to {:g} processors need more than "
+                    "platform.cpus = {}",
+                    jobs, block, smp.cpus));
 }
 
 void partitioned_json(const SmpConfig& smp, Json& out) {
@@ -137,17 +179,17 @@ std::unique_ptr<SmpScheduler> make_partitioned(const SmpConfig& smp, int cpus, s
 
 const SmpPolicyEntry kPolicies[] = {
     {"rr", "SCHED_RR: one global FIFO ready queue, fixed quantum (Tsafrir thesis chapter 2)",
-     [](MapReader&, SmpConfig&) {}, [](const SmpConfig&, Json&) {},
+     [](MapReader&, SmpConfig&) {}, nullptr, [](const SmpConfig&, Json&) {},
      [](const SmpConfig& smp, int, std::uint64_t) -> std::unique_ptr<SmpScheduler> {
        return std::make_unique<RoundRobin>(smp.quantum);
      }},
     {"linux24",
      "Linux 2.4 SCHED_OTHER: counters, epochs, goodness, reschedule_idle, wakeup schemes (thesis chapters "
      "6-7)",
-     read_linux, linux_json, make_linux},
+     read_linux, nullptr, linux_json, make_linux},
     {"partitioned",
      "dynamic hardware partitions redrawn every period, round robin within (Kontothanassis & Wisniewski 4)",
-     read_partitioned, partitioned_json, make_partitioned},
+     read_partitioned, check_partitioned, partitioned_json, make_partitioned, true},
 };
 
 }  // namespace

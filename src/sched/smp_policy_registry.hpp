@@ -21,9 +21,14 @@ struct SmpPolicyEntry {
   std::string_view doc;
   // Reads and checks the policy's own keys of the `scheduler` mapping (quantum, cs_in and cs_out are read).
   void (*read)(config::MapReader& scheduler, config::SmpConfig& smp);
+  // Refusals that need the rest of the scenario (the workload), once every section is read; may be null.
+  // Errors are located at `scenario`, the scenario's top mapping.
+  void (*check)(const config::Field& scenario, const config::SmpConfig& smp);
   // Adds the policy's resolved keys to the resolved scenario's `scheduler` object.
   void (*to_json)(const config::SmpConfig& smp, nlohmann::ordered_json& scheduler);
   std::unique_ptr<SmpScheduler> (*make)(const config::SmpConfig& smp, int cpus, std::uint64_t seed);
+  // It divides the CPUs among the jobs: the run's record reports K&W's barrier overhead per phase.
+  bool partitions = false;
 };
 
 std::span<const SmpPolicyEntry> smp_policies();

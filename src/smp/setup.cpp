@@ -1,7 +1,7 @@
 #include "smp/setup.hpp"
 
 #include "sched/smp_policy_registry.hpp"
-#include "wait/smp_wait.hpp"
+#include "wait/smp_wait_registry.hpp"
 
 namespace cosched::smp {
 
@@ -32,7 +32,8 @@ metrics::SmpRunRecord summarize(const Machine& machine, const config::Scenario& 
   out.model = scenario.model;
   out.seed = scenario.seed;
   out.makespan = machine.now();
-  const bool partitioned = std::get<config::SmpConfig>(scenario.model_config).policy == "partitioned";
+  const bool partitioned =
+      sched::find_smp_policy(std::get<config::SmpConfig>(scenario.model_config).policy)->partitions;
   out.partitioned = partitioned;
   for (std::size_t j = 0; j < machine.outcomes().size(); ++j) {
     const auto& outcome = machine.outcomes()[j];

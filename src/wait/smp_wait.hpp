@@ -8,8 +8,6 @@
 #include <limits>
 #include <memory>
 
-#include "config/scenario.hpp"
-
 namespace cosched::wait {
 
 using Cycles = std::int64_t;
@@ -85,7 +83,5 @@ class FixedSpin final : public SmpWaitAlgorithm, public SmpWaiter {
  private:
   Cycles budget_;
 };
-
-std::unique_ptr<SmpWaitAlgorithm> make_smp_wait(const config::SmpWait& wait);
 
 }  // namespace cosched::wait

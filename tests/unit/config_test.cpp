@@ -83,7 +83,7 @@ TEST_F(ScenarioFile, OverridesReplaceNestedValuesAndAddOptionalKeys) {
   EXPECT_EQ(smp.nosync, 43);
   EXPECT_TRUE(smp.shuffle);
   EXPECT_EQ(scenario.seed, 9u);
-  EXPECT_EQ(smp.jobs[0].wait.algorithm, SmpWait::Algorithm::Block);
+  EXPECT_EQ(smp.jobs[0].wait.algorithm, "block");
   EXPECT_EQ(scenario.end, EndCondition::FirstFinish);
 }
 

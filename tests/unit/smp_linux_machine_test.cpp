@@ -120,11 +120,11 @@ TEST(SmpLinuxWakeup, SillyLosesAnIdleCpuAtAWakeUp) {
 }
 
 TEST(SmpLinuxWakeup, SmartAndAipUseBothIdleCpus) {
-  for (auto scheme : {WakeupScheme::Smart, WakeupScheme::Aip}) {
+  for (auto [scheme, name] : {std::pair{WakeupScheme::Smart, "smart"}, std::pair{WakeupScheme::Aip, "aip"}}) {
     auto m = linux_machine(lost_cpu_config(), 100, scheme);
     m.run_until(13);
-    EXPECT_EQ(m.cpu(3).current, 0) << sched::wakeup_scheme_name(scheme) << ": J0 on CPU 3";
-    EXPECT_EQ(m.cpu(4).current, 1) << sched::wakeup_scheme_name(scheme) << ": J1 on CPU 4";
+    EXPECT_EQ(m.cpu(3).current, 0) << name << ": J0 on CPU 3";
+    EXPECT_EQ(m.cpu(4).current, 1) << name << ": J1 on CPU 4";
     EXPECT_EQ(m.thread_state(1), ThreadState::Running);
   }
 }
