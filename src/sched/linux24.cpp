@@ -5,6 +5,10 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "util/log.hpp"
+
+XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(cosched_linux24);
+
 namespace cosched::sched {
 
 Linux24Params Linux24Params::linux22(Cycles quantum) {
@@ -229,9 +233,26 @@ std::optional<ThreadId> Linux24::pick_next(CpuId cpu, std::optional<ThreadId> pr
     }
     if (best < 0) return std::nullopt;  // lines 17-18: nothing to run
     if (best == 0) {                    // lines 19-22: everyone exhausted its quantum
+      XBT_DEBUG("cycle %lld cpu %d schedule(): every runnable counter is 0, new epoch",
+                static_cast<long long>(host_->now()), cpu);
       new_epoch();
       continue;
     }
+    XBT_DEBUG(
+        "cycle %lld cpu %d schedule(): thread %d wins with goodness %lld (counter %lld%s%s), %s %d (%lld)",
+        static_cast<long long>(host_->now()), cpu, *next, static_cast<long long>(best),
+        static_cast<long long>(tasks_[static_cast<std::size_t>(*next)].counter),
+        tasks_[static_cast<std::size_t>(*next)].processor == cpu ? " + same CPU" : "",
+        tasks_[static_cast<std::size_t>(*next)].space == space ? " + same address space" : "",
+        !prev        ? "no prev; best ready thread"
+        : from_ready ? "beats prev thread"
+                     : "prev wins over ready thread",
+        !prev        ? found
+        : from_ready ? *prev
+                     : found,
+        static_cast<long long>(!prev        ? found_goodness
+                               : from_ready ? prev_goodness
+                                            : found_goodness));
     if (from_ready) index_remove(found);
     set_processor(*next, cpu);  // line 24
     return next;
@@ -350,6 +371,11 @@ std::vector<CpuId> Linux24::wake(const std::vector<ThreadId>& woken, CpuId) {
   std::vector<CpuId> chosen;
   for (ThreadId thread : woken) {
     auto cpu = choose_cpu(thread, aip, aip && aip_search_ == AipSearch::IdleAndPreemption);
+    XBT_DEBUG("cycle %lld %s wakeup: reschedule_idle(thread %d) chooses cpu %d%s",
+              static_cast<long long>(host_->now()), aip ? "aip" : "silly", thread, cpu.value_or(-1),
+              cpu && snap_[*cpu].idle ? " (idle)"
+              : cpu                   ? " (preempts)"
+                                      : " (none)");
     if (!cpu) continue;
     flagged_[*cpu] = 1;
     chosen.push_back(*cpu);
@@ -373,6 +399,8 @@ std::vector<CpuId> Linux24::wake_smart(const std::vector<ThreadId>& woken) {
     for (std::size_t i = 0; i < woken.size(); ++i) {
       const CpuId previous = processor(woken[i]);
       if (previous >= 0 && free_idle(previous)) {
+        XBT_DEBUG("cycle %lld smart wakeup: thread %d to cpu %d, its previous CPU, idle",
+                  static_cast<long long>(host_->now()), woken[i], previous);
         taken[previous] = 1;
         placed[i] = 1;
         chosen.push_back(previous);
@@ -385,6 +413,8 @@ std::vector<CpuId> Linux24::wake_smart(const std::vector<ThreadId>& woken) {
         if (free_idle(c) && (!oldest || snap_[c].idle_since < snap_[*oldest].idle_since)) oldest = c;
       }
       if (!oldest) break;
+      XBT_DEBUG("cycle %lld smart wakeup: thread %d to cpu %d, idle the longest",
+                static_cast<long long>(host_->now()), woken[i], *oldest);
       taken[*oldest] = 1;
       placed[i] = 1;
       chosen.push_back(*oldest);
@@ -428,6 +458,8 @@ std::vector<CpuId> Linux24::wake_smart(const std::vector<ThreadId>& woken) {
   });
   for (const auto& t : tri) {
     if (placed[t.task] || taken[t.cpu]) continue;
+    XBT_DEBUG("cycle %lld smart wakeup: thread %d to cpu %d, goodness gain %lld over its current thread",
+              static_cast<long long>(host_->now()), woken[t.task], t.cpu, static_cast<long long>(t.d));
     placed[t.task] = 1;
     taken[t.cpu] = 1;
     chosen.push_back(t.cpu);

@@ -48,6 +48,8 @@ class SmpHost {
   virtual void settle_running() = 0;
   // Every thread's time slice changed (a Linux epoch): the machine re-reads those of running threads.
   virtual void slices_changed() = 0;
+  // The machine's clock, in cycles (for the policy's log lines).
+  virtual Cycles now() const = 0;
 };
 
 class SmpScheduler {

@@ -5,7 +5,16 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "util/log.hpp"
 #include "util/normal.hpp"
+
+XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(cosched_smp_machine);
+
+// A scheduling or waiting decision: "cycle 1250 cpu 3 job fine#0 thread 2: <what>". XBT_DEBUG tests the
+// category's threshold before it evaluates its arguments: a line that is off formats nothing.
+#define SMP_DECISION(cpu, thread, what, ...)                                                    \
+  XBT_DEBUG("cycle %lld cpu %d %s: " what, static_cast<long long>(now_), static_cast<int>(cpu), \
+            who(thread).c_str() __VA_OPT__(, ) __VA_ARGS__)
 
 namespace cosched::smp {
 namespace {
@@ -97,31 +106,26 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
   }
 }
 
-Machine::Machine(Machine&& other) noexcept
-    : config_(std::move(other.config_)),
-      scheduler_(std::move(other.scheduler_)),
-      decides_before_switch_(other.decides_before_switch_),
-      next_change_(other.next_change_),
-      threads_(std::move(other.threads_)),
-      cpus_(std::move(other.cpus_)),
-      jobs_(std::move(other.jobs_)),
-      outcomes_(std::move(other.outcomes_)),
-      job_first_thread_(std::move(other.job_first_thread_)),
-      idle_(std::move(other.idle_)),
-      idle_cpus_(other.idle_cpus_),
-      events_queue_(std::move(other.events_queue_)),
-      current_cpu_(other.current_cpu_),
-      now_(other.now_),
-      events_(other.events_),
-      jobs_remaining_(other.jobs_remaining_),
-      runnable_(other.runnable_),
-      barriers_total_(other.barriers_total_),
-      barriers_done_(other.barriers_done_),
-      done_(other.done_),
-      tracing_(other.tracing_),
-      trace_(std::move(other.trace_)),
-      timeline_(std::move(other.timeline_)) {
-  if (scheduler_) scheduler_->attach(*this);
+const char* Machine::reason_name(SwitchOutReason reason) {
+  switch (reason) {
+    case SwitchOutReason::Preempt:
+      return "preempted";
+    case SwitchOutReason::Yield:
+      return "yields";
+    case SwitchOutReason::Finish:
+      return "finished";
+    case SwitchOutReason::Release:
+      return "releases its CPU";
+  }
+  return "?";
+}
+
+std::string Machine::who(ThreadId id) const {
+  const auto& thread = threads_[id];
+  if (thread.job < 0) return "nosync thread " + std::to_string(id);
+  const auto& job = config_.jobs[thread.job];
+  return "job " + job.name + "#" + std::to_string(job.copy) + " thread " +
+         std::to_string(id - job_first_thread_[thread.job]);
 }
 
 std::optional<Cycles> Machine::next_event_time() const {
@@ -435,6 +439,8 @@ void Machine::handle_running(CpuId cpu) {
       ++outcomes_[thread.job].successful_spins;
       thread.wait.succeeded = true;
       note(TraceKind::SpinSuccess, cpu, id);
+      SMP_DECISION(cpu, id, "spin of %lld cycles succeeded at barrier %d",
+                   static_cast<long long>(thread.wait.spin_cycles), thread.barrier);
       record_wait(id);
       if (pass_barrier(thread)) {
         finish(id);
@@ -442,6 +448,8 @@ void Machine::handle_running(CpuId cpu) {
       }
       auto& job = jobs_[thread.job];
       if (job.waiter->release_after_success(arrival_view(id), job.woken_at_last_completion)) {
+        SMP_DECISION(cpu, id, "releases its CPU after its spin woke %d blocked peers (yield-on-wake)",
+                     job.woken_at_last_completion);
         leave(cpu, SwitchOutReason::Release);  // yield-on-wake: regroup in the ready queue (thesis 10)
         return;
       }
@@ -450,6 +458,8 @@ void Machine::handle_running(CpuId cpu) {
       thread.spinning = false;
       outcomes_[thread.job].last_failed_spin = now_;
       note(TraceKind::SpinFail, cpu, id);
+      SMP_DECISION(cpu, id, "spin of %lld cycles failed at barrier %d, blocks",
+                   static_cast<long long>(thread.wait.spin_cycles), thread.barrier);
       ++outcomes_[thread.job].blocks;
       thread.wait.blocked = true;
       thread.blocked_at = now_;
@@ -462,6 +472,7 @@ void Machine::handle_running(CpuId cpu) {
   }
   // An action completing exactly at the end of the quantum counts before the preemption.
   if (now_ >= c.quantum_end) {
+    SMP_DECISION(cpu, id, "quantum ends");
     if (before_switch()) {
       run_schedule(cpu, std::nullopt);  // the counter is 0: need_resched (thesis 6.4.4)
     } else {
@@ -470,6 +481,7 @@ void Machine::handle_running(CpuId cpu) {
     return;
   }
   if (c.view.need_resched) {
+    SMP_DECISION(cpu, id, "need_resched is set: reschedules");
     if (before_switch()) {
       run_schedule(cpu, std::nullopt);
     } else {
@@ -511,6 +523,7 @@ void Machine::arrive(ThreadId id, CpuId cpu) {
   thread.last_arrival_dispatch = thread.dispatches;
   if (++job.arrived == config_.jobs[thread.job].threads) {
     note(TraceKind::Complete, cpu, id);
+    SMP_DECISION(cpu, id, "arrives last at barrier %d and completes it", thread.barrier);
     // The last to arrive completes the barrier and goes on at once; it does not spin (thesis 2.3.1).
     complete_barrier(thread.job, cpu);
     if (pass_barrier(thread)) finish(id);
@@ -524,6 +537,8 @@ void Machine::arrive(ThreadId id, CpuId cpu) {
   view.since_last_arrival = since_last_arrival;
   const Cycles budget = job.waiter->spin_budget(view);
   if (budget <= 0) {
+    SMP_DECISION(cpu, id, "arrives at barrier %d (%d of %d), blocks without spinning", thread.barrier,
+                 job.arrived, config_.jobs[thread.job].threads);
     ++outcomes_[thread.job].blocks;
     thread.wait.blocked = true;
     thread.blocked_at = now_;
@@ -532,6 +547,8 @@ void Machine::arrive(ThreadId id, CpuId cpu) {
   }
   ++outcomes_[thread.job].total_spins;
   note(TraceKind::Spin, cpu, id);
+  SMP_DECISION(cpu, id, "arrives at barrier %d (%d of %d), spins up to %lld cycles", thread.barrier,
+               job.arrived, config_.jobs[thread.job].threads, static_cast<long long>(budget));
   thread.wait.spun = true;
   thread.spinning = true;
   thread.spin_left = budget;
@@ -560,6 +577,7 @@ void Machine::complete_barrier(int job_index, CpuId completer) {
   for (ThreadId id : woken) {
     auto& thread = threads_[id];
     thread.wait_to_record = true;
+    SMP_DECISION(completer, id, "woken: barrier %d completed", thread.barrier);
     if (pass_barrier(thread)) thread.finish_pending = true;
     ++runnable_;
     make_ready(id, sched::ReadyReason::Woken);
@@ -623,6 +641,7 @@ void Machine::switch_out(CpuId cpu, SwitchOutReason reason) {
   c.view.phase = CpuPhase::SwitchOut;
   c.reason = reason;
   note(TraceKind::SwitchOut, cpu, c.view.current);
+  SMP_DECISION(cpu, c.view.current, "switches out (%s)", reason_name(reason));
   schedule(cpu, now_ + config_.cs_out);
   const int job = threads_[c.view.current].job;
   if (job >= 0) recheck_spinners(job);
@@ -637,6 +656,8 @@ void Machine::recheck_spinners(int job_index) {
     auto& c = cpus_[thread.cpu];
     if (c.view.phase != CpuPhase::Running || thread.cpu == current_cpu_) continue;
     if (!job.waiter->give_up(arrival_view(id))) continue;
+    SMP_DECISION(thread.cpu, id, "gives up its spin at barrier %d: its waiting algorithm saw the change",
+                 thread.barrier);
     settle(thread.cpu);
     thread.spin_left = 0;  // its next event ends the spin; at most one event per CPU per cycle
     const Cycles when = c.last_handled == now_ ? now_ + 1 : now_;
@@ -659,6 +680,8 @@ void Machine::handle_switch_out_end(CpuId cpu) {
     case SwitchOutReason::Yield:
       if (barrier_complete(thread)) {
         // The barrier completed during the cs_out: ready-queue tail instead of blocked (thesis 4.3.4).
+        SMP_DECISION(cpu, id, "barrier %d completed during its switch out: ready instead of blocked",
+                     thread.barrier);
         thread.wait_to_record = true;
         if (pass_barrier(thread)) thread.finish_pending = true;
         make_ready(id, sched::ReadyReason::Requeued);
@@ -667,6 +690,7 @@ void Machine::handle_switch_out_end(CpuId cpu) {
         thread.state = ThreadState::Blocked;
         thread.cpu = -1;
         note(TraceKind::Block, cpu, id);
+        SMP_DECISION(cpu, id, "blocks at barrier %d", thread.barrier);
         --runnable_;
         jobs_[thread.job].blocked.push_back(id);
         scheduler_->blocked(id);
@@ -724,6 +748,7 @@ void Machine::switch_in(CpuId cpu, ThreadId id) {
   if (c.view.phase == CpuPhase::Idle) --idle_cpus_;
   c.view.phase = CpuPhase::SwitchIn;
   note(TraceKind::SwitchIn, cpu, id);
+  SMP_DECISION(cpu, id, "dispatched (switch in)");
   schedule(cpu, now_ + config_.cs_in);
 }
 
@@ -776,6 +801,7 @@ void Machine::run_schedule(CpuId cpu, std::optional<SwitchOutReason> leaving) {
   }
   if (prev && next == prev) {
     // prev keeps its CPU without a switch (thesis 6.5.4: prev wins ties).
+    SMP_DECISION(cpu, *prev, "keeps its CPU for a new time slice");
     c.quantum_end = now_ + scheduler_->time_slice(*prev);
     schedule_running(cpu);
     return;
@@ -783,6 +809,7 @@ void Machine::run_schedule(CpuId cpu, std::optional<SwitchOutReason> leaving) {
   if (next) {
     threads_[*next].state = ThreadState::Wait4cs;  // waits for the switch out (thesis 7.2)
     note(TraceKind::Wait4cs, cpu, *next);
+    SMP_DECISION(cpu, *next, "chosen by schedule(), waits for the switch out");
     threads_[*next].cpu = cpu;
     c.view.next = *next;
   }

@@ -100,14 +100,14 @@ struct TraceEntry {
 class Machine final : private sched::SmpHost {
  public:
   Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> scheduler);
-  Machine(Machine&& other) noexcept;
-  Machine& operator=(Machine&&) = delete;
+  // Neither copied nor moved: the scheduler holds it as its host.
   Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
 
   // Processes every event with time <= until. Returns true while the run goes on.
   bool run_until(Cycles until);
   bool done() const { return done_; }
-  Cycles now() const { return now_; }
+  Cycles now() const override { return now_; }
   std::optional<Cycles> next_event_time() const;
 
   std::uint64_t events() const { return events_; }
@@ -220,6 +220,9 @@ class Machine final : private sched::SmpHost {
   bool barrier_complete(const Thread& thread) const { return jobs_[thread.job].completed > thread.barrier; }
   wait::ArrivalView arrival_view(ThreadId thread) const;
   bool before_switch() const { return decides_before_switch_; }
+  // "job fine#0 thread 2" or "nosync thread 45", for the decision lines of the log.
+  std::string who(ThreadId thread) const;
+  static const char* reason_name(SwitchOutReason reason);
 
   MachineConfig config_;
   std::unique_ptr<sched::SmpScheduler> scheduler_;

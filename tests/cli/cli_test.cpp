@@ -744,3 +744,37 @@ TEST(Robustness, LargestQuantumDoesNotCrash) {
 }
 
 }  // namespace
+
+// --log=cosched_smp_machine.thresh:debug explains the run decision by decision, in cycles. On one CPU with
+// cs_in = cs_out = 3, thread 0 is dispatched at cycle 0, runs from 3, computes 10 cycles and arrives at
+// 3 + 10 + 1 = 14 (one cycle for the arrival, thesis 3.2.1.1); thread 1 is still ready, so thread 0 spins its
+// 5 cycles in vain and gives up at 19, then blocks at the end of its switch out, at 22.
+TEST(Logs, SmpMachineDecisionsOnlyWithLog) {
+  Sandbox box;
+  write_text(box.work() / "tiny.yaml", R"(model: smp
+platform: {cpus: 1}
+scheduler: {policy: rr, quantum: 100, cs_in: 3, cs_out: 3}
+workload:
+  nosync: 0
+  jobs:
+    - {name: J, threads: 2, barriers: 1, compute: 10, wait: {algorithm: fixed-spin, spin: 5}}
+)");
+  const auto logged =
+      box.run({"run", "tiny.yaml", "--out", "logged", "--quiet", "--log=cosched_smp_machine.thresh:debug"});
+  ASSERT_EQ(logged.status, 0) << logged.describe();
+  EXPECT_TRUE(
+      contains(logged.err,
+               "[cosched_smp_machine/DEBUG] cycle 19 cpu 0 job J#0 thread 0: spin of 5 cycles failed at "
+               "barrier 0, blocks\n"))
+      << logged.describe();
+  EXPECT_TRUE(contains(logged.err, "cycle 22 cpu 0 job J#0 thread 0: blocks at barrier 0\n"))
+      << logged.describe();
+  EXPECT_TRUE(
+      contains(logged.err, "cycle 36 cpu 0 job J#0 thread 1: arrives last at barrier 0 and completes it\n"))
+      << logged.describe();
+  const auto quiet = box.run({"run", "tiny.yaml", "--out", "quiet", "--quiet"});
+  ASSERT_EQ(quiet.status, 0) << quiet.describe();
+  EXPECT_EQ(quiet.err, "") << "nothing on stderr without --log" << quiet.describe();
+  EXPECT_EQ(read_text(box.work() / "logged" / "jobs.csv"), read_text(box.work() / "quiet" / "jobs.csv"))
+      << "logging changes no result";
+}

@@ -26,6 +26,7 @@ class FakeHost final : public SmpHost {
   int thread_count() const override { return static_cast<int>(spaces_.size()); }
   int address_space(ThreadId thread) const override { return spaces_[thread]; }
   void settle_running() override {}
+  Cycles now() const override { return 0; }
   void slices_changed() override {}
 
  private:

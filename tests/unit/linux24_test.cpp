@@ -19,6 +19,7 @@ class FakeHost final : public SmpHost {
   int thread_count() const override { return static_cast<int>(spaces_.size()); }
   int address_space(ThreadId thread) const override { return spaces_[thread]; }
   void settle_running() override { ++settles; }
+  Cycles now() const override { return 0; }
   void slices_changed() override { ++slice_changes; }
   void run(CpuId cpu, ThreadId thread) {
     cpus_[cpu].phase = CpuPhase::Running;

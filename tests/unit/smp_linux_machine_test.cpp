@@ -187,10 +187,10 @@ TEST(SmpDeterminism, LinuxAndPartitionedRunsRepeatExactly) {
   for (const auto& overrides : variants) {
     auto a = testing::run_scenario("scenarios/tsafrir/ch7-linux-nonsync.yaml", overrides);
     auto b = testing::run_scenario("scenarios/tsafrir/ch7-linux-nonsync.yaml", overrides);
-    EXPECT_EQ(a.now(), b.now()) << overrides.back();
-    EXPECT_EQ(a.events(), b.events()) << overrides.back();
-    EXPECT_EQ(a.outcomes()[0].successful_spins, b.outcomes()[0].successful_spins) << overrides.back();
-    EXPECT_EQ(a.outcomes()[0].barriers_completed, 300) << overrides.back();
+    EXPECT_EQ(a->now(), b->now()) << overrides.back();
+    EXPECT_EQ(a->events(), b->events()) << overrides.back();
+    EXPECT_EQ(a->outcomes()[0].successful_spins, b->outcomes()[0].successful_spins) << overrides.back();
+    EXPECT_EQ(a->outcomes()[0].barriers_completed, 300) << overrides.back();
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Runs the SMP machine of a shipped scenario with overrides, without SimGrid.
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,11 +14,13 @@ inline std::string scenario_path(const std::string& relative) {
   return std::string(COSCHED_SOURCE_DIR) + "/" + relative;
 }
 
-inline smp::Machine run_scenario(const std::string& relative, const std::vector<std::string>& overrides) {
+// The machine, run to its end (on the heap: a machine is not moved, its scheduler holds it).
+inline std::unique_ptr<smp::Machine> run_scenario(const std::string& relative,
+                                                  const std::vector<std::string>& overrides) {
   auto scenario = config::load_scenario(scenario_path(relative), overrides);
   const auto& smp = std::get<config::SmpConfig>(scenario.model_config);
-  auto machine = smp::build_machine(scenario, smp.cpus);
-  while (machine.run_until(machine.now() + 1'000'000)) {
+  std::unique_ptr<smp::Machine> machine(new smp::Machine(smp::build_machine(scenario, smp.cpus)));
+  while (machine->run_until(machine->now() + 1'000'000)) {
   }
   return machine;
 }

@@ -13,7 +13,8 @@ const char* const kChapter3 = "scenarios/tsafrir/ch3-no-randomization.yaml";
 const char* const kChapter4 = "scenarios/tsafrir/ch4-homogeneous.yaml";
 
 double chapter3_ssr(int nosync) {
-  auto machine = run_scenario(kChapter3, {"workload.nosync=" + std::to_string(nosync)});
+  const auto run = run_scenario(kChapter3, {"workload.nosync=" + std::to_string(nosync)});
+  const auto& machine = *run;
   EXPECT_TRUE(machine.done());
   EXPECT_TRUE(machine.outcomes()[0].completion_time.has_value());
   return total_ssr(machine);
@@ -77,9 +78,9 @@ TEST(SmpThesisChapter3, CurveIsExactlyPeriodicFrom21) {
 TEST(SmpThesisChapter4, JobsOfTwoThreadsConvergeTowardsZero) {
   double previous = 101;
   for (int copies : {20, 100, 250}) {
-    auto machine = run_scenario(kChapter4, {"workload.jobs.0.threads=2", "workload.jobs.0.compute=1%",
-                                            "workload.jobs.0.copies=" + std::to_string(copies)});
-    double ssr = total_ssr(machine);
+    const auto run = run_scenario(kChapter4, {"workload.jobs.0.threads=2", "workload.jobs.0.compute=1%",
+                                              "workload.jobs.0.copies=" + std::to_string(copies)});
+    double ssr = total_ssr(*run);
     EXPECT_LT(ssr, previous) << copies << " jobs";
     previous = ssr;
   }
@@ -94,7 +95,7 @@ double settled_ssr(int threads, const char* mu) {
   const int copies = (400 + threads - 1) / threads;
   double sum = 0;
   for (int seed = 1; seed <= 3; ++seed) {
-    sum += total_ssr(run_scenario(
+    sum += total_ssr(*run_scenario(
         kChapter4,
         {"workload.jobs.0.threads=" + std::to_string(threads), std::string("workload.jobs.0.compute=") + mu,
          "workload.jobs.0.copies=" + std::to_string(copies), "seed=" + std::to_string(seed)}));

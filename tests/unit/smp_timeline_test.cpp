@@ -195,14 +195,15 @@ void check_invariants(const Machine& m, const std::string& what) {
   EXPECT_EQ(lane, lanes.size()) << what;
 }
 
-Machine run_recorded(const std::string& scenario, const std::vector<std::string>& overrides) {
+Machine load(const std::string& scenario, const std::vector<std::string>& overrides) {
   auto loaded = config::load_scenario(testing::scenario_path(scenario), overrides);
-  const auto& smp = std::get<config::SmpConfig>(loaded.model_config);
-  auto m = build_machine(loaded, smp.cpus);
+  return build_machine(loaded, std::get<config::SmpConfig>(loaded.model_config).cpus);
+}
+
+void run_recorded(Machine& m) {
   m.record_timeline();
   while (m.run_until(m.now() + 1'000'000)) {
   }
-  return m;
 }
 
 struct Case {
@@ -215,7 +216,8 @@ class SmpTimelineInvariants : public ::testing::TestWithParam<Case> {};
 
 TEST_P(SmpTimelineInvariants, HoldOnAWholeRun) {
   const auto& c = GetParam();
-  auto m = run_recorded(c.scenario, c.overrides);
+  auto m = load(c.scenario, c.overrides);
+  run_recorded(m);
   std::string what = c.scenario;
   for (const auto& o : c.overrides) what += " " + o;
   check_invariants(m, what);
