@@ -59,11 +59,8 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
             {profile.barrier_notify, latency, now.overhead, algorithm->needs_arrival_replies()},
             profile.barrier_arrive);
       jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets,
-                               profile.placement, protocol, keepalive, algorithm, program});
-      // wait.prefetch: W + L + 2o by default (B&M 3.3: "at time W+L+2o from now").
-      if (profile.wait.prefetch)
-        jobs.back().prefetch_lead =
-            profile.wait.prefetch_lead.value_or(now.context_switch + latency + 2 * now.overhead);
+                               profile.placement, protocol, keepalive, algorithm, program,
+                               wait::prefetch_lead(profile.wait, wp)});
     }
   }
   return jobs;
