@@ -10,10 +10,8 @@
 namespace cosched::now {
 
 // A first-in first-out queue that can also push at the front, for a process's messages: a ring that only
-// grows, its first kInline slots inside the queue itself (a process rarely has more messages waiting), so
-// that a message does not cost a cache line elsewhere; beyond, in one block (a std::deque allocates and
-// frees a block every few dozen messages and keeps its bookkeeping in another cache line). Capacities are
-// powers of two.
+// grows, its first kInline slots inside itself, beyond in one block. Capacities are powers of two.
+// Not a std::deque: inline slots keep a message in the process's own cache lines, with no allocation.
 template <typename T, std::size_t kInline = 4>
 class MessageRing {
  public:
@@ -48,8 +46,7 @@ class MessageRing {
     slots()[head_] = item;
     ++size_;
   }
-  // An emptied ring starts again from its first slot: a ring that holds one item at a time (most do)
-  // then uses one slot, which stays in cache, rather than each in turn.
+  // An emptied ring starts again from its first slot, which then stays in cache.
   void pop_front() {
     --size_;
     head_ = size_ == 0 ? 0 : (head_ + 1) & mask_;
@@ -66,7 +63,7 @@ class MessageRing {
     mask_ = static_cast<std::uint32_t>(spilled_.size()) - 1;
     head_ = 0;
   }
-  // What every push and pop reads first, together in one cache line with the first slots.
+  // Read by every push and pop: in one cache line with the first slots.
   T* slots_ = inline_.data();  // inline_ or spilled_
   std::uint32_t head_ = 0;
   std::uint32_t size_ = 0;

@@ -25,8 +25,7 @@
 
 namespace cosched::now {
 
-// A process's program kept outside its Process (the program's random engine is 2.5 KB), so that a Process
-// is a few cache lines and a workstation's processes lie together.
+// A process's program, boxed: its 2.5 KB random engine stays out of the Process's cache lines.
 // A NEWS program's partners are kept here too: they take no draw, and a read then does not touch the box.
 class BoxedProgram {
  public:
@@ -108,8 +107,8 @@ class alignas(64) Node {
   std::optional<Nanos> next_send_bound() const;
   // Messages to put on the network, each at its `leaves` (the end of its send); empties the outbox.
   std::vector<Envelope>& outbox() { return *outbox_; }
-  // Puts the node's messages in `outbox` (which must outlive the node's sends) rather than its own: an
-  // engine that empties it after each node's turn gives all its nodes one, which then stays in cache.
+  // Puts the node's messages in `outbox` (which must outlive the node's sends) rather than its own; an
+  // engine that empties it after each node's turn may give all its nodes one (it then stays in cache).
   void share_outbox(std::vector<Envelope>* outbox) { outbox_ = outbox; }
   bool finished() const { return unfinished_ == 0; }
 
@@ -155,10 +154,7 @@ class alignas(64) Node {
   struct alignas(64) Process {
     Process(int job_index, int rank_in_job, workload::ProcessProgram process_program)
         : job(job_index), rank(rank_in_job), program(std::move(process_program)) {}
-    // What the events of a read touch, together in the first cache lines, in the order below: a run
-    // steps many workstations in turn, so that a process's lines are seldom still in the first-level
-    // cache at its next event, and each line it touches costs a miss. What only barriers, keep-alives and
-    // diagnostics use comes after. The program's 2.5 KB random engine is boxed.
+    // Laid out by cache line: what a read's events touch first; barriers, keep-alives, diagnostics after.
     // Line 1: the state and the step.
     int job = 0;
     int rank = 0;
@@ -257,9 +253,7 @@ class alignas(64) Node {
   // The running process leaves the CPU before its next step: a preemption is pending or its quantum is over.
   bool must_leave_cpu() const { return leave_pending_ || now_ >= quantum_end_; }
 
-  // What nearly every event reads or writes comes first, together in four cache lines: a run steps many
-  // workstations in turn, so that a node's lines are seldom still in the first-level cache at its next
-  // turn, and each line it touches costs a miss.
+  // What nearly every event reads or writes comes first, in four cache lines.
   // The clock and the CPU.
   Nanos now_ = 0;
   Nanos cpu_timer_ = -1;        // -1: none
@@ -280,9 +274,8 @@ class alignas(64) Node {
   // The processes, and where messages go.
   std::vector<Process> processes_;
   // The local process id of each job's process here (a job has at most one process per workstation):
-  // sorted by job, and by job in a table as well when the run has at most kTableJobs jobs (a search costs
-  // every message some thirty instructions and mispredicted branches; a table, every workstation a word
-  // per job of the run).
+  // sorted by job, and by job in a table as well when the run has at most kTableJobs jobs.
+  // The table spares each message a search, for a word per job of the run on every workstation.
   struct LocalProcess {
     int job;
     int id;
