@@ -11,9 +11,8 @@ XBT_LOG_EXTERNAL_CATEGORY(cosched_now_wait);
 XBT_LOG_EXTERNAL_CATEGORY(cosched_barrier);
 
 // Decision lines (README, "Why did it do that?"): who, when in simulated seconds (as in timeline.csv), why.
-// The engines print the same lines. Nothing is formatted unless the category is on, and off the line is
-// out of the hot path (a test of the category's threshold).
-// (logs_: one byte of the node's first cache line, tested before the categories' thresholds.)
+// The engines print the same lines. Nothing is formatted unless the category is on.
+// logs_ first: one byte in the node's first cache line, cheaper than the category's threshold.
 #define NOW_LOG_ON(category) (logs_ && XBT_LOG_ISENABLED(category, xbt_log_priority_debug))
 #define NOW_LOG(category, p, format, ...)                                                                   \
   do {                                                                                                      \
@@ -72,9 +71,7 @@ const char* reason_name(LeaveReason reason) {
 
 }  // namespace
 
-// Functions marked [[gnu::always_inline]] run at nearly every event and are called from one or two
-// places: inlined into their callers, they save a call and its register saves each time (scale/news-32:
-// 0.96 G instructions -> 0.89 G, with on_cpu_timer the largest share).
+// [[gnu::always_inline]]: run at nearly every event from one or two callers; inlining saves the calls.
 
 Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
            const std::vector<JobLayout>* jobs, JobTracker* tracker)
@@ -214,7 +211,6 @@ void Node::add_time(TimeBreakdown& time, Category category, Nanos elapsed) {
 
 [[gnu::always_inline]] inline void Node::set_category(Process& p, Category category) {
   // The same category goes on: its time is booked when it ends (the timeline merges it the same way).
-  // (Inlined: 7.8 M calls on short.yaml, 3 barriers, most of them for the same category.)
   if (category != p.category) change_category(p, category);
 }
 
@@ -329,9 +325,8 @@ bool Node::wait_satisfied(const Process& p) const {
 
 [[gnu::always_inline]] inline const wait::Observation& Node::observe(const Process& p,
                                                                      wait::WaitKind kind) const {
-  // Every field is set here, in one Observation for all the thread's nodes: a fresh one is cleared with a
-  // `rep stos`, slow for its size, and one per node is seldom in cache. The wait algorithm reads it at
-  // once, before any other node observes. A field added to Observation must be set here too:
+  // One Observation for all the thread's nodes, read by the wait algorithm at once (a fresh one costs a
+  // `rep stos`), so every field is set here; a field added to Observation must be set here too:
   static_assert(sizeof(wait::Observation) == 112, "set every field of wait::Observation below");
   static thread_local wait::Observation seen;
   seen.kind = kind;
@@ -396,8 +391,7 @@ bool Node::wait_satisfied(const Process& p) const {
 }
 
 [[gnu::always_inline]] inline void Node::finish_handle(Process& p, const Message& m) {
-  // Read requests and replies, most messages, are tested first: a switch over every kind is an indirect
-  // jump, which the mix of kinds makes hard to predict.
+  // Reads, most messages, by tests first: a switch is an indirect jump the mix of kinds mispredicts.
   if (m.kind == Message::Kind::ReadRequest) {
     // The Active Message handler sends the reply at once: it is the next thing this process sends.
     p.to_send.push_front(
@@ -412,7 +406,7 @@ bool Node::wait_satisfied(const Process& p) const {
   switch (m.kind) {
     case Message::Kind::ReadRequest:
     case Message::Kind::ReadReply:
-      break;
+      throw std::logic_error("Node::finish_handle: read messages are finished by the tests above");
     case Message::Kind::BarrierReply:
       ++p.diagnostics.arrival_replies;
       p.told_barrier = m.barrier;
@@ -567,11 +561,8 @@ void Node::start_op(Op op, Nanos end) {
   step_cpu();
 }
 
-// The running process's next step at now_, with no operation in progress. The body, step_cpu(), is inlined
-// into the CPU timer's handler, which runs at nearly every event, and into wants_cpu; the rest (a dispatch,
-// a switch-in) call run_cpu(). Inlined, it saves the call and its six register saves and restores (7.8 M
-// calls on short.yaml, 3 barriers) and the CPU time per message falls by about a tenth, although
-// cachegrind counts only 2% fewer instructions.
+// The running process's next step at now_, with no operation in progress.
+// Out of line for the rare callers (a dispatch, a switch-in); the hot ones inline step_cpu().
 void Node::run_cpu() {
   step_cpu();
 }

@@ -13,9 +13,11 @@
 #include "barrier/keepalive.hpp"
 #include "barrier/protocol.hpp"
 #include "config/scenario.hpp"
+#include "message/now_message.hpp"
 #include "metrics/timeline.hpp"
 #include "now/job_tracker.hpp"
-#include "message/now_message.hpp"
+#include "now/message_ring.hpp"
+#include "now/node_results.hpp"
 #include "now/spin_wait.hpp"
 #include "sched/local_scheduler.hpp"
 #include "wait/now_wait.hpp"
@@ -23,74 +25,7 @@
 
 namespace cosched::now {
 
-// A first-in first-out queue that can also push at the front, for a process's messages: a ring that only
-// grows, its first kInline slots inside the queue itself (a process rarely has more messages waiting), so
-// that a message does not cost a cache line elsewhere; beyond, in one block (a std::deque allocates and
-// frees a block every few dozen messages and keeps its bookkeeping in another cache line). Capacities are
-// powers of two.
-template <typename T, std::size_t kInline = 4>
-class MessageRing {
- public:
-  MessageRing() = default;
-  // Moved (as a Process is, into its node's vector), the ring's slots stay its own.
-  MessageRing(MessageRing&& other) noexcept
-      : head_(other.head_),
-        size_(other.size_),
-        mask_(other.mask_),
-        inline_(other.inline_),
-        spilled_(std::move(other.spilled_)) {
-    slots_ = spilled_.empty() ? inline_.data() : spilled_.data();
-  }
-  MessageRing(const MessageRing&) = delete;
-  MessageRing& operator=(const MessageRing&) = delete;
-  MessageRing& operator=(MessageRing&&) = delete;
-
-  bool empty() const { return size_ == 0; }
-  std::size_t size() const { return size_; }
-  T& front() { return slots()[head_]; }
-  T& back() { return slots()[(head_ + size_ - 1) & mask_]; }
-  [[gnu::always_inline]] void push_back(const T& item) {
-    if (size_ > mask_) [[unlikely]]
-      grow();
-    slots()[(head_ + size_) & mask_] = item;
-    ++size_;
-  }
-  [[gnu::always_inline]] void push_front(const T& item) {
-    if (size_ > mask_) [[unlikely]]
-      grow();
-    head_ = size_ == 0 ? 0 : (head_ + mask_) & mask_;
-    slots()[head_] = item;
-    ++size_;
-  }
-  // An emptied ring starts again from its first slot: a ring that holds one item at a time (most do)
-  // then uses one slot, which stays in cache, rather than each in turn.
-  void pop_front() {
-    --size_;
-    head_ = size_ == 0 ? 0 : (head_ + 1) & mask_;
-  }
-
- private:
-  static_assert((kInline & (kInline - 1)) == 0, "a power of two");
-  T* slots() { return slots_; }
-  [[gnu::noinline]] void grow() {
-    std::vector<T> bigger(2 * (mask_ + 1));
-    for (std::uint32_t i = 0; i < size_; ++i) bigger[i] = slots()[(head_ + i) & mask_];
-    spilled_ = std::move(bigger);
-    slots_ = spilled_.data();
-    mask_ = static_cast<std::uint32_t>(spilled_.size()) - 1;
-    head_ = 0;
-  }
-  // What every push and pop reads first, together in one cache line with the first slots.
-  T* slots_ = inline_.data();  // inline_ or spilled_
-  std::uint32_t head_ = 0;
-  std::uint32_t size_ = 0;
-  std::uint32_t mask_ = kInline - 1;  // the capacity, a power of two, less one
-  std::array<T, kInline> inline_{};
-  std::vector<T> spilled_;  // empty until the ring outgrows inline_
-};
-
-// A process's program kept outside its Process (the program's random engine is 2.5 KB), so that a Process
-// is a few cache lines and a workstation's processes lie together.
+// A process's program, boxed: its 2.5 KB random engine stays out of the Process's cache lines.
 // A NEWS program's partners are kept here too: they take no draw, and a read then does not touch the box.
 class BoxedProgram {
  public:
@@ -122,90 +57,6 @@ struct JobLayout {
   // wait.prefetch (B&M 4, docs/models/now.md section 5.3): each read's partner gets a wake-up this long
   // (in the reader's dedicated time) before the read; -1: off.
   Nanos prefetch_lead = -1;
-};
-
-// Where a process's time went (Brim & Miller figure 4's job states).
-struct TimeBreakdown {
-  Nanos compute = 0;      // application work and message overheads
-  Nanos communicate = 0;  // spin-waiting for read replies
-  Nanos synchronize = 0;  // spin-waiting at barriers
-  Nanos switching = 0;    // being switched in
-  // Off the CPU ("idle"), by reason:
-  Nanos ready = 0;            // runnable, waiting for the CPU
-  Nanos blocked_read = 0;     // blocked waiting for a read reply
-  Nanos blocked_barrier = 0;  // blocked at a barrier
-  Nanos finished = 0;         // done, while the rest of its job runs
-  Nanos idle() const { return ready + blocked_read + blocked_barrier + finished; }
-  Nanos total() const { return compute + communicate + synchronize + switching + idle(); }
-  TimeBreakdown& operator+=(const TimeBreakdown& o) {
-    compute += o.compute;
-    communicate += o.communicate;
-    synchronize += o.synchronize;
-    switching += o.switching;
-    ready += o.ready;
-    blocked_read += o.blocked_read;
-    blocked_barrier += o.blocked_barrier;
-    finished += o.finished;
-    return *this;
-  }
-};
-
-struct WaitCounts {
-  std::int64_t barrier_spins = 0;             // barrier waits that spun
-  std::int64_t barrier_spins_successful = 0;  // ... and ended without blocking
-  std::int64_t read_spins = 0;
-  std::int64_t read_spins_successful = 0;
-  std::int64_t blocks = 0;
-  WaitCounts& operator+=(const WaitCounts& o) {
-    barrier_spins += o.barrier_spins;
-    barrier_spins_successful += o.barrier_spins_successful;
-    read_spins += o.read_spins;
-    read_spins_successful += o.read_spins_successful;
-    blocks += o.blocks;
-    return *this;
-  }
-};
-
-// What the diagnostics of a run need from one process (docs/models/now.md section 7).
-struct ReadStats {
-  std::int64_t count = 0;
-  Nanos time = 0;  // from the start of the read's wait to its end
-};
-struct Diagnostics {
-  ReadStats reads[kPartnerStates];  // by the partner's state when the request reached it
-  std::int64_t wakes = 0;           // wake-ups by a message, followed by a dispatch
-  Nanos wake_to_dispatch = 0;       // summed over them
-  // Prefetching wake-ups (wait.prefetch): sent by the process, and received by it, by its state when the
-  // wake-up arrived.
-  std::int64_t wakeups_sent = 0;
-  std::int64_t wakeups_received[kPartnerStates] = {};
-  std::int64_t arrival_replies = 0;  // the root's replies to arrivals the process handled
-  // Keep-alives (docs/models/now.md section 4.6): rounds the root queued, keep-alives it sent, and
-  // keep-alives this process handled.
-  std::int64_t keepalive_rounds = 0;
-  std::int64_t keepalives_sent = 0;
-  std::int64_t keepalives_handled = 0;
-  Diagnostics& operator+=(const Diagnostics& o) {
-    wakeups_sent += o.wakeups_sent;
-    for (int s = 0; s < kPartnerStates; ++s) wakeups_received[s] += o.wakeups_received[s];
-    arrival_replies += o.arrival_replies;
-    for (int s = 0; s < kPartnerStates; ++s) {
-      reads[s].count += o.reads[s].count;
-      reads[s].time += o.reads[s].time;
-    }
-    wakes += o.wakes;
-    wake_to_dispatch += o.wake_to_dispatch;
-    keepalive_rounds += o.keepalive_rounds;
-    keepalives_sent += o.keepalives_sent;
-    keepalives_handled += o.keepalives_handled;
-    return *this;
-  }
-};
-// One process at one barrier.
-struct BarrierRecord {
-  Nanos arrived = -1;
-  Nanos passed = -1;
-  int blocks = 0;  // times it blocked while waiting at it
 };
 
 struct NodeParams {
@@ -256,8 +107,8 @@ class alignas(64) Node {
   std::optional<Nanos> next_send_bound() const;
   // Messages to put on the network, each at its `leaves` (the end of its send); empties the outbox.
   std::vector<Envelope>& outbox() { return *outbox_; }
-  // Puts the node's messages in `outbox` (which must outlive the node's sends) rather than its own: an
-  // engine that empties it after each node's turn gives all its nodes one, which then stays in cache.
+  // Puts the node's messages in `outbox` (which must outlive the node's sends) rather than its own; an
+  // engine that empties it after each node's turn may give all its nodes one (it then stays in cache).
   void share_outbox(std::vector<Envelope>* outbox) { outbox_ = outbox; }
   bool finished() const { return unfinished_ == 0; }
 
@@ -303,10 +154,7 @@ class alignas(64) Node {
   struct alignas(64) Process {
     Process(int job_index, int rank_in_job, workload::ProcessProgram process_program)
         : job(job_index), rank(rank_in_job), program(std::move(process_program)) {}
-    // What the events of a read touch, together in the first cache lines, in the order below: a run
-    // steps many workstations in turn, so that a process's lines are seldom still in the first-level
-    // cache at its next event, and each line it touches costs a miss. What only barriers, keep-alives and
-    // diagnostics use comes after. The program's 2.5 KB random engine is boxed.
+    // Laid out by cache line: what a read's events touch first; barriers, keep-alives, diagnostics after.
     // Line 1: the state and the step.
     int job = 0;
     int rank = 0;
@@ -405,9 +253,7 @@ class alignas(64) Node {
   // The running process leaves the CPU before its next step: a preemption is pending or its quantum is over.
   bool must_leave_cpu() const { return leave_pending_ || now_ >= quantum_end_; }
 
-  // What nearly every event reads or writes comes first, together in four cache lines: a run steps many
-  // workstations in turn, so that a node's lines are seldom still in the first-level cache at its next
-  // turn, and each line it touches costs a miss.
+  // What nearly every event reads or writes comes first, in four cache lines.
   // The clock and the CPU.
   Nanos now_ = 0;
   Nanos cpu_timer_ = -1;        // -1: none
@@ -428,9 +274,8 @@ class alignas(64) Node {
   // The processes, and where messages go.
   std::vector<Process> processes_;
   // The local process id of each job's process here (a job has at most one process per workstation):
-  // sorted by job, and by job in a table as well when the run has at most kTableJobs jobs (a search costs
-  // every message some thirty instructions and mispredicted branches; a table, every workstation a word
-  // per job of the run).
+  // sorted by job, and by job in a table as well when the run has at most kTableJobs jobs.
+  // The table spares each message a search, for a word per job of the run on every workstation.
   struct LocalProcess {
     int job;
     int id;

@@ -59,11 +59,8 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
             {profile.barrier_notify, latency, now.overhead, algorithm->needs_arrival_replies()},
             profile.barrier_arrive);
       jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets,
-                               profile.placement, protocol, keepalive, algorithm, program});
-      // wait.prefetch: W + L + 2o by default (B&M 3.3: "at time W+L+2o from now").
-      if (profile.wait.prefetch)
-        jobs.back().prefetch_lead =
-            profile.wait.prefetch_lead.value_or(now.context_switch + latency + 2 * now.overhead);
+                               profile.placement, protocol, keepalive, algorithm, program,
+                               wait::prefetch_lead(profile.wait, wp)});
     }
   }
   return jobs;
@@ -93,7 +90,8 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
     run.total_barriers += static_cast<std::int64_t>(job.processes) * job.barriers;
   }
   run.tracker = std::make_unique<JobTracker>(sizes);
-  if (sched::local_policy(now_config.policy).gang_matrix) {
+  const sched::LocalPolicyEntry& policy = sched::local_policy(now_config.policy);
+  if (policy.gang_matrix) {
     std::vector<sched::JobId> ids(run.jobs.size());
     for (std::size_t j = 0; j < run.jobs.size(); ++j) ids[j] = static_cast<sched::JobId>(j);
     // The coordinator learns of a completion and tells every workstation: two messages (2L + o). It also
@@ -105,8 +103,8 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
   for (int w = 0; w < run.workstations(); ++w) {
     NodeParams params{w, now_config.overhead, now_config.context_switch, scenario.seed,
                       now_config.output.timeline};
-    run.nodes.push_back(std::make_unique<Node>(params, sched::make_local_scheduler(now_config, run.gang),
-                                               &run.jobs, run.tracker.get()));
+    run.nodes.push_back(
+        std::make_unique<Node>(params, policy.make(now_config, run.gang), &run.jobs, run.tracker.get()));
   }
   for (std::size_t j = 0; j < run.jobs.size(); ++j)
     for (int rank = 0; rank < run.jobs[j].processes; ++rank)

@@ -90,5 +90,8 @@ struct WaitPlatform {
 
 // The algorithm `wait.algorithm` names, through its registry entry (wait/now_wait_registry.cpp).
 std::unique_ptr<NowWaitAlgorithm> make_now_wait(const config::NowWait& wait, const WaitPlatform& platform);
+// How long before a read its partner is woken (wait.prefetch, which every algorithm takes): the given
+// prefetch_lead, else W + L + 2o; -1 when prefetch is off.
+Nanos prefetch_lead(const config::NowWait& wait, const WaitPlatform& platform);
 
 }  // namespace cosched::wait

@@ -358,4 +358,10 @@ std::unique_ptr<NowWaitAlgorithm> make_now_wait(const NowWait& wait, const WaitP
   return algorithm;
 }
 
+Nanos prefetch_lead(const NowWait& wait, const WaitPlatform& platform) {
+  if (!wait.prefetch) return -1;
+  // B&M 3.3: "at time W+L+2o from now".
+  return wait.prefetch_lead.value_or(platform.context_switch + platform.latency + 2 * platform.overhead);
+}
+
 }  // namespace cosched::wait

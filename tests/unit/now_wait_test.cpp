@@ -43,6 +43,16 @@ TEST(NowWait, BlockNeverSpinsAndSpinNeverStops) {
   EXPECT_EQ(spin->first_spin(at(WaitKind::Barrier)), kSpinForever);
 }
 
+TEST(NowWait, PrefetchLeadIsWPlusLPlus2oUnlessGiven) {
+  config::NowWait wait;
+  wait.algorithm = "block";
+  EXPECT_EQ(prefetch_lead(wait, kPlatform), -1) << "off without prefetch";
+  wait.prefetch = true;
+  EXPECT_EQ(prefetch_lead(wait, kPlatform), 114 * kUs) << "W 100us + L 10us + 2 x o 2us";
+  wait.prefetch_lead = 7 * kUs;
+  EXPECT_EQ(prefetch_lead(wait, kPlatform), 7 * kUs) << "the given lead";
+}
+
 TEST(NowWait, SpinFixedSpinsOnceThenBlocks) {
   config::NowWait wait;
   wait.algorithm = "spin-fixed";
