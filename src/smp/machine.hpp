@@ -195,7 +195,8 @@ class Machine final : private sched::SmpHost {
   void handle_running(CpuId cpu);
   void handle_switch_out_end(CpuId cpu);
   void schedule_running(CpuId cpu);
-  void settle(CpuId cpu);
+  // Inlined into handle_running, the hottest caller, which the decision lines made too big for GCC to do so.
+  [[gnu::always_inline]] void settle(CpuId cpu);
   void switch_out(CpuId cpu, SwitchOutReason reason);
   void switch_in(CpuId cpu, ThreadId thread);
   void go_idle(CpuId cpu);
@@ -226,6 +227,7 @@ class Machine final : private sched::SmpHost {
 
   MachineConfig config_;
   std::unique_ptr<sched::SmpScheduler> scheduler_;
+  bool logs_;  // cosched_smp_machine is on at debug (log settings are made before the run)
   bool decides_before_switch_ = false;
   std::optional<Cycles> next_change_;  // the policy's next_change(), which changes only in change()
   std::vector<Thread> threads_;
