@@ -14,11 +14,12 @@ XBT_LOG_EXTERNAL_CATEGORY(cosched_barrier);
 // The engines print the same lines. Nothing is formatted unless the category is on.
 // logs_ first: one byte in the node's first cache line, cheaper than the category's threshold.
 #define NOW_LOG_ON(category) (logs_ && XBT_LOG_ISENABLED(category, xbt_log_priority_debug))
-#define NOW_LOG(category, p, format, ...)                                                                   \
-  do {                                                                                                      \
-    if (NOW_LOG_ON(category)) [[unlikely]]                                                                  \
-      XBT_CDEBUG(category, "ws %d t=%ss job %s#%d rank %d: " format, params_.workstation, at(now_).c_str(), \
-                 layout(p).name.c_str(), layout(p).copy, (p).rank __VA_OPT__(, ) __VA_ARGS__);              \
+#define NOW_LOG(category, p, format, ...)                                                          \
+  do {                                                                                             \
+    if (NOW_LOG_ON(category)) [[unlikely]]                                                         \
+      COSCHED_COLD_CDEBUG(category, "ws %d t=%ss job %s#%d rank %d: " format, params_.workstation, \
+                          at(now_).c_str(), layout(p).name.c_str(), layout(p).copy,                \
+                          (p).rank __VA_OPT__(, ) __VA_ARGS__);                                    \
   } while (0)
 
 namespace cosched::now {
@@ -788,7 +789,7 @@ void Node::dispatch() {
   const auto next = scheduler_->pick_next(now_);
   if (!next) {
     if (NOW_LOG_ON(cosched_now_node) && cpu_state_ != CpuState::Idle) [[unlikely]]
-      XBT_CDEBUG(cosched_now_node, "ws %d t=%ss: CPU idle", params_.workstation, at(now_).c_str());
+      COSCHED_COLD_CDEBUG(cosched_now_node, "ws %d t=%ss: CPU idle", params_.workstation, at(now_).c_str());
     if (cpu_state_ != CpuState::Idle) busy_ += now_ - busy_since_;
     cpu_state_ = CpuState::Idle;
     cpu_process_ = -1;

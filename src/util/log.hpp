@@ -18,3 +18,9 @@
     XBT_DEBUG(__VA_ARGS__);               \
   }                                       \
   ()
+// The same in a named category.
+#define COSCHED_COLD_CDEBUG(category, ...) \
+  [&]() __attribute__((cold, noinline)) {  \
+    XBT_CDEBUG(category, __VA_ARGS__);     \
+  }                                        \
+  ()
