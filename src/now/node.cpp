@@ -656,8 +656,6 @@ void Node::log_wait_decision(const Process& p, SpinWait::Next next) const {
       NOW_LOG(cosched_now_wait, p, "%s spin was interrupted by leaving the CPU, blocks (wait.resume: block)",
               kind);
       break;
-    case SpinWait::Why::QuantumCut:
-      break;  // leave_cpu tells
   }
 }
 
@@ -739,16 +737,15 @@ void Node::leave_cpu(LeaveReason reason) {
     const auto kind = wait_kind(p);
     // It has work before it can block: messages to handle or send, or its wait is over.
     const auto has_work = [&] { return !p.inbox.empty() || !p.to_send.empty() || wait_satisfied(p); };
-    const bool blocks =
-        p.wait.quantum_cut_blocks(now_, kind, *layout(p).wait, always_spin_, has_work,
-                                  [&]() -> const wait::Observation& { return observe(p, kind); });
-    if (blocks) {
+    const auto cut = p.wait.quantum_cut(now_, kind, *layout(p).wait, always_spin_, has_work,
+                                        [&]() -> const wait::Observation& { return observe(p, kind); });
+    if (cut == SpinWait::Cut::Blocks) {
       NOW_LOG(cosched_now_wait, p, "quantum ended during its %s spin, %d messages in window, blocks",
               wait_name(kind), p.wait.judged_messages());
       block(p);
       return;
     }
-    if (p.wait.why() == SpinWait::Why::QuantumCut && p.wait.spinning() && p.wait.phase_start() == now_)
+    if (cut == SpinWait::Cut::SpinsAgain)
       NOW_LOG(cosched_now_wait, p,
               "quantum ended during its %s spin, %d messages in window, spins again until t=%ss",
               wait_name(kind), p.wait.judged_messages(), at(p.wait.phase_end()).c_str());

@@ -21,7 +21,10 @@ class SpinWait {
   // What the process does after SpinWait::decide: block now, or spin until phase_end().
   enum class Next : std::uint8_t { Block, Spin };
   // Which rule made the last decision (for the decision lines of cosched_now_wait).
-  enum class Why : std::uint8_t { FirstPhase, AfterWake, PhaseEnded, PhaseGoesOn, ResumeBlock, QuantumCut };
+  enum class Why : std::uint8_t { FirstPhase, AfterWake, PhaseEnded, PhaseGoesOn, ResumeBlock };
+  // What a quantum's end did to a spin: nothing (no spin with time left, or one that may not be judged
+  // now), a judgement that blocks, or a new phase.
+  enum class Cut : std::uint8_t { None, Blocks, SpinsAgain };
 
   // The extension a message gives a spin phase, by WaitKind (0: none), from the job's algorithm.
   void set_algorithm(const wait::NowWaitAlgorithm& algorithm) {
@@ -109,20 +112,20 @@ class SpinWait {
 
   // The quantum ended while the process spun (B&M 3.3: a process that tries to spin longer is "pre-empted
   // and slept"; section 5, quantum rule): the phase ends there and the algorithm judges it. `has_work()`:
-  // it has messages to handle or send, or its wait is over, so it does not block. Returns true when it is
-  // to block (then call block()); otherwise it is in a new phase, or the old one if it still runs.
+  // it has messages to handle or send, or its wait is over, so it does not block. Cut::Blocks: it is to
+  // block (then call block()); Cut::SpinsAgain: it is in a new phase; Cut::None: its spin, if any, is as it
+  // was.
   template <typename HasWork, typename Observe>
-  bool quantum_cut_blocks(std::int64_t now, wait::WaitKind kind, const wait::NowWaitAlgorithm& algorithm,
-                          bool always_spin, HasWork&& has_work, Observe&& observe) {
-    if (always_spin || !spinning_ || now >= phase_end_) return false;
-    if (has_work() || algorithm.spins_forever(kind)) return false;
+  Cut quantum_cut(std::int64_t now, wait::WaitKind kind, const wait::NowWaitAlgorithm& algorithm,
+                  bool always_spin, HasWork&& has_work, Observe&& observe) {
+    if (always_spin || !spinning_ || now >= phase_end_) return Cut::None;
+    if (has_work() || algorithm.spins_forever(kind)) return Cut::None;
     phase_length_ = now - phase_start_;
-    why_ = Why::QuantumCut;
     judged_messages_ = messages_.total();
     const std::int64_t next = algorithm.next_spin(observe());
-    if (next == 0) return true;
+    if (next == 0) return Cut::Blocks;
     start_phase(now, next);
-    return false;
+    return Cut::SpinsAgain;
   }
 
   // The process leaves the CPU while it may spin (preempted, or its quantum ended): wait.resume decides
@@ -151,7 +154,7 @@ class SpinWait {
   const wait::MessageCounts& messages() const { return messages_; }  // during the current phase
   std::int64_t last_message() const { return last_message_; }        // -1: none in the current phase
   Why why() const { return why_; }
-  // The messages of the phase the last decision judged (Why::PhaseEnded, Why::QuantumCut).
+  // The messages of the phase the last judgement judged (Why::PhaseEnded, or a quantum cut).
   int judged_messages() const { return judged_messages_; }
 
  private:

@@ -30,8 +30,8 @@ struct Waiter {
   SpinWait::Next decide(std::int64_t now) {
     return spin.decide(now, algorithm, false, [&]() -> const wait::Observation& { return observe(now); });
   }
-  bool quantum_cut_blocks(std::int64_t now, bool has_work = false) {
-    return spin.quantum_cut_blocks(
+  SpinWait::Cut quantum_cut(std::int64_t now, bool has_work = false) {
+    return spin.quantum_cut(
         now, WaitKind::Barrier, algorithm, false, [&] { return has_work; },
         [&]() -> const wait::Observation& { return observe(now); });
   }
@@ -138,7 +138,8 @@ TEST(SpinWait, AQuantumCutJudgesThePhaseAtTheCut) {
   const auto algorithm = pairwise(false);
   Waiter w(algorithm);
   w.decide(0);
-  EXPECT_TRUE(w.quantum_cut_blocks(200 * kUs)) << "no message in 200us: the algorithm says block";
+  EXPECT_EQ(w.quantum_cut(200 * kUs), SpinWait::Cut::Blocks)
+      << "no message in 200us: the algorithm says block";
   EXPECT_EQ(w.spin.phase_length(), 200 * kUs) << "the phase ended at the cut";
 }
 
@@ -147,7 +148,8 @@ TEST(SpinWait, AQuantumCutWithMessagesEnoughStartsANewPhase) {
   Waiter w(algorithm);
   w.decide(0);
   w.spin.on_message(10 * kUs, WaitKind::Barrier, Message::Kind::ReadRequest);
-  EXPECT_FALSE(w.quantum_cut_blocks(100 * kUs)) << "1 message in 100us meets threshold(100us) = 1";
+  EXPECT_EQ(w.quantum_cut(100 * kUs), SpinWait::Cut::SpinsAgain)
+      << "1 message in 100us meets threshold(100us) = 1";
   EXPECT_EQ(w.spin.phase_end(), 100 * kUs + kWindow);
 }
 
@@ -155,8 +157,9 @@ TEST(SpinWait, AQuantumCutDoesNotBlockAProcessWithWorkOrAfterItsPhase) {
   const auto algorithm = pairwise(false);
   Waiter w(algorithm);
   w.decide(0);
-  EXPECT_FALSE(w.quantum_cut_blocks(100 * kUs, true)) << "messages to handle or send: no block";
-  EXPECT_FALSE(w.quantum_cut_blocks(kBarrierSpin)) << "the phase already ran out: decide judges it";
+  EXPECT_EQ(w.quantum_cut(100 * kUs, true), SpinWait::Cut::None) << "messages to handle or send: no block";
+  EXPECT_EQ(w.quantum_cut(kBarrierSpin), SpinWait::Cut::None)
+      << "the phase already ran out: decide judges it";
 }
 
 TEST(SpinWait, ResumeBlockAnInterruptedSpinBlocksWhenItRunsAgain) {
@@ -204,8 +207,9 @@ TEST(SpinWait, AlwaysSpinNeverBlocks) {
   const auto observe = [&]() -> const wait::Observation& { return seen; };
   ASSERT_EQ(spin.decide(0, algorithm, true, observe), SpinWait::Next::Spin);
   EXPECT_EQ(spin.phase_end(), wait::kSpinForever) << "gang: processes own their slot and spin";
-  EXPECT_FALSE(spin.quantum_cut_blocks(
-      10, WaitKind::Barrier, algorithm, true, [] { return false; }, observe));
+  EXPECT_EQ(spin.quantum_cut(
+                10, WaitKind::Barrier, algorithm, true, [] { return false; }, observe),
+            SpinWait::Cut::None);
 }
 
 }  // namespace
