@@ -230,7 +230,7 @@ class alignas(64) Node {
   void start_op(Op op, Nanos end);
   void leave_cpu(sched::LeaveReason reason);
   void block(Process& p);
-  [[gnu::cold]] void log_wait_decision(const Process& p, SpinWait::Next next) const;
+  [[gnu::cold]] void log_wait_decision(const Process& p, SpinWait::Next next, int window_messages) const;
   void dispatch();
   void reschedule_check();
   void begin_wait(Process& p, Activity activity);

@@ -100,7 +100,6 @@ class SpinWait {
                          : algorithm.first_spin(observe());
     } else if (now >= phase_end_) {
       why_ = Why::PhaseEnded;
-      judged_messages_ = messages_.total();
       next = algorithm.next_spin(observe());
     } else {
       why_ = Why::PhaseGoesOn;
@@ -121,7 +120,6 @@ class SpinWait {
     if (always_spin || !spinning_ || now >= phase_end_) return Cut::None;
     if (has_work() || algorithm.spins_forever(kind)) return Cut::None;
     phase_length_ = now - phase_start_;
-    judged_messages_ = messages_.total();
     const std::int64_t next = algorithm.next_spin(observe());
     if (next == 0) return Cut::Blocks;
     start_phase(now, next);
@@ -154,8 +152,6 @@ class SpinWait {
   const wait::MessageCounts& messages() const { return messages_; }  // during the current phase
   std::int64_t last_message() const { return last_message_; }        // -1: none in the current phase
   Why why() const { return why_; }
-  // The messages of the phase the last judgement judged (Why::PhaseEnded, or a quantum cut).
-  int judged_messages() const { return judged_messages_; }
 
  private:
   void start_phase(std::int64_t now, std::int64_t length) {
@@ -180,7 +176,6 @@ class SpinWait {
   wait::MessageCounts messages_;
   std::int64_t phase_start_ = 0;
   std::int64_t phase_length_ = 0;
-  int judged_messages_ = 0;
 };
 
 }  // namespace cosched::now
