@@ -42,7 +42,9 @@ inline void Machine::note(TraceKind kind, CpuId cpu, ThreadId thread) {
   if (!tracing_ && !timeline_) [[likely]]
     return;
   if (tracing_) trace_.push_back(TraceEntry{now_, kind, cpu, thread});
-  if (timeline_) record_state(kind, cpu, thread);
+  // The timeline shows the synchronizing jobs' threads.
+  if (timeline_ && thread >= 0 && threads_[thread].job >= 0)
+    timeline_->note(kind, now_, cpu, thread, threads_[thread].spinning);
 }
 
 Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> scheduler)
@@ -318,46 +320,8 @@ inline void Machine::settle(CpuId cpu) {
   }
 }
 
-void Machine::record_state(TraceKind kind, CpuId cpu, ThreadId id) {
-  if (id < 0 || threads_[id].job < 0) return;  // the timeline shows the synchronizing jobs' threads
-  TimelineState state;
-  switch (kind) {
-    case TraceKind::SwitchIn:
-    case TraceKind::SwitchOut:
-      state = TimelineState::Switching;
-      break;
-    case TraceKind::Run:
-      state = threads_[id].spinning ? TimelineState::Spinning : TimelineState::Computing;
-      break;
-    case TraceKind::Spin:
-      state = TimelineState::Spinning;
-      break;
-    case TraceKind::SpinSuccess:
-      state = TimelineState::Computing;
-      break;
-    case TraceKind::Wait4cs:
-      state = TimelineState::Wait4cs;
-      break;
-    case TraceKind::Ready:
-      state = TimelineState::Ready;
-      cpu = -1;
-      break;
-    case TraceKind::Block:
-      state = TimelineState::Blocked;
-      cpu = -1;
-      break;
-    case TraceKind::Finish:
-      state = TimelineState::Finished;
-      cpu = -1;
-      break;
-    default:
-      return;  // no change of state (a failed spin's switch out follows at once)
-  }
-  timeline_->enter(id, now_, static_cast<int>(state), cpu);
-}
-
 void Machine::record_timeline() {
-  timeline_ = std::make_unique<metrics::TimelineRecorder>(thread_count());
+  timeline_ = std::make_unique<ThreadTimeline>(thread_count());
   for (ThreadId id = 0; id < thread_count(); ++id) {
     const auto& thread = threads_[id];
     if (thread.job < 0) continue;
@@ -385,7 +349,7 @@ void Machine::record_timeline() {
         state = TimelineState::Finished;
         break;
     }
-    timeline_->enter(id, now_, static_cast<int>(state), place);
+    timeline_->enter(id, now_, state, place);
   }
 }
 
@@ -399,23 +363,6 @@ std::vector<metrics::TimelineLane> Machine::timeline() const {
       lanes.push_back({job.name, job.copy, t, timeline_->closed(job_first_thread_[j] + t, end)});
   }
   return lanes;
-}
-
-const std::vector<std::string>& Machine::timeline_states() {
-  // Indexed by TimelineState, each name set by its enumerator, so that reordering it cannot mislabel rows.
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> n(static_cast<std::size_t>(TimelineState::Finished) + 1);
-    auto set = [&n](TimelineState s, const char* name) { n[static_cast<std::size_t>(s)] = name; };
-    set(TimelineState::Computing, "computing");
-    set(TimelineState::Spinning, "spinning");
-    set(TimelineState::Switching, "switching");
-    set(TimelineState::Wait4cs, "wait4cs");
-    set(TimelineState::Ready, "ready");
-    set(TimelineState::Blocked, "blocked");
-    set(TimelineState::Finished, "finished");
-    return n;
-  }();
-  return names;
 }
 
 void Machine::settle_running() {

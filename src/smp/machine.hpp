@@ -16,14 +16,13 @@
 #include "metrics/timeline.hpp"
 #include "sched/smp_scheduler.hpp"
 #include "smp/cpu_events.hpp"
+#include "smp/thread_timeline.hpp"
+#include "smp/trace.hpp"
 #include "wait/smp_wait.hpp"
 #include "workload/compute_interval.hpp"
 
 namespace cosched::smp {
 
-using Cycles = std::int64_t;
-using ThreadId = int;
-using CpuId = int;
 using sched::CpuPhase;
 
 struct JobInstance {
@@ -68,35 +67,6 @@ struct JobOutcome {
 // Wait4cs: chosen by schedule() and waiting for the switch out of the CPU's previous thread (thesis 7.2).
 enum class ThreadState { Ready, Wait4cs, Running, Blocked, Finished };
 
-// One step of a run, recorded on request (Machine::record_trace): enough to follow a run cycle by cycle and
-// to draw every thread's state over time (thesis figures 4.2, 7.3).
-enum class TraceKind {
-  SwitchIn,        // a context switch in starts (the thread is running from here, thesis 7.2)
-  Run,             // the switch in ended: the thread runs its own code
-  Arrive,          // it reached a barrier
-  Complete,        // ... as the last: the barrier completes
-  Spin,            // it starts spinning
-  SpinSuccess,     // a poll saw the barrier complete
-  SpinFail,        // its spin ran out: it yields
-  SwitchOut,       // a context switch out starts
-  Wait4cs,         // chosen by schedule(), waiting for the switch out (thesis 7.2)
-  Ready,           // it enters the ready set (cpu: where it was, or -1)
-  Block,           // it blocks at the end of its switch out
-  Finish,          // it finished, at the end of its switch out
-  NeedResched,     // the CPU's need_resched is set (thread: the CPU's current thread)
-  RescheduleIdle,  // reschedule_idle(thread) after a switch chose cpu (-1: none)
-};
-
-// A thread's state in its timeline (output.timeline, docs/models/smp.md "State timelines").
-enum class TimelineState { Computing, Spinning, Switching, Wait4cs, Ready, Blocked, Finished };
-
-struct TraceEntry {
-  Cycles time;
-  TraceKind kind;
-  CpuId cpu;
-  ThreadId thread;
-};
-
 class Machine final : private sched::SmpHost {
  public:
   Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> scheduler);
@@ -131,7 +101,6 @@ class Machine final : private sched::SmpHost {
   // One lane per synchronizing thread (job order, thread index), each closed at its job's completion (or
   // now, for a job that did not complete); empty unless recorded.
   std::vector<metrics::TimelineLane> timeline() const;
-  static const std::vector<std::string>& timeline_states();
 
  private:
   enum class SwitchOutReason { Preempt, Yield, Finish, Release };
@@ -186,7 +155,6 @@ class Machine final : private sched::SmpHost {
   void slices_changed() override;
 
   void note(TraceKind kind, CpuId cpu, ThreadId thread);
-  void record_state(TraceKind kind, CpuId cpu, ThreadId thread);
   void apply_change();
   void run_after_switch(CpuId cpu);
   void schedule(CpuId cpu, Cycles time);
@@ -251,7 +219,7 @@ class Machine final : private sched::SmpHost {
   bool done_ = false;
   bool tracing_ = false;
   std::vector<TraceEntry> trace_;
-  std::unique_ptr<metrics::TimelineRecorder> timeline_;  // null unless recorded
+  std::unique_ptr<ThreadTimeline> timeline_;  // null unless recorded
 };
 
 }  // namespace cosched::smp

@@ -54,7 +54,7 @@ metrics::SmpRunRecord run(const config::Scenario& scenario, const metrics::RunHo
 
   if (smp.output.timeline && hooks.extra_file)
     hooks.extra_file(metrics::kTimelineFile,
-                     metrics::timeline_csv(machine.timeline(), Machine::timeline_states(),
+                     metrics::timeline_csv(machine.timeline(), ThreadTimeline::state_names(),
                                            metrics::TimelineTime::Integer));
   auto out = summarize(machine, scenario);
   out.platform = {host.host->get_name(), host.cpus, host.cycles_per_second, sg4::Engine::get_clock()};
