@@ -1,6 +1,8 @@
 #include "smp/machine.hpp"
 
 #include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -11,12 +13,11 @@
 XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(cosched_smp_machine);
 
 // A scheduling or waiting decision: "cycle 1250 cpu 3 job fine#0 thread 2: <what>". Off, it costs one test
-// of logs_; its formatting stays out of line, so the event handlers are inlined as without it.
-#define SMP_DECISION(cpu, thread, what, ...)                                                                 \
-  do {                                                                                                       \
-    if (logs_) [[unlikely]]                                                                                  \
-      COSCHED_COLD_DEBUG("cycle %lld cpu %d %s: " what, static_cast<long long>(now_), static_cast<int>(cpu), \
-                         who(thread).c_str() __VA_OPT__(, ) __VA_ARGS__);                                    \
+// of logs_; the line is made by a cold function, so the event handlers are compiled as without it.
+#define SMP_DECISION(cpu, thread, ...)                          \
+  do {                                                          \
+    if (logs_) [[unlikely]]                                     \
+      log_decision(static_cast<int>(cpu), thread, __VA_ARGS__); \
   } while (false)
 
 namespace cosched::smp {
@@ -39,8 +40,9 @@ std::uint64_t uniform_below(std::mt19937_64& engine, std::uint64_t bound) {
 // Defined before its first use and inline: most runs record neither a trace nor a timeline, and then a note
 // is two tests and no call.
 inline void Machine::note(TraceKind kind, CpuId cpu, ThreadId thread) {
-  if (!tracing_ && !timeline_) [[likely]]
+  if (!observed_) [[likely]]
     return;
+  if (logs_) log_noted(kind, cpu, thread);
   if (tracing_) trace_.push_back(TraceEntry{now_, kind, cpu, thread});
   // The timeline shows the synchronizing jobs' threads.
   if (timeline_ && thread >= 0 && threads_[thread].job >= 0)
@@ -50,7 +52,8 @@ inline void Machine::note(TraceKind kind, CpuId cpu, ThreadId thread) {
 Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> scheduler)
     : config_(std::move(config)),
       scheduler_(std::move(scheduler)),
-      logs_(XBT_LOG_ISENABLED(cosched_smp_machine, xbt_log_priority_debug)) {
+      logs_(XBT_LOG_ISENABLED(cosched_smp_machine, xbt_log_priority_debug)),
+      observed_(logs_) {
   if (config_.cpus <= 0) throw std::invalid_argument("platform.cpus: an SMP needs at least one CPU");
   scheduler_->attach(*this);
   decides_before_switch_ = scheduler_->decides_before_switch();
@@ -125,6 +128,52 @@ const char* Machine::reason_name(SwitchOutReason reason) {
       return "releases its CPU";
   }
   return "?";
+}
+
+// The decision lines of the steps the machine notes; the others are written where they are decided.
+void Machine::log_noted(TraceKind kind, CpuId cpu, ThreadId id) const {
+  const auto& thread = threads_[id];
+  switch (kind) {
+    case TraceKind::SpinSuccess:
+      log_decision(cpu, id, "spin of %lld cycles succeeded at barrier %d",
+                   static_cast<long long>(thread.wait.spin_cycles), thread.barrier);
+      break;
+    case TraceKind::SpinFail:
+      log_decision(cpu, id, "spin of %lld cycles failed at barrier %d, blocks",
+                   static_cast<long long>(thread.wait.spin_cycles), thread.barrier);
+      break;
+    case TraceKind::Complete:
+      log_decision(cpu, id, "arrives last at barrier %d and completes it", thread.barrier);
+      break;
+    case TraceKind::Spin:
+      log_decision(cpu, id, "arrives at barrier %d (%d of %d), spins up to %lld cycles", thread.barrier,
+                   jobs_[thread.job].arrived, config_.jobs[thread.job].threads,
+                   static_cast<long long>(thread.spin_left));
+      break;
+    case TraceKind::SwitchOut:
+      log_decision(cpu, id, "switches out (%s)", reason_name(cpus_[cpu].reason));
+      break;
+    case TraceKind::Block:
+      log_decision(cpu, id, "blocks at barrier %d", thread.barrier);
+      break;
+    case TraceKind::SwitchIn:
+      log_decision(cpu, id, "dispatched (switch in)");
+      break;
+    case TraceKind::Wait4cs:
+      log_decision(cpu, id, "chosen by schedule(), waits for the switch out");
+      break;
+    default:
+      break;  // no decision: a step of one the machine tells where it is made
+  }
+}
+
+void Machine::log_decision(CpuId cpu, ThreadId thread, const char* what, ...) const {
+  char text[256];
+  std::va_list args;
+  va_start(args, what);
+  std::vsnprintf(text, sizeof text, what, args);
+  va_end(args);
+  XBT_DEBUG("cycle %lld cpu %d %s: %s", static_cast<long long>(now_), cpu, who(thread).c_str(), text);
 }
 
 std::string Machine::who(ThreadId id) const {
@@ -322,6 +371,7 @@ inline void Machine::settle(CpuId cpu) {
 
 void Machine::record_timeline() {
   timeline_ = std::make_unique<ThreadTimeline>(thread_count());
+  observed_ = true;
   for (ThreadId id = 0; id < thread_count(); ++id) {
     const auto& thread = threads_[id];
     if (thread.job < 0) continue;
@@ -391,8 +441,6 @@ void Machine::handle_running(CpuId cpu) {
       ++outcomes_[thread.job].successful_spins;
       thread.wait.succeeded = true;
       note(TraceKind::SpinSuccess, cpu, id);
-      SMP_DECISION(cpu, id, "spin of %lld cycles succeeded at barrier %d",
-                   static_cast<long long>(thread.wait.spin_cycles), thread.barrier);
       record_wait(id);
       if (pass_barrier(thread)) {
         finish(id);
@@ -410,8 +458,6 @@ void Machine::handle_running(CpuId cpu) {
       thread.spinning = false;
       outcomes_[thread.job].last_failed_spin = now_;
       note(TraceKind::SpinFail, cpu, id);
-      SMP_DECISION(cpu, id, "spin of %lld cycles failed at barrier %d, blocks",
-                   static_cast<long long>(thread.wait.spin_cycles), thread.barrier);
       ++outcomes_[thread.job].blocks;
       thread.wait.blocked = true;
       thread.blocked_at = now_;
@@ -475,7 +521,6 @@ void Machine::arrive(ThreadId id, CpuId cpu) {
   thread.last_arrival_dispatch = thread.dispatches;
   if (++job.arrived == config_.jobs[thread.job].threads) {
     note(TraceKind::Complete, cpu, id);
-    SMP_DECISION(cpu, id, "arrives last at barrier %d and completes it", thread.barrier);
     // The last to arrive completes the barrier and goes on at once; it does not spin (thesis 2.3.1).
     complete_barrier(thread.job, cpu);
     if (pass_barrier(thread)) finish(id);
@@ -498,13 +543,11 @@ void Machine::arrive(ThreadId id, CpuId cpu) {
     return;
   }
   ++outcomes_[thread.job].total_spins;
-  note(TraceKind::Spin, cpu, id);
-  SMP_DECISION(cpu, id, "arrives at barrier %d (%d of %d), spins up to %lld cycles", thread.barrier,
-               job.arrived, config_.jobs[thread.job].threads, static_cast<long long>(budget));
   thread.wait.spun = true;
   thread.spinning = true;
   thread.spin_left = budget;
   thread.success_at = kNever;
+  note(TraceKind::Spin, cpu, id);
 }
 
 void Machine::record_wait(ThreadId id) {
@@ -593,7 +636,6 @@ void Machine::switch_out(CpuId cpu, SwitchOutReason reason) {
   c.view.phase = CpuPhase::SwitchOut;
   c.reason = reason;
   note(TraceKind::SwitchOut, cpu, c.view.current);
-  SMP_DECISION(cpu, c.view.current, "switches out (%s)", reason_name(reason));
   schedule(cpu, now_ + config_.cs_out);
   const int job = threads_[c.view.current].job;
   if (job >= 0) recheck_spinners(job);
@@ -642,7 +684,6 @@ void Machine::handle_switch_out_end(CpuId cpu) {
         thread.state = ThreadState::Blocked;
         thread.cpu = -1;
         note(TraceKind::Block, cpu, id);
-        SMP_DECISION(cpu, id, "blocks at barrier %d", thread.barrier);
         --runnable_;
         jobs_[thread.job].blocked.push_back(id);
         scheduler_->blocked(id);
@@ -700,7 +741,6 @@ void Machine::switch_in(CpuId cpu, ThreadId id) {
   if (c.view.phase == CpuPhase::Idle) --idle_cpus_;
   c.view.phase = CpuPhase::SwitchIn;
   note(TraceKind::SwitchIn, cpu, id);
-  SMP_DECISION(cpu, id, "dispatched (switch in)");
   schedule(cpu, now_ + config_.cs_in);
 }
 
@@ -761,7 +801,6 @@ void Machine::run_schedule(CpuId cpu, std::optional<SwitchOutReason> leaving) {
   if (next) {
     threads_[*next].state = ThreadState::Wait4cs;  // waits for the switch out (thesis 7.2)
     note(TraceKind::Wait4cs, cpu, *next);
-    SMP_DECISION(cpu, *next, "chosen by schedule(), waits for the switch out");
     threads_[*next].cpu = cpu;
     c.view.next = *next;
   }

@@ -94,7 +94,10 @@ class Machine final : private sched::SmpHost {
   const sched::CpuView& cpu(CpuId cpu) const override { return cpus_[cpu].view; }
   const sched::SmpScheduler& scheduler() const { return *scheduler_; }
   sched::SmpScheduler& scheduler() { return *scheduler_; }
-  void record_trace(bool on) { tracing_ = on; }
+  void record_trace(bool on) {
+    tracing_ = on;
+    observed_ = tracing_ || timeline_ || logs_;
+  }
   const std::vector<TraceEntry>& trace() const { return trace_; }
   // Records the synchronizing jobs' threads' states from now on (output.timeline).
   void record_timeline();
@@ -190,12 +193,17 @@ class Machine final : private sched::SmpHost {
   wait::ArrivalView arrival_view(ThreadId thread) const;
   bool before_switch() const { return decides_before_switch_; }
   // "job fine#0 thread 2" or "nosync thread 45", for the decision lines of the log.
+  // A decision line of cosched_smp_machine (`what`: a printf format and its arguments).
+  [[gnu::cold]] void log_noted(TraceKind kind, CpuId cpu, ThreadId thread) const;
+  [[gnu::cold, gnu::noinline, gnu::format(printf, 4, 5)]] void log_decision(CpuId cpu, ThreadId thread,
+                                                                            const char* what, ...) const;
   std::string who(ThreadId thread) const;
   static const char* reason_name(SwitchOutReason reason);
 
   MachineConfig config_;
   std::unique_ptr<sched::SmpScheduler> scheduler_;
-  bool logs_;  // cosched_smp_machine is on at debug (log settings are made before the run)
+  bool logs_;      // cosched_smp_machine is on at debug (log settings are made before the run)
+  bool observed_;  // tracing_, timeline_ or logs_: a noted step has somewhere to go (note()'s one test)
   bool decides_before_switch_ = false;
   std::optional<Cycles> next_change_;  // the policy's next_change(), which changes only in change()
   std::vector<Thread> threads_;
