@@ -12,13 +12,7 @@
 
 // A debug line on a hot path: its formatting is compiled into a cold lambda that is never inlined, so that
 // the code around it is laid out and inlined as if the line were not there. Use behind a cheap test that the
-// category is on (a bool the caller keeps), e.g. `if (logs_) [[unlikely]] COSCHED_COLD_DEBUG("...", ...);`.
-#define COSCHED_COLD_DEBUG(...)           \
-  [&]() __attribute__((cold, noinline)) { \
-    XBT_DEBUG(__VA_ARGS__);               \
-  }                                       \
-  ()
-// The same in a named category.
+// category is on (a bool the caller keeps), e.g. `if (logs_) [[unlikely]] COSCHED_COLD_CDEBUG(cat, "...");`.
 #define COSCHED_COLD_CDEBUG(category, ...) \
   [&]() __attribute__((cold, noinline)) {  \
     XBT_CDEBUG(category, __VA_ARGS__);     \
