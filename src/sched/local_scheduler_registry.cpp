@@ -183,8 +183,4 @@ void read_local_policy(config::MapReader& scheduler, NowConfig& now) {
   }
 }
 
-std::unique_ptr<LocalScheduler> make_local_scheduler(const NowConfig& now, Matrix gang_matrix) {
-  return local_policy(now.policy).make(now, std::move(gang_matrix));
-}
-
 }  // namespace cosched::sched

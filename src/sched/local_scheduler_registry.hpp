@@ -54,8 +54,4 @@ std::string local_policy_names();
 // Reads the `scheduler` mapping's policy and the keys of every policy (scenario/now_section.cpp calls it).
 void read_local_policy(config::MapReader& scheduler, config::NowConfig& now);
 
-// The scheduler of one workstation for the configured policy.
-std::unique_ptr<LocalScheduler> make_local_scheduler(const config::NowConfig& now,
-                                                     std::shared_ptr<GangMatrix> gang_matrix);
-
 }  // namespace cosched::sched

@@ -121,12 +121,12 @@ TEST(GangRegistry, BuildsEveryPolicyAndRefusesGangWithoutAMatrix) {
   for (const auto& entry : local_policies()) {
     config::NowConfig config;
     config.policy = std::string(entry.name);
-    EXPECT_NE(make_local_scheduler(config, matrix), nullptr) << entry.name;
+    EXPECT_NE(entry.make(config, matrix), nullptr) << entry.name;
   }
   config::NowConfig config;
   config.policy = "gang";
   try {
-    make_local_scheduler(config, nullptr);
+    local_policy(config.policy).make(config, nullptr);
     FAIL() << "gang without a matrix accepted";
   } catch (const std::invalid_argument& error) {
     EXPECT_STREQ(error.what(), "scheduler.policy: gang needs the gang matrix shared by all workstations")
