@@ -33,26 +33,27 @@ const SmpWaitKey kNoSpin{"spin", [](const Field* given, const Field&, const SmpW
                            w.spin_given = block ? "0" : "unlimited";
                          }};
 
+// A spin budget that is `fallback` (written `fallback_given`) unless given.
+void read_spin_or(const Field* given, const SmpWaitScheduler& s, SmpWait& w, config::Cycles fallback,
+                  const char* fallback_given) {
+  if (!given) {
+    w.spin_cycles = fallback;
+    w.spin_given = fallback_given;
+    return;
+  }
+  w.spin_cycles = config::spin_cycles(*given, s.quantum, s.context_switch, &w.spin_given);
+}
+
 // A spin budget with a default of CS (thesis chapter 10: "the widely accepted maximal spin duration of CS").
-const SmpWaitKey kSpinDefaultCs{
-    "spin", [](const Field* given, const Field&, const SmpWaitScheduler& s, SmpWait& w) {
-      if (!given) {
-        w.spin_cycles = s.context_switch;
-        w.spin_given = "CS";
-        return;
-      }
-      w.spin_cycles = config::spin_cycles(*given, s.quantum, s.context_switch, &w.spin_given);
-    }};
+const SmpWaitKey kSpinDefaultCs{"spin",
+                                [](const Field* given, const Field&, const SmpWaitScheduler& s, SmpWait& w) {
+                                  read_spin_or(given, s, w, s.context_switch, "CS");
+                                }};
 
 // A spin budget with a default of 2CS+ (thesis chapter 10: 2CS+ is the best fixed spin).
 const SmpWaitKey kSpinDefault2CsPlus{
     "spin", [](const Field* given, const Field&, const SmpWaitScheduler& s, SmpWait& w) {
-      if (!given) {
-        w.spin_cycles = 2 * s.context_switch + 1;
-        w.spin_given = "2CS+";
-        return;
-      }
-      w.spin_cycles = config::spin_cycles(*given, s.quantum, s.context_switch, &w.spin_given);
+      read_spin_or(given, s, w, 2 * s.context_switch + 1, "2CS+");
     }};
 
 // K&W section 3: switch_time is c, "the cost of a context switch"; CS unless given.
