@@ -117,4 +117,19 @@ TEST(NowLog, WithoutLogNothingIsPrintedOnStderr) {
   }
 }
 
+// A log setting SimGrid cannot take (it would abort) is refused before anything runs: exit 2, one line that
+// names --log and the value, and no result directory.
+TEST(NowLog, AMalformedLogSettingIsBadInput) {
+  Sandbox box;
+  write_text(box.work() / "tiny.yaml", kTiny);
+  for (const std::string setting : {"--log=garbage", "--log=cosched_now_wait.thresh:loud",
+                                    "--log=.thresh:debug", "--log=cosched_now_wait.fmt:"}) {
+    const auto r = run_logged(box, "tiny.yaml", "sequential", {setting});
+    const std::string line = expect_input_error(r);
+    EXPECT_TRUE(contains(line, "--log: " + setting.substr(6) + ": expected CATEGORY.thresh:LEVEL"))
+        << "expected the option and the value named" << r.describe();
+    EXPECT_FALSE(fs::exists(box.work() / "sequential")) << "expected no results for " << setting;
+  }
+}
+
 }  // namespace
