@@ -12,62 +12,40 @@
 # Usage: linux24_decisions.sh COSCHED_BIN [record]
 # With LINUX24_DECISIONS_KEEP=DIR the runs' result directories are kept in DIR (to diff two binaries' runs).
 set -euo pipefail
-bin=${1:?usage: linux24_decisions.sh COSCHED_BIN [record]}
-mode=${2:-check}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-digests="$here/linux24_decisions.sha256"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-keep=${LINUX24_DECISIONS_KEEP:-}
+source "$here/regression.sh"
+export REGRESSION_KEEP=${LINUX24_DECISIONS_KEEP:-}
+regression_start "$here/linux24_decisions.sha256" "$@"
 
 ch7="$root/scenarios/tsafrir/ch7-linux-nonsync.yaml"
 loaded="$root/bench/smp-loaded.yaml"
-L24=(--set scheduler.policy=linux24)
-
-# name | scenario | seed | --set overrides (space-separated PATH=VALUE)
+# name | scenario | seed | --set overrides (separated by ';')
 cases=(
   "ch7-load80-smart-cs|$ch7|1|"
-  "ch7-load32-silly|$ch7|2|workload.nosync=21 scheduler.wakeup=silly"
-  "ch7-load40-silly|$ch7|12|workload.nosync=29 scheduler.wakeup=silly"
-  "ch7-load48-aip-idle|$ch7|3|workload.nosync=37 scheduler.wakeup=aip"
-  "ch7-load48-aip-all|$ch7|4|workload.nosync=37 scheduler.wakeup=aip scheduler.aip_search=all"
-  "ch7-load96-smart-linux24|$ch7|5|workload.nosync=85 scheduler.params=linux24"
-  "ch7-load16-smart-csplus|$ch7|6|workload.nosync=5 workload.jobs.0.wait.spin=CS+"
-  "ch7-load16-silly|$ch7|7|workload.nosync=5 scheduler.wakeup=silly"
-  "ch7-load16-aip-linux24|$ch7|8|workload.nosync=5 scheduler.wakeup=aip scheduler.params=linux24"
-  "ch7-load161-medium-aip-all|$ch7|9|workload.nosync=150 workload.jobs.0.compute=10% scheduler.wakeup=aip scheduler.aip_search=all"
-  "ch7-load200-smart-2csplus|$ch7|10|workload.nosync=189 workload.jobs.0.wait.spin=2CS+"
-  "ch7-load0-coarse-silly-linux24|$ch7|11|workload.nosync=0 workload.jobs.0.compute=100% scheduler.params=linux24 scheduler.wakeup=silly"
-  "loaded-smart|$loaded|1|scheduler.policy=linux24 scheduler.wakeup=smart"
-  "loaded-silly-shortspin|$loaded|2|scheduler.policy=linux24 scheduler.wakeup=silly workload.jobs.0.wait.spin=1 workload.jobs.0.barriers=200"
-  "loaded-aip-all-linux24|$loaded|3|scheduler.policy=linux24 scheduler.wakeup=aip scheduler.aip_search=all scheduler.params=linux24 workload.jobs.0.barriers=300"
-  "loaded-aip-idle-nosync|$loaded|4|scheduler.policy=linux24 scheduler.wakeup=aip workload.nosync=20 workload.jobs.0.barriers=300"
+  "ch7-load32-silly|$ch7|2|workload.nosync=21;scheduler.wakeup=silly"
+  "ch7-load40-silly|$ch7|12|workload.nosync=29;scheduler.wakeup=silly"
+  "ch7-load48-aip-idle|$ch7|3|workload.nosync=37;scheduler.wakeup=aip"
+  "ch7-load48-aip-all|$ch7|4|workload.nosync=37;scheduler.wakeup=aip;scheduler.aip_search=all"
+  "ch7-load96-smart-linux24|$ch7|5|workload.nosync=85;scheduler.params=linux24"
+  "ch7-load16-smart-csplus|$ch7|6|workload.nosync=5;workload.jobs.0.wait.spin=CS+"
+  "ch7-load16-silly|$ch7|7|workload.nosync=5;scheduler.wakeup=silly"
+  "ch7-load16-aip-linux24|$ch7|8|workload.nosync=5;scheduler.wakeup=aip;scheduler.params=linux24"
+  "ch7-load161-medium-aip-all|$ch7|9|workload.nosync=150;workload.jobs.0.compute=10%;scheduler.wakeup=aip;scheduler.aip_search=all"
+  "ch7-load200-smart-2csplus|$ch7|10|workload.nosync=189;workload.jobs.0.wait.spin=2CS+"
+  "ch7-load0-coarse-silly-linux24|$ch7|11|workload.nosync=0;workload.jobs.0.compute=100%;scheduler.params=linux24;scheduler.wakeup=silly"
+  "loaded-smart|$loaded|1|scheduler.policy=linux24;scheduler.wakeup=smart"
+  "loaded-silly-shortspin|$loaded|2|scheduler.policy=linux24;scheduler.wakeup=silly;workload.jobs.0.wait.spin=1;workload.jobs.0.barriers=200"
+  "loaded-aip-all-linux24|$loaded|3|scheduler.policy=linux24;scheduler.wakeup=aip;scheduler.aip_search=all;scheduler.params=linux24;workload.jobs.0.barriers=300"
+  "loaded-aip-idle-nosync|$loaded|4|scheduler.policy=linux24;scheduler.wakeup=aip;workload.nosync=20;workload.jobs.0.barriers=300"
 )
 
-out="$work/digests"
-: >"$out"
 for entry in "${cases[@]}"; do
   IFS='|' read -r name scenario seed sets <<<"$entry"
-  args=()
-  for s in $sets; do args+=(--set "$s"); done
+  regression_run "$name" "$scenario" "$seed" "$sets"
   dir="$work/$name"
-  "$bin" run "$scenario" --seed "$seed" "${args[@]}" --out "$dir" --quiet
   grep -q '"policy": "linux24"' "$dir/summary.json" || { echo "$name: not a linux24 run" >&2; exit 1; }
-  summary=$(grep -v '"wall_seconds"' "$dir/summary.json" | sha256sum | cut -d' ' -f1)
-  jobs=$(sha256sum <"$dir/jobs.csv" | cut -d' ' -f1)
-  echo "$name $summary $jobs" >>"$out"
-  if [ -n "$keep" ]; then mkdir -p "$keep" && rm -rf "${keep:?}/$name" && cp -r "$dir" "$keep/$name"; fi
+  echo "$name $(regression_summary_digest "$dir") $(sha256sum <"$dir/jobs.csv" | cut -d' ' -f1)" >>"$out"
 done
 
-if [ "$mode" = record ]; then
-  cp "$out" "$digests"
-  echo "recorded $(wc -l <"$digests") digests in $digests"
-  exit 0
-fi
-if diff -u "$digests" "$out"; then
-  echo "linux24 decisions: all $(wc -l <"$out") runs identical to the recorded ones"
-else
-  echo "linux24 decisions: runs differ from the recorded ones (above)" >&2
-  exit 1
-fi
+regression_finish "linux24 decisions"

@@ -20,14 +20,11 @@
 # Usage: run_digests.sh COSCHED_BIN [record]
 # With RUN_DIGESTS_KEEP=DIR the runs' result directories are kept in DIR (to diff two binaries' runs).
 set -euo pipefail
-bin=${1:?usage: run_digests.sh COSCHED_BIN [record]}
-mode=${2:-check}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-digests="$here/run_digests.sha256"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-keep=${RUN_DIGESTS_KEEP:-}
+source "$here/regression.sh"
+export REGRESSION_KEEP=${RUN_DIGESTS_KEEP:-}
+regression_start "$here/run_digests.sha256" "$@"
 
 short="$root/scenarios/brim-miller/short.yaml"
 ad="$root/scenarios/brim-miller/arpaci-dusseau.yaml"
@@ -74,23 +71,16 @@ smp_cases=(
   "smp-partitioned|$kw|5|$J.barriers=300"
 )
 
-out="$work/digests"
-: >"$out"
-
 # run NAME SCENARIO SEED SETS [cosched options...]: one run, then one digest line per result file.
 run() {
-  local name=$1 scenario=$2 seed=$3 sets=$4
-  shift 4
-  local args=() s
-  IFS=';' read -ra s <<<"$sets"
-  for set in "${s[@]}"; do [ -n "$set" ] && args+=(--set "$set"); done
+  local name=$1
+  regression_run "$@"
   local dir="$work/$name"
-  "$bin" run "$scenario" --seed "$seed" "${args[@]}" "$@" --out "$dir" --quiet
-  echo "$name summary.json $(grep -v '"wall_seconds"' "$dir/summary.json" | sha256sum | cut -d' ' -f1)" >>"$out"
+  echo "$name summary.json $(regression_summary_digest "$dir")" >>"$out"
   for file in jobs.csv workstations.csv barriers.csv timeline.csv; do
     [ -f "$dir/$file" ] && echo "$name $file $(sha256sum <"$dir/$file" | cut -d' ' -f1)" >>"$out"
   done
-  if [ -n "$keep" ]; then mkdir -p "$keep" && rm -rf "${keep:?}/$name" && cp -r "$dir" "$keep/$name"; fi
+  return 0
 }
 
 for entry in "${now_cases[@]}"; do
@@ -102,14 +92,4 @@ for entry in "${smp_cases[@]}"; do
   run "$name" "$scenario" "$seed" "$sets"
 done
 
-if [ "$mode" = record ]; then
-  cp "$out" "$digests"
-  echo "recorded $(wc -l <"$digests") digests in $digests"
-  exit 0
-fi
-if diff -u "$digests" "$out"; then
-  echo "run digests: all $(wc -l <"$out") result files identical to the recorded ones"
-else
-  echo "run digests: result files differ from the recorded ones (above); see the header of $0" >&2
-  exit 1
-fi
+regression_finish "run digests"
