@@ -181,13 +181,80 @@ struct NowConfig {
   OutputConfig output;
 };
 
+// ---- NUMA model (Nobukuni 1997, SSS-CORE kernel scheduling; docs/models/numa.md) ----
+using Clocks = std::int64_t;  // simulation clocks ("clk", thesis table 5.1)
+
+// How messages cross the tree (docs/models/numa.md section 2): store-and-forward one hop at a time with
+// finite output buffers (thesis 4.2.2), or SimGrid's flow model with shared links.
+enum class NumaNetwork { Hops, Shared };
+
+// A reference-frequency table (thesis 4.2.3): each entry a run of `pages` consecutive pages of the space,
+// each referenced with weight `frequency`, by the access `type`. Built from the hot-cold shape or written
+// out as entries.
+enum class NumaAccess { Compute, Read, Write };
+struct NumaTableEntry {
+  int pages = 1;
+  double frequency = 1;
+  NumaAccess type = NumaAccess::Read;
+};
+struct NumaTable {
+  // The shape as given, for the record: "hot-cold" (hot_pages, hot_refs, mix) or "entries".
+  std::string shape = "hot-cold";
+  double hot_pages = 0.2;  // share of the space's pages that are hot
+  double hot_refs = 0.8;   // share of the references that go to the hot pages
+  double compute = 0.5, read = 0.35, write = 0.15;  // each page's references by type (A5)
+  std::vector<NumaTableEntry> entries;              // shape "entries": the table itself
+};
+
+struct NumaProcessProfile {
+  std::string name;
+  int threads = 0;  // the fixed number of processors it requests (thesis 4.2.3)
+  int copies = 1;
+  int local_pages = 0;   // per thread
+  int shared_pages = 0;  // per process
+  double shared_rate = 0;                     // r_shared: share of references to the shared space (A4)
+  Clocks sync_min = 1000, sync_max = 1000;    // synchronization interval, or a range drawn per process (A7)
+  std::string sync_given;                     // as written
+  NumaTable local_table, shared_table;
+};
+
+struct NumaConfig {
+  // platform
+  std::string platform_file;  // resolved path of the tree platform
+  NumaNetwork network = NumaNetwork::Hops;
+  int clusters = 0;                 // as the platform file has them (filled by the run)
+  double clock_hz = 1e9;            // clocks per simulated second, for SimGrid's clock and the shared network
+  Clocks page_transfer_base = 50;   // clk for a page over one hop at the reference bandwidth (table 5.1, A1)
+  double reference_bandwidth = 0;   // bytes/s at which a page hop costs page_transfer_base; 0: the bottom level's
+  int update_bytes = 64, communication_bytes = 16;  // message sizes (A2); a page message is page_size bytes
+  bool buffers = true;              // finite output buffers of the switches' input-line count (A28)
+  // scheduler
+  std::string policy = "policy4";  // a name of sched/numa_allocation.cpp
+  Clocks time_slice = 100'000;     // one quantum (table 5.1)
+  int slices = 100;                // a run ends after this many slices (chapter 5)
+  double aging_coefficient = 0;    // C_r of the aging formula (3.1.3, A10)
+  bool variable_processors = false;  // future work (5.1): processes grow into clusters left idle
+  // memory
+  std::string replacement = "strategy1";  // a name of sched/numa_replacement.cpp
+  int pages_per_cluster = 400;
+  int page_size = 4096;
+  Clocks disk = 10'000;
+  Clocks local_access = 1;                // A14
+  std::string consistency = "sequential";  // sequential (the thesis) or release (future work, 5.3)
+  // workload
+  double work = 2'000'000;  // effective clocks per thread, on average over a process's threads (A9)
+  std::string barrier = "random-subset";  // who meets at a sync point (A6): random-subset, all or pair
+  std::vector<NumaProcessProfile> processes;
+  OutputConfig output;
+};
+
 struct Scenario {
   std::string file;  // the scenario file as named by the user
   std::string name;
   std::string model;
   std::uint64_t seed = 1;
   EndCondition end = EndCondition::AllJobs;
-  std::variant<SmpConfig, NowConfig> model_config;
+  std::variant<SmpConfig, NowConfig, NumaConfig> model_config;
 };
 
 }  // namespace cosched::config

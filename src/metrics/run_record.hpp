@@ -154,11 +154,101 @@ struct NowRunRecord {
   SpinCount spins() const;  // barrier waits over all jobs
 };
 
-using RunRecord = std::variant<SmpRunRecord, NowRunRecord>;
+// ---- numa: every time in clocks (docs/models/numa.md section 6) ----
+
+// Processor time by state, in processor-clocks (6.1): a processor is in exactly one state at each clock.
+struct NumaClocks {
+  std::int64_t effective = 0, sync = 0, comm = 0, idle = 0, disk = 0;
+  NumaClocks& operator+=(const NumaClocks& o) {
+    effective += o.effective, sync += o.sync, comm += o.comm, idle += o.idle, disk += o.disk;
+    return *this;
+  }
+};
+// Chapter 5's three rates over T' = effective + sync + comm + idle (disk time left out, table 5.4's
+// footnote): net = E / T', calibrated = net (1 + I / T'), maximum = (E + I) / T'.
+struct NumaRates {
+  double net = 0, calibrated = 0, maximum = 0;
+};
+// Each state's processor time over T' (disk over the same T', so the first four add up to 1).
+struct NumaBreakdown {
+  double effective = 0, sync = 0, comm = 0, idle = 0, disk = 0;
+};
+// Evictions by the victim's class at the moment it was evicted (table 5.5), in sched::PageClass order.
+using NumaPagesReplaced = std::array<std::int64_t, 6>;
+struct NumaPageTransfers {
+  std::int64_t copies = 0;      // shared pages fetched as a copy from another cluster
+  std::int64_t migrations = 0;  // local pages moved on demand to their thread's new cluster
+  std::int64_t hops = 0;        // link crossings of those page messages
+};
+// Where threads were placed, per thread and slice (thesis 4.3 paragraph 5, claim C3).
+struct NumaPlacements {
+  std::int64_t threads = 0;           // thread placements
+  std::int64_t on_page_clusters = 0;  // onto a cluster already holding a page of the process
+  std::int64_t stayed = 0;            // onto the thread's previous cluster
+};
+
+struct NumaProcessRecord {
+  std::string name;
+  int copy = 0;
+  int threads = 0;
+  bool finished = false;         // its threads' effective clocks reached threads x work
+  double effective_per_thread = 0;  // effective clocks, mean over its threads
+  int slices_run = 0;
+  NumaClocks clocks;  // idle is always 0: an idle processor belongs to no process
+  NumaRates rates;    // over its own processor time: calibrated and maximum equal net (it has no idle time)
+  NumaBreakdown breakdown;
+  NumaPagesReplaced pages_replaced{};  // of its pages
+  NumaPageTransfers page_transfers;
+  std::int64_t disk_accesses = 0;
+  std::int64_t writes = 0;    // shared writes that sent updates
+  std::int64_t barriers = 0;  // sync points its threads took part in
+  NumaPlacements placements;
+};
+
+struct NumaLevelRecord {
+  int level = 0;  // 1: the root switch's links
+  std::array<std::int64_t, 3> hops{};  // page, update, communication
+  std::int64_t bytes = 0;
+  std::int64_t blocked_clocks = 0, queued_clocks = 0;
+};
+
+struct NumaPlatformRecord {
+  int clusters = 0;
+  int levels = 0;
+  std::vector<int> fanout;
+  double clock_hz = 0;
+  double simulated_seconds = 0;
+};
+
+struct NumaRunRecord {
+  std::string scenario;
+  std::string model = "numa";
+  std::uint64_t seed = 0;
+  std::int64_t clocks = 0;  // C_end
+  int slices = 0;
+  std::string ended_by;  // "first-finish" (a process finished) or "slices"
+  NumaClocks processor_clocks;
+  NumaRates rates;
+  NumaBreakdown breakdown;
+  NumaPagesReplaced pages_replaced{};
+  NumaPageTransfers page_transfers;
+  std::array<std::int64_t, 3> messages{};  // page, update, communication
+  std::int64_t disk_accesses = 0;
+  NumaPlacements placements;
+  std::vector<NumaLevelRecord> network;  // by level from the root
+  std::vector<NumaProcessRecord> jobs;   // processes: profiles in scenario order, copies in order
+  std::uint64_t events = 0;
+  NumaPlatformRecord platform;
+  double wall_seconds = 0;
+  nlohmann::ordered_json resolved;
+};
+
+using RunRecord = std::variant<SmpRunRecord, NowRunRecord, NumaRunRecord>;
 
 // summary.json's content, fields in the contract's order, schema_version first.
 nlohmann::ordered_json summary_json(const SmpRunRecord& record);
 nlohmann::ordered_json summary_json(const NowRunRecord& record);
+nlohmann::ordered_json summary_json(const NumaRunRecord& record);
 nlohmann::ordered_json summary_json(const RunRecord& record);
 
 // Every result file of the run: name -> content (summary.json, jobs.csv, and now's workstations.csv and
@@ -166,6 +256,7 @@ nlohmann::ordered_json summary_json(const RunRecord& record);
 using ResultFiles = std::map<std::string, std::string>;
 ResultFiles result_files(const SmpRunRecord& record);
 ResultFiles result_files(const NowRunRecord& record);
+ResultFiles result_files(const NumaRunRecord& record);
 ResultFiles result_files(const RunRecord& record);
 
 // ---- reading summary.json (the sweep's collector) ----

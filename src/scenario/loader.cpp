@@ -14,6 +14,7 @@
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
 #include "scenario/now_section.hpp"
+#include "scenario/numa_section.hpp"
 #include "scenario/smp_section.hpp"
 
 namespace cosched::config {
@@ -254,8 +255,10 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
     if (scenario.end == EndCondition::FirstFinish)
       end_field->error("the now model supports end: all-jobs only");
     scenario.model_config = read_now(top, dir);
+  } else if (scenario.model == "numa") {
+    scenario.model_config = read_numa(top, dir, scenario.end);
   } else {
-    model.fail("a model name: smp or now");
+    model.fail("a model name: smp, now or numa");
   }
   top.finish();
   limits::check(scenario, root);
@@ -274,8 +277,10 @@ nlohmann::ordered_json resolved_json(const Scenario& scenario) {
         nlohmann::ordered_json section;
         if constexpr (std::is_same_v<std::decay_t<decltype(config)>, SmpConfig>) {
           section = smp_json(config);
-        } else {
+        } else if constexpr (std::is_same_v<std::decay_t<decltype(config)>, NowConfig>) {
           section = now_json(config);
+        } else {
+          section = numa_json(config);
         }
         for (const auto& [key, value] : section.items()) out[key] = value;
       },

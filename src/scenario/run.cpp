@@ -1,5 +1,6 @@
 #include "scenario/run.hpp"
 
+#include "numa/simulation.hpp"
 #include "scenario/loader.hpp"
 #include "smp/simulation.hpp"
 
@@ -11,6 +12,12 @@ metrics::RunRecord run(const Scenario& scenario, const metrics::RunHooks& hooks,
   if (auto* now = std::get_if<NowConfig>(&as_run.model_config)) {
     auto record = now::run(scenario, hooks, now_options);
     now->workstations = record.platform.workstations;
+    record.resolved = resolved_json(as_run);
+    return record;
+  }
+  if (auto* numa_config = std::get_if<NumaConfig>(&as_run.model_config)) {
+    auto record = numa::run(scenario, hooks);
+    numa_config->clusters = record.platform.clusters;
     record.resolved = resolved_json(as_run);
     return record;
   }

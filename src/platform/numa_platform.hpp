@@ -1,0 +1,62 @@
+#pragma once
+// The SimGrid platform of the NUMA model (Nobukuni 1997, 4.2.1-4.2.2): clusters (one processor and its
+// memory) are the hosts, at the leaves of a tree of switches written as nested zones, one zone per switch
+// (docs/models/numa.md section 2, docs/scenario-format.md "NUMA platform files"). The tree is read from the
+// zones and every route is checked to climb to the lowest common switch and come back down.
+
+#include <simgrid/s4u.hpp>
+#include <string>
+#include <vector>
+
+#include "config/scenario.hpp"
+
+namespace cosched::platform {
+
+struct NumaTopology {
+  // Cluster i is clusters[i]: hosts in the natural order of their names, which must number every subtree's
+  // clusters contiguously (checked).
+  std::vector<simgrid::s4u::Host*> clusters;
+  int levels = 0;           // switch levels; the root switch is level 1, the bottom switches level `levels`
+  std::vector<int> fanout;  // children of each switch, by level from the root (w488: 4, 8, 8)
+
+  // Switch s: its level, its parent (-1 for the root, switch 0), and its subtree's clusters
+  // [first, first + count). input_lines: its children, plus one for the line from its parent.
+  struct Switch {
+    std::string name;
+    int level = 0;
+    int parent = -1;
+    int first = 0, count = 0;
+    int input_lines = 0;
+  };
+  std::vector<Switch> switches;
+
+  // An output port: one direction of one link, where a message waits for the link (thesis 4.2.2). Its
+  // buffer holds `capacity` messages, the input lines of the node it leaves (-1: no limit, a cluster's
+  // injection port).
+  struct Port {
+    std::string link;   // the SimGrid link (with its direction)
+    int level = 0;      // the switch level of the link's upper end
+    double bandwidth = 0;  // bytes per second, as the platform gives it
+    int capacity = -1;
+  };
+  std::vector<Port> ports;
+
+  // up[c][k]: the port a message from cluster c takes at its k-th hop up (k = 0 leaves the cluster);
+  // down[c][k]: the port of the hop that brings a message into the subtree of c's ancestor at height k
+  // (k = 0: the last hop, into c). A route of LCA height h is up[a][0..h-1] then down[b][h-1..0].
+  std::vector<std::vector<int>> up, down;
+  // ancestor[c][k]: the switch at height k + 1 above c (k = 0: c's bottom switch).
+  std::vector<std::vector<int>> ancestor;
+
+  int height_of_lca(int a, int b) const;  // 0 when a == b
+  // The ports of the route from a to b, in order (2 * height_of_lca(a, b) of them).
+  std::vector<int> route(int a, int b) const;
+};
+
+// Loads numa.platform_file into `engine` (SimGrid's CM02 network model without correction factors), reads
+// the tree and checks it: throws config::InputError, located in the file, for a platform that is not a
+// tree of switches over hosts as docs/scenario-format.md describes. Under platform.network hops the links
+// are only read; under shared SimGrid moves the messages on them.
+NumaTopology build_numa_platform(simgrid::s4u::Engine& engine, const config::NumaConfig& numa);
+
+}  // namespace cosched::platform
