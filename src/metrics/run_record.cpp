@@ -81,6 +81,66 @@ Json now_job_json(const NowJobRecord& job) {
   return out;
 }
 
+// ---- numa ----
+
+constexpr const char* kPageClassKeys[] = {"other_copy", "own_copy",  "other_last",
+                                          "other_local", "own_last", "own_local"};
+constexpr const char* kMessageKindKeys[] = {"page", "update", "communication"};
+
+Json numa_rates_json(const NumaRates& r) {
+  return {{"net", r.net}, {"calibrated", r.calibrated}, {"maximum", r.maximum}};
+}
+Json numa_breakdown_json(const NumaBreakdown& b) {
+  return {{"effective", b.effective}, {"sync", b.sync}, {"comm", b.comm}, {"idle", b.idle}, {"disk", b.disk}};
+}
+Json numa_clocks_json(const NumaClocks& c) {
+  return {{"effective", c.effective}, {"sync", c.sync}, {"comm", c.comm}, {"idle", c.idle}, {"disk", c.disk}};
+}
+Json numa_replaced_json(const NumaPagesReplaced& replaced) {
+  Json out;
+  for (std::size_t i = 0; i < replaced.size(); ++i) out[kPageClassKeys[i]] = replaced[i];
+  return out;
+}
+Json numa_transfers_json(const NumaPageTransfers& t) {
+  return {{"total", t.copies + t.migrations}, {"copies", t.copies}, {"migrations", t.migrations}, {"hops", t.hops}};
+}
+Json numa_placements_json(const NumaPlacements& p) {
+  return {{"threads", p.threads}, {"on_page_clusters", p.on_page_clusters}, {"stayed", p.stayed}};
+}
+Json numa_by_kind_json(const std::array<std::int64_t, 3>& counts) {
+  Json out;
+  for (std::size_t i = 0; i < counts.size(); ++i) out[kMessageKindKeys[i]] = counts[i];
+  return out;
+}
+
+Json numa_process_json(const NumaProcessRecord& p) {
+  Json out;
+  out["name"] = p.name;
+  out["copy"] = p.copy;
+  out["threads"] = p.threads;
+  out["finished"] = p.finished;
+  out["effective_per_thread"] = p.effective_per_thread;
+  out["slices_run"] = p.slices_run;
+  out["rates"] = numa_rates_json(p.rates);
+  out["breakdown"] = numa_breakdown_json(p.breakdown);
+  out["processor_clocks"] = numa_clocks_json(p.clocks);
+  out["pages_replaced"] = numa_replaced_json(p.pages_replaced);
+  out["page_transfers"] = numa_transfers_json(p.page_transfers);
+  out["disk_accesses"] = p.disk_accesses;
+  out["writes"] = p.writes;
+  out["barriers"] = p.barriers;
+  out["placements"] = numa_placements_json(p.placements);
+  return out;
+}
+
+std::string numa_network_csv(const std::vector<NumaLevelRecord>& rows) {
+  std::string csv = "level,page_hops,update_hops,communication_hops,bytes,blocked_clocks,queued_clocks\n";
+  for (const auto& l : rows)
+    csv += fmt::format("{},{},{},{},{},{},{}\n", l.level, l.hops[0], l.hops[1], l.hops[2], l.bytes,
+                       l.blocked_clocks, l.queued_clocks);
+  return csv;
+}
+
 std::string summary_text(const Json& summary) {
   // Strings that are not valid UTF-8 (a file name, say) are written with U+FFFD rather than failing.
   return summary.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -172,6 +232,46 @@ Json summary_json(const NowRunRecord& r) {
   return out;
 }
 
+Json summary_json(const NumaRunRecord& r) {
+  Json out;
+  out["schema_version"] = kSchemaVersion;
+  out["scenario"] = r.scenario;
+  out["model"] = r.model;
+  out["seed"] = r.seed;
+  out["clocks"] = r.clocks;
+  out["slices"] = r.slices;
+  out["ended_by"] = r.ended_by;
+  out["rates"] = numa_rates_json(r.rates);
+  out["breakdown"] = numa_breakdown_json(r.breakdown);
+  out["processor_clocks"] = numa_clocks_json(r.processor_clocks);
+  out["pages_replaced"] = numa_replaced_json(r.pages_replaced);
+  out["page_transfers"] = numa_transfers_json(r.page_transfers);
+  out["messages"] = numa_by_kind_json(r.messages);
+  out["disk_accesses"] = r.disk_accesses;
+  out["placements"] = numa_placements_json(r.placements);
+  auto levels = Json::array();
+  for (const auto& l : r.network)
+    levels.push_back({{"level", l.level},
+                      {"hops", numa_by_kind_json(l.hops)},
+                      {"bytes", l.bytes},
+                      {"blocked_clocks", l.blocked_clocks},
+                      {"queued_clocks", l.queued_clocks}});
+  out["network"] = std::move(levels);
+  auto jobs = Json::array();
+  for (const auto& p : r.jobs) jobs.push_back(numa_process_json(p));
+  out["jobs"] = std::move(jobs);
+  out["events"] = r.events;
+  out["time_unit"] = "clocks";
+  out["platform"] = {{"clusters", r.platform.clusters},
+                     {"levels", r.platform.levels},
+                     {"fanout", r.platform.fanout},
+                     {"clock_hz", r.platform.clock_hz},
+                     {"simulated_seconds", r.platform.simulated_seconds}};
+  out["wall_seconds"] = r.wall_seconds;
+  out["resolved"] = r.resolved;
+  return out;
+}
+
 Json summary_json(const RunRecord& record) {
   return std::visit([](const auto& r) { return summary_json(r); }, record);
 }
@@ -187,6 +287,13 @@ ResultFiles result_files(const NowRunRecord& record) {
           {kJobsFile, jobs_csv(summary.at("jobs"))},
           {kWorkstationsFile, workstations_csv(record.workstations)},
           {kBarriersFile, barriers_csv(record.barriers)}};
+}
+
+ResultFiles result_files(const NumaRunRecord& record) {
+  const Json summary = summary_json(record);
+  return {{kSummaryFile, summary_text(summary)},
+          {kJobsFile, jobs_csv(summary.at("jobs"))},
+          {kNetworkFile, numa_network_csv(record.network)}};
 }
 
 ResultFiles result_files(const RunRecord& record) {
@@ -220,8 +327,8 @@ SummaryCells read_summary(const std::filesystem::path& file) {
   }
   check_schema(summary, where);
   const auto model = summary.find("model");
-  if (model == summary.end() || !model->is_string() || (*model != "smp" && *model != "now"))
-    throw config::InputError(fmt::format("{}: expected 'model' smp or now", where));
+  if (model == summary.end() || !model->is_string() || (*model != "smp" && *model != "now" && *model != "numa"))
+    throw config::InputError(fmt::format("{}: expected 'model' smp, now or numa", where));
   const auto jobs = summary.find("jobs");
   if (jobs == summary.end() || !jobs->is_array())
     throw config::InputError(fmt::format("{}: expected 'jobs', a list of job instances", where));
