@@ -129,6 +129,7 @@ Json numa_process_json(const NumaProcessRecord& p) {
   out["disk_accesses"] = p.disk_accesses;
   out["writes"] = p.writes;
   out["barriers"] = p.barriers;
+  out["copies_dropped"] = p.copies_dropped;
   out["placements"] = numa_placements_json(p.placements);
   return out;
 }
@@ -248,6 +249,7 @@ Json summary_json(const NumaRunRecord& r) {
   out["page_transfers"] = numa_transfers_json(r.page_transfers);
   out["messages"] = numa_by_kind_json(r.messages);
   out["disk_accesses"] = r.disk_accesses;
+  out["copies_dropped"] = r.copies_dropped;
   out["placements"] = numa_placements_json(r.placements);
   auto levels = Json::array();
   for (const auto& l : r.network)

@@ -202,6 +202,7 @@ struct NumaProcessRecord {
   std::int64_t disk_accesses = 0;
   std::int64_t writes = 0;    // shared writes that sent updates
   std::int64_t barriers = 0;  // sync points its threads took part in
+  std::int64_t copies_dropped = 0;  // copies removed without cost when it was rescheduled (A11)
   NumaPlacements placements;
 };
 
@@ -234,6 +235,7 @@ struct NumaRunRecord {
   NumaPageTransfers page_transfers;
   std::array<std::int64_t, 3> messages{};  // page, update, communication
   std::int64_t disk_accesses = 0;
+  std::int64_t copies_dropped = 0;
   NumaPlacements placements;
   std::vector<NumaLevelRecord> network;  // by level from the root
   std::vector<NumaProcessRecord> jobs;   // processes: profiles in scenario order, copies in order

@@ -1,0 +1,1295 @@
+#include "numa/machine.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <queue>
+#include <random>
+#include <stdexcept>
+
+#include "numa/reference_table.hpp"
+#include "numa/rmt.hpp"
+#include "sched/numa_allocation.hpp"
+#include "sched/numa_priority.hpp"
+#include "sched/numa_replacement.hpp"
+#include "util/fenwick.hpp"
+#include "util/log.hpp"
+#include "util/normal.hpp"
+
+XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(cosched_numa);
+
+namespace cosched::numa {
+namespace {
+
+constexpr Clock kNever = std::numeric_limits<Clock>::max() / 4;
+
+// A processor's state at a clock (docs/models/numa.md section 6.1); Off: the thread holds no processor.
+enum class State : std::uint8_t { Off, Effective, Comm, Sync, Disk };
+
+// What a thread that is not executing waits for.
+enum class OpKind : std::uint8_t {
+  None,
+  Memory,   // a page fetch, migration or disk load; the access is evaluated again when it ends
+  Write,    // the acknowledgements of its updates (sequential consistency, thesis 4.2.4)
+  Barrier,  // the release of a sync point (thesis 4.2.3)
+  Drain     // release consistency: its updates' acknowledgements, before it arrives at a sync point
+};
+
+struct Op {
+  OpKind kind = OpKind::None;
+  int page = -1;  // Memory, Write: the page accessed
+  bool write = false;
+  bool disk = false;   // Memory: a disk access
+  int cluster = -1;    // Memory with disk: where the page is loaded
+  int point = -1;      // Drain: the sync point it arrives at next
+  bool done = false;   // it ended while the thread held no processor
+  std::uint32_t serial = 0;
+};
+
+struct Frame {
+  int page = -1;
+  Clock last_ref = 0;
+  std::int64_t ref_eff = 0;     // the referencing thread's effective clocks when last_ref was settled
+  std::uint64_t stamp = 0;      // the placement ref_eff belongs to
+  int pins = 0;                 // coherency processing (thesis 4.4): never a victim while pinned
+};
+
+struct ClusterState {
+  std::vector<Frame> frames;
+  std::vector<int> free;       // free frames, taken from the back
+  int process = -1;            // the process allocated this cluster in the slice
+  int thread = -1;             // its thread here
+  std::vector<std::pair<int, int>> pending;  // (page, thread) waiting for an evictable frame
+};
+
+struct Copy {
+  int cluster, frame;
+};
+
+struct Page {
+  int process = 0;
+  int thread = -1;  // the owner of a local page; -1 for a shared page
+  int index = 0;    // in its space
+  int cluster = -1, frame = -1;  // a local page: where it is (-1: unloaded)
+  bool moving = false;           // a local page on its way to its thread's new cluster
+  std::vector<Copy> copies;      // a shared page: its copies
+};
+
+Page make_page(int process, int thread, int index) {
+  Page page;
+  page.process = process;
+  page.thread = thread;
+  page.index = index;
+  return page;
+}
+
+struct Thread {
+  int process = 0, index = 0;
+  int cluster = -1, last_cluster = -1;
+  State state = State::Off;
+  Clock since = 0;
+  std::int64_t eff = 0;  // effective clocks, up to seg_start while Effective
+  Clock seg_start = 0;
+  std::int64_t next_sync = 0;
+  int sync_point = 0;
+  util::Fenwick local_ev, shared_ev;  // weights of the entries that need more than a local action
+  std::mt19937_64 rng;
+  std::uint32_t version = 0;
+  bool next_is_sync = false;
+  int stepped_space = -1, stepped_entry = -1;  // Stepped: the entry drawn for the next event
+  Op op;
+  int outstanding_writes = 0;  // release consistency
+  std::uint64_t placement = 0;
+  std::int64_t placement_eff = 0;
+  std::vector<std::pair<Clock, std::int64_t>> eff_log;  // (time, eff) at each start of effective execution
+  std::int64_t access_events = 0;
+};
+
+struct Point {
+  std::vector<char> member;
+  int members = 0, arrived = 0;
+  int coordinator = 0;
+};
+
+struct Process {
+  std::string name;
+  int copy = 0;
+  int threads = 0;
+  int first_thread = 0;
+  Clock interval = 0;
+  const ReferenceTable* local = nullptr;
+  const ReferenceTable* shared = nullptr;
+  double shared_rate = 0;
+  int local_pages = 0, local_base = 0, shared_base = 0;
+  double priority = 0;
+  bool ran = false, finished = false;
+  std::vector<int> allocation;  // clusters in this slice, by thread
+  std::vector<int> previous;    // by thread: its cluster at the process's last run (-1: none)
+  std::int64_t eff_base = 0;
+  Clock t_base = 0;
+  int active = 0;
+  std::uint32_t finish_version = 0;
+  std::mt19937_64 rng;
+  std::deque<Point> points;
+  int points_base = 0;
+  metrics::NumaProcessRecord stats;
+};
+
+enum class EventKind : std::uint8_t { Thread, Disk, Finish, Local };
+struct Event {
+  Clock at;
+  std::uint64_t seq;
+  EventKind kind;
+  int id;
+  std::uint32_t version;
+  bool operator>(const Event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+};
+
+enum class Purpose : std::uint8_t { Request, PageData, Nack, Update, Ack, Arrive, Release };
+struct Payload {
+  Purpose purpose = Purpose::Request;
+  int thread = -1, page = -1;
+  bool migrate = false;
+  int write = -1;
+  int process = -1, point = -1;
+  int from = 0, to = 0;
+};
+
+struct Write {
+  int thread = -1, page = -1, cluster = -1, frame = -1;
+  int outstanding = 0;
+};
+
+// Uniform integer in [0, n) by a multiply-high of 64 random bits (portable, unlike std distributions).
+__extension__ using Wide = unsigned __int128;
+std::int64_t uniform_below(std::mt19937_64& rng, std::int64_t n) {
+  return static_cast<std::int64_t>((static_cast<Wide>(rng()) * static_cast<std::uint64_t>(n)) >> 64);
+}
+
+// The number of failures before the first success of Bernoulli(p) trials.
+Clock geometric(double p, std::mt19937_64& rng) {
+  if (p <= 0) return kNever;
+  if (p >= 1) return 0;
+  const double g = std::floor(std::log(util::uniform_open01(rng)) / std::log1p(-p));
+  return g >= static_cast<double>(kNever) ? kNever : static_cast<Clock>(g);
+}
+
+}  // namespace
+
+struct Machine::Impl {
+  const config::NumaConfig& numa;
+  const platform::NumaTopology& topology;
+  Network& network;
+  const bool end_at_first_finish;
+  const bool record_timeline;
+  const Execution execution;
+  const sched::NumaPolicyEntry* policy;
+  const sched::NumaReplacementEntry* replacement;
+  const int clusters_n;
+  const std::array<int, kMessageKinds> bytes;
+
+  std::vector<ReferenceTable> tables;  // per profile: local, shared
+  std::vector<Process> processes;
+  std::vector<Thread> threads;
+  std::vector<Page> pages;
+  std::vector<ClusterState> clusters;
+  ResourceTree rmt;
+  std::mt19937_64 sched_rng;
+
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> heap;
+  std::uint64_t seq = 0;
+  std::vector<Payload> payloads;
+  std::vector<int> free_payloads;
+  std::vector<Write> writes;
+  std::vector<int> free_writes;
+  std::vector<Payload> local_messages;  // messages to the sender's own cluster, handed over as events
+
+  Clock now = 0;
+  int slices = 0;
+  bool ended = false;
+  std::string ended_by = "slices";
+  Clock end_clock = 0;
+  std::uint64_t events = 0;
+  std::uint64_t placements = 0;
+  std::vector<int> rank;  // by process: its place in this slice's priority order
+  std::vector<sched::FrameView> views;
+  std::array<std::int64_t, kMessageKinds> messages{};
+  metrics::TimelineRecorder timeline;
+
+  Impl(const MachineSetup& setup)
+      : numa(*setup.numa),
+        topology(*setup.topology),
+        network(*setup.network),
+        end_at_first_finish(setup.end_at_first_finish),
+        record_timeline(setup.timeline),
+        execution(setup.execution),
+        policy(sched::find_numa_policy(setup.numa->policy)),
+        replacement(sched::find_numa_replacement(setup.numa->replacement)),
+        clusters_n(static_cast<int>(setup.topology->clusters.empty() ? setup.topology->up.size()
+                                                                     : setup.topology->clusters.size())),
+        bytes(message_bytes(*setup.numa)),
+        rmt(*setup.topology, setup.numa->pages_per_cluster, count_processes(*setup.numa)),
+        sched_rng(util::mix_seed(setup.seed, 3)) {
+    if (!policy || !replacement) throw std::logic_error("numa: unknown policy or replacement strategy");
+    build(setup.seed);
+  }
+
+  static int count_processes(const config::NumaConfig& numa) {
+    int n = 0;
+    for (const auto& profile : numa.processes) n += profile.copies;
+    return n;
+  }
+
+  void build(std::uint64_t seed) {
+    tables.reserve(2 * numa.processes.size());
+    for (const auto& profile : numa.processes) {
+      tables.push_back(build_reference_table(profile.local_table, profile.local_pages));
+      tables.push_back(build_reference_table(profile.shared_table, profile.shared_pages));
+    }
+    for (std::size_t j = 0; j < numa.processes.size(); ++j) {
+      const auto& profile = numa.processes[j];
+      for (int copy = 0; copy < profile.copies; ++copy) {
+        Process p;
+        const int id = static_cast<int>(processes.size());
+        p.name = profile.name;
+        p.copy = copy;
+        p.threads = profile.threads;
+        p.first_thread = static_cast<int>(threads.size());
+        p.local = &tables[2 * j];
+        p.shared = &tables[2 * j + 1];
+        p.shared_rate = profile.shared_rate;
+        p.local_pages = profile.local_pages;
+        p.rng.seed(util::mix_seed(seed, 2, static_cast<std::uint64_t>(id)));
+        // A7: a range is drawn once per process, when it is created.
+        p.interval = profile.sync_min + uniform_below(p.rng, profile.sync_max - profile.sync_min + 1);
+        p.previous.assign(profile.threads, -1);
+        p.stats.name = profile.name;
+        p.stats.copy = copy;
+        p.stats.threads = profile.threads;
+        p.local_base = static_cast<int>(pages.size());
+        for (int k = 0; k < profile.threads; ++k)
+          for (int i = 0; i < profile.local_pages; ++i) pages.push_back(make_page(id, p.first_thread + k, i));
+        p.shared_base = static_cast<int>(pages.size());
+        for (int i = 0; i < profile.shared_pages; ++i) pages.push_back(make_page(id, -1, i));
+        for (int k = 0; k < profile.threads; ++k) {
+          Thread t;
+          t.process = id;
+          t.index = k;
+          t.next_sync = p.interval;
+          t.rng.seed(util::mix_seed(seed, 1, threads.size()));
+          threads.push_back(std::move(t));
+        }
+        processes.push_back(std::move(p));
+      }
+    }
+    clusters.resize(clusters_n);
+    for (auto& c : clusters) {
+      c.frames.resize(numa.pages_per_cluster);
+      for (int f = numa.pages_per_cluster - 1; f >= 0; --f) c.free.push_back(f);
+    }
+    rank.assign(processes.size(), 0);
+    if (record_timeline) timeline = metrics::TimelineRecorder(static_cast<int>(threads.size()));
+  }
+
+  // ---- events and messages ----
+
+  void push(Clock at, EventKind kind, int id, std::uint32_t version) {
+    heap.push(Event{at, seq++, kind, id, version});
+  }
+
+  void send(Payload payload, MessageKind kind, Clock at) {
+    ++messages[static_cast<int>(kind)];
+    int slot;
+    if (!free_payloads.empty()) {
+      slot = free_payloads.back();
+      free_payloads.pop_back();
+      payloads[slot] = payload;
+    } else {
+      slot = static_cast<int>(payloads.size());
+      payloads.push_back(payload);
+    }
+    if (payload.from == payload.to) {  // a message to the sender's own cluster needs no network
+      push(at, EventKind::Local, slot, 0);
+      return;
+    }
+    network.send(Message{payload.from, payload.to, kind, static_cast<std::uint64_t>(slot)}, at);
+  }
+
+  int hops(int a, int b) const { return 2 * topology.height_of_lca(a, b); }
+
+  // ---- accounting ----
+
+  void set_state(Thread& t, State s, Clock at) {
+    Process& p = processes[t.process];
+    if (t.state != State::Off) {
+      const Clock spent = at - t.since;
+      auto& c = p.stats.clocks;
+      switch (t.state) {
+        case State::Effective: c.effective += spent; break;
+        case State::Comm: c.comm += spent; break;
+        case State::Sync: c.sync += spent; break;
+        case State::Disk: c.disk += spent; break;
+        case State::Off: break;
+      }
+    }
+    const bool was = t.state == State::Effective, is = s == State::Effective;
+    if (was != is) {
+      p.eff_base += static_cast<std::int64_t>(p.active) * (at - p.t_base);
+      p.t_base = at;
+      p.active += is ? 1 : -1;
+      schedule_finish(p, static_cast<int>(&p - processes.data()), at);
+    }
+    t.state = s;
+    t.since = at;
+  }
+
+  std::int64_t target(const Process& p) const { return static_cast<std::int64_t>(std::ceil(numa.work)) * p.threads; }
+
+  // A9: the process finishes when its threads' effective clocks add up to threads x work.
+  void schedule_finish(Process& p, int id, Clock at) {
+    ++p.finish_version;
+    if (p.finished || p.active == 0) return;
+    const std::int64_t left = target(p) - p.eff_base;
+    const Clock when = p.t_base + (left <= 0 ? 0 : (left + p.active - 1) / p.active);
+    push(std::max(when, at), EventKind::Finish, id, p.finish_version);
+  }
+
+  // ---- execution (docs/models/numa.md section 1.3) ----
+
+  double local_share(const Thread& t, const Process& p) const {
+    return p.local->total > 0 ? (1 - p.shared_rate) * static_cast<double>(t.local_ev.total()) / p.local->total : 0;
+  }
+  double shared_share(const Thread& t, const Process& p) const {
+    return p.shared->total > 0 ? p.shared_rate * static_cast<double>(t.shared_ev.total()) / p.shared->total : 0;
+  }
+  double event_probability(const Thread& t) const {
+    const Process& p = processes[t.process];
+    return local_share(t, p) + shared_share(t, p);
+  }
+
+  // The thread executes from `at`; its first `pre` clocks are effective whatever happens (the clock that
+  // completes an access whose data has arrived).
+  void start_effective(Thread& t, Clock at, int pre) {
+    t.op = Op{};
+    set_state(t, State::Effective, at);
+    t.seg_start = at;
+    t.eff_log.emplace_back(at, t.eff);
+    schedule_next(t, at, pre);
+  }
+
+  // Draws the clock of the thread's next event: an access that needs more than a local action, or its next
+  // sync point, whichever comes first.
+  void schedule_next(Thread& t, Clock from, int pre) {
+    const std::int64_t to_sync = std::max<std::int64_t>(0, t.next_sync - t.eff);
+    Clock g;
+    if (execution == Execution::Skipping) {
+      g = geometric(event_probability(t), t.rng);
+    } else {
+      g = step_clocks(t, from + pre, to_sync - pre);
+    }
+    ++t.version;
+    if (g >= kNever || pre + g >= to_sync) {
+      t.next_is_sync = true;
+      push(from + to_sync, EventKind::Thread, static_cast<int>(&t - threads.data()), t.version);
+    } else {
+      t.next_is_sync = false;
+      push(from + pre + g, EventKind::Thread, static_cast<int>(&t - threads.data()), t.version);
+    }
+  }
+
+  // Stepped execution: the thesis's clock-by-clock draw (space, then entry, then its type), up to `limit`
+  // clocks; returns the number of clocks before the first that needs more than a local action, and keeps
+  // that clock's entry for the event. Effective references are recorded exactly.
+  Clock step_clocks(Thread& t, Clock first, std::int64_t limit) {
+    const Process& p = processes[t.process];
+    for (Clock k = 0; k < limit; ++k) {
+      const bool shared = util::uniform_open01(t.rng) < p.shared_rate;
+      const ReferenceTable& table = shared ? *p.shared : *p.local;
+      if (table.total == 0) continue;
+      std::int64_t v = uniform_below(t.rng, table.total);
+      int entry = -1;
+      for (std::size_t e = 0; e < table.entry_weight.size(); ++e) {
+        if (v < table.entry_weight[e]) {
+          entry = static_cast<int>(e);
+          break;
+        }
+        v -= table.entry_weight[e];
+      }
+      if (entry < 0) continue;  // other activity
+      const auto& ev = shared ? t.shared_ev : t.local_ev;
+      if (ev.weight(entry) > 0) {
+        t.stepped_space = shared ? 1 : 0;
+        t.stepped_entry = entry;
+        return k;
+      }
+      const int page = shared ? p.shared_base + table.entry_page[entry]
+                              : p.local_base + t.index * p.local_pages + table.entry_page[entry];
+      const int frame = frame_of(page, t.cluster);
+      if (frame >= 0) clusters[t.cluster].frames[frame].last_ref = first + k;
+    }
+    return kNever;
+  }
+
+  void materialize(Thread& t, Clock at) {
+    if (t.state == State::Effective) {
+      t.eff += at - t.seg_start;
+      t.seg_start = at;
+    }
+  }
+
+  // The thread's entry weights changed: a running thread draws its next event again (the draw is
+  // memoryless, so this keeps the distribution exact).
+  void redraw(Thread& t, Clock at) {
+    if (t.state != State::Effective) return;
+    materialize(t, at);
+    t.eff_log.emplace_back(at, t.eff);
+    schedule_next(t, at, 0);
+  }
+
+  void on_thread_event(Thread& t, Clock at) {
+    materialize(t, at);
+    if (t.next_is_sync) {
+      reach_sync(t, at);
+      return;
+    }
+    ++t.access_events;
+    const Process& p = processes[t.process];
+    bool shared;
+    int entry;
+    if (execution == Execution::Stepped) {
+      shared = t.stepped_space == 1;
+      entry = t.stepped_entry;
+    } else {
+      const double l = local_share(t, p), s = shared_share(t, p);
+      shared = util::uniform_open01(t.rng) * (l + s) >= l;
+      const auto& ev = shared ? t.shared_ev : t.local_ev;
+      entry = static_cast<int>(ev.find(uniform_below(t.rng, ev.total())));
+    }
+    const ReferenceTable& table = shared ? *p.shared : *p.local;
+    const int page = shared ? p.shared_base + table.entry_page[entry]
+                            : p.local_base + t.index * p.local_pages + table.entry_page[entry];
+    set_state(t, State::Comm, at);
+    access(t, page, table.entry_write[entry], at);
+  }
+
+  int frame_of(int page, int cluster) const {
+    const Page& pg = pages[page];
+    if (pg.thread >= 0) return pg.cluster == cluster && !pg.moving ? pg.frame : -1;
+    for (const auto& c : pg.copies)
+      if (c.cluster == cluster) return c.frame;
+    return -1;
+  }
+
+  void touch(int cluster, int frame, Clock at) {
+    Frame& f = clusters[cluster].frames[frame];
+    f.last_ref = at;
+    const int tid = clusters[cluster].thread;
+    if (tid >= 0) {
+      f.ref_eff = threads[tid].eff;
+      f.stamp = threads[tid].placement;
+    }
+  }
+
+  // One access of thread t, at `at`, evaluated against where the page is now (docs/models/numa.md 1.4).
+  void access(Thread& t, int page, bool write, Clock at) {
+    Page& pg = pages[page];
+    Process& p = processes[t.process];
+    const int here = t.cluster;
+    const int frame = frame_of(page, here);
+    if (pg.thread >= 0) {  // a local page
+      if (frame >= 0) return complete(t, here, frame, at);
+      if (pg.moving) return wait_memory(t, page, write, at);
+      if (pg.cluster >= 0) {
+        send({Purpose::Request, static_cast<int>(&t - threads.data()), page, true, -1, t.process, -1, here,
+              pg.cluster},
+             MessageKind::Communication, at);
+        return wait_memory(t, page, write, at);
+      }
+      return disk(t, page, write, at);
+    }
+    if (frame >= 0) {
+      if (!write || pg.copies.size() == 1) return complete(t, here, frame, at);
+      return start_write(t, page, here, frame, at);
+    }
+    if (pg.copies.empty()) return disk(t, page, write, at);
+    // A12: the copy with the fewest hops, ties to the lowest cluster.
+    int holder = -1, best = std::numeric_limits<int>::max();
+    for (const auto& c : pg.copies) {
+      const int h = hops(here, c.cluster);
+      if (h < best || (h == best && c.cluster < holder)) best = h, holder = c.cluster;
+    }
+    (void)p;
+    send({Purpose::Request, static_cast<int>(&t - threads.data()), page, false, -1, t.process, -1, here, holder},
+         MessageKind::Communication, at);
+    wait_memory(t, page, write, at);
+  }
+
+  void complete(Thread& t, int cluster, int frame, Clock at) {
+    touch(cluster, frame, at);
+    start_effective(t, at, 1);
+  }
+
+  void wait_memory(Thread& t, int page, bool write, Clock at) {
+    t.op = Op{OpKind::Memory, page, write};
+    set_state(t, State::Comm, at);
+  }
+
+  void disk(Thread& t, int page, bool write, Clock at) {
+    Process& p = processes[t.process];
+    ++p.stats.disk_accesses;
+    t.op = Op{OpKind::Memory, page, write, true, t.cluster};
+    t.op.serial = ++t.version;  // no other event of the thread is pending while it waits
+    set_state(t, State::Disk, at);
+    push(at + numa.disk, EventKind::Disk, static_cast<int>(&t - threads.data()), t.op.serial);
+  }
+
+  // Thesis 4.2.4: "Every write access starts update processing by sending update messages to every copy. The
+  // processor stops until it collects all acknowledges." Under release consistency it goes on, and waits at
+  // its next sync point instead.
+  void start_write(Thread& t, int page, int cluster, int frame, Clock at) {
+    Page& pg = pages[page];
+    Process& p = processes[t.process];
+    ++p.stats.writes;
+    int w;
+    if (!free_writes.empty()) {
+      w = free_writes.back();
+      free_writes.pop_back();
+    } else {
+      w = static_cast<int>(writes.size());
+      writes.emplace_back();
+    }
+    const int tid = static_cast<int>(&t - threads.data());
+    writes[w] = Write{tid, page, cluster, frame, static_cast<int>(pg.copies.size()) - 1};
+    ++clusters[cluster].frames[frame].pins;
+    for (const auto& c : pg.copies)
+      if (c.cluster != cluster)
+        send({Purpose::Update, tid, page, false, w, t.process, -1, cluster, c.cluster}, MessageKind::Update, at);
+    if (numa.consistency == "release") {
+      ++t.outstanding_writes;
+      complete(t, cluster, frame, at);
+      return;
+    }
+    t.op = Op{OpKind::Write, page, true};
+    set_state(t, State::Comm, at);
+  }
+
+  // An operation of thread t ended at `at`.
+  void op_ended(Thread& t, Clock at) {
+    if (t.cluster < 0) {  // it holds no processor: it takes this up when it runs again (A20)
+      t.op.done = true;
+      return;
+    }
+    const Op op = t.op;
+    switch (op.kind) {
+      case OpKind::Memory:
+        t.op = Op{};
+        set_state(t, State::Comm, at);
+        access(t, op.page, op.write, at);
+        break;
+      case OpKind::Write: {
+        const int frame = frame_of(op.page, t.cluster);
+        if (frame >= 0) touch(t.cluster, frame, at);
+        start_effective(t, at, 1);
+        break;
+      }
+      case OpKind::Barrier:
+        start_effective(t, at, 0);
+        break;
+      case OpKind::Drain:
+        arrive(t, op.point, at);
+        break;
+      case OpKind::None:
+        break;
+    }
+  }
+
+  // ---- synchronization (thesis 4.2.3, A6-A8) ----
+
+  Point& point(Process& p, int k) {
+    while (k >= p.points_base + static_cast<int>(p.points.size())) {
+      Point pt;
+      const int n = p.threads;
+      int size = n;
+      if (numa.barrier == "random-subset") size = 2 + static_cast<int>(uniform_below(p.rng, std::max(1, n - 1)));
+      if (numa.barrier == "pair") size = 2;
+      size = std::min(size, n);
+      std::vector<int> order(n);
+      for (int i = 0; i < n; ++i) order[i] = i;
+      pt.member.assign(n, 0);
+      pt.coordinator = n;
+      for (int i = 0; i < size; ++i) {
+        const int j = i + static_cast<int>(uniform_below(p.rng, n - i));
+        std::swap(order[i], order[j]);
+        pt.member[order[i]] = 1;
+        pt.coordinator = std::min(pt.coordinator, order[i]);
+      }
+      pt.members = size;
+      p.points.push_back(std::move(pt));
+    }
+    return p.points[k - p.points_base];
+  }
+
+  void reach_sync(Thread& t, Clock at) {
+    Process& p = processes[t.process];
+    const int k = t.sync_point++;
+    t.next_sync += p.interval;
+    if (!point(p, k).member[t.index]) return start_effective(t, at, 0);
+    ++p.stats.barriers;
+    if (t.outstanding_writes > 0) {
+      t.op = Op{OpKind::Drain};
+      t.op.point = k;
+      set_state(t, State::Comm, at);
+      return;
+    }
+    arrive(t, k, at);
+  }
+
+  int where(const Thread& t) const { return t.cluster >= 0 ? t.cluster : t.last_cluster; }
+
+  void arrive(Thread& t, int k, Clock at) {
+    Process& p = processes[t.process];
+    t.op = Op{OpKind::Barrier};
+    set_state(t, State::Sync, at);
+    const Point& pt = point(p, k);
+    const Thread& coordinator = threads[p.first_thread + pt.coordinator];
+    send({Purpose::Arrive, static_cast<int>(&t - threads.data()), -1, false, -1, t.process, k, where(t),
+          where(coordinator)},
+         MessageKind::Communication, at);
+  }
+
+  void count_arrival(int process, int k, int cluster, Clock at) {
+    Process& p = processes[process];
+    Point& pt = point(p, k);
+    if (++pt.arrived < pt.members) return;
+    for (int i = 0; i < p.threads; ++i) {
+      if (!pt.member[i]) continue;
+      Thread& m = threads[p.first_thread + i];
+      send({Purpose::Release, p.first_thread + i, -1, false, -1, process, k, cluster, where(m)},
+           MessageKind::Communication, at);
+    }
+  }
+
+  // ---- memory (thesis 4.2.4, 4.4) ----
+
+  // The thread running on `cluster` and its process, if it is one of the page's.
+  Thread* user_here(const Page& pg, int cluster) {
+    const int tid = clusters[cluster].thread;
+    if (tid < 0) return nullptr;
+    Thread& t = threads[tid];
+    if (t.process != pg.process) return nullptr;
+    if (pg.thread >= 0 && pg.thread != tid) return nullptr;
+    return &t;
+  }
+
+  bool entry_is_event(const Thread& t, const Page& pg, bool write) const {
+    const int frame = frame_of(static_cast<int>(&pg - pages.data()), t.cluster);
+    if (frame < 0) return true;
+    if (pg.thread >= 0) return false;
+    return write && pg.copies.size() > 1;
+  }
+
+  // Page pg's state changed on or about `cluster`: the entries of the thread there follow.
+  void refresh(Page& pg, int cluster, Clock at) {
+    Thread* t = user_here(pg, cluster);
+    if (!t) return;
+    const Process& p = processes[t->process];
+    const bool shared = pg.thread < 0;
+    const ReferenceTable& table = shared ? *p.shared : *p.local;
+    auto& ev = shared ? t->shared_ev : t->local_ev;
+    bool changed = false;
+    for (int k = table.page_first[pg.index]; k < table.page_first[pg.index + 1]; ++k) {
+      const int e = table.page_entries[k];
+      const std::int64_t w = entry_is_event(*t, pg, table.entry_write[e]) ? table.entry_weight[e] : 0;
+      if (ev.weight(e) != w) {
+        ev.set(e, w);
+        changed = true;
+      }
+    }
+    if (changed) redraw(*t, at);
+  }
+
+  void refresh_holders(Page& pg, Clock at) {
+    for (const auto& c : pg.copies) refresh(pg, c.cluster, at);
+  }
+
+  // Puts page `page` into a frame of `cluster` (evicting if it must); false when no frame can be evicted.
+  bool install(int page, int cluster, Clock at) {
+    Page& pg = pages[page];
+    if (frame_of(page, cluster) >= 0) return true;
+    ClusterState& cs = clusters[cluster];
+    int frame;
+    if (!cs.free.empty()) {
+      frame = cs.free.back();
+      cs.free.pop_back();
+    } else {
+      auto victim = choose_victim(cluster, at);
+      if (!victim) return false;
+      frame = *victim;
+      evict(cluster, frame, at);
+      cs.free.pop_back();  // evict() returned the frame to the free list
+    }
+    Frame& f = cs.frames[frame];
+    f = Frame{page, at, 0, 0, 0};
+    touch(cluster, frame, at);
+    rmt.page_in(pg.process, cluster);
+    if (pg.thread >= 0) {
+      pg.cluster = cluster;
+      pg.frame = frame;
+      pg.moving = false;
+      refresh(pg, cluster, at);
+    } else {
+      pg.copies.push_back({cluster, frame});
+      refresh(pg, cluster, at);
+      if (pg.copies.size() == 2) refresh(pg, pg.copies.front().cluster, at);
+    }
+    return true;
+  }
+
+  // Frees a frame; `replaced`: a victim of the replacement strategy (counted by class, table 5.5).
+  void remove(int cluster, int frame, Clock at) {
+    ClusterState& cs = clusters[cluster];
+    Frame& f = cs.frames[frame];
+    Page& pg = pages[f.page];
+    rmt.page_out(pg.process, cluster);
+    if (pg.thread >= 0) {
+      pg.cluster = -1;
+      pg.frame = -1;
+    } else {
+      auto it = std::find_if(pg.copies.begin(), pg.copies.end(), [&](const Copy& c) { return c.cluster == cluster; });
+      pg.copies.erase(it);
+    }
+    f.page = -1;
+    cs.free.push_back(frame);
+    refresh(pg, cluster, at);
+    if (pg.thread < 0 && pg.copies.size() == 1) refresh(pg, pg.copies.front().cluster, at);
+  }
+
+  sched::PageClass class_of(const Page& pg, int cluster) const {
+    const bool running = clusters[cluster].process == pg.process;
+    return sched::page_class(running, pg.thread < 0, pg.thread < 0 && pg.copies.size() > 1);
+  }
+
+  void evict(int cluster, int frame, Clock at) {
+    const Page& pg = pages[clusters[cluster].frames[frame].page];
+    const auto c = class_of(pg, cluster);
+    ++processes[pg.process].stats.pages_replaced[static_cast<int>(c)];
+    remove(cluster, frame, at);
+  }
+
+  std::optional<int> choose_victim(int cluster, Clock at) {
+    ClusterState& cs = clusters[cluster];
+    views.clear();
+    for (int f = 0; f < static_cast<int>(cs.frames.size()); ++f) {
+      Frame& frame = cs.frames[f];
+      if (frame.page < 0) continue;
+      const Page& pg = pages[frame.page];
+      sched::FrameView v;
+      v.frame = f;
+      v.page_class = class_of(pg, cluster);
+      v.priority_rank = processes[pg.process].finished ? static_cast<int>(processes.size()) : rank[pg.process];
+      v.last_reference = last_reference(cluster, f, at);
+      v.evictable = frame.pins == 0;
+      views.push_back(v);
+    }
+    return replacement->victim(views);
+  }
+
+  // A30: a page's time is its last reference on this cluster. References in skipped stretches of effective
+  // execution are not drawn one by one; the last one is drawn when it is needed, from the exact distribution
+  // of the page's references over the effective clocks the thread here has run since the time last settled
+  // (docs/models/numa.md section 1.5).
+  Clock last_reference(int cluster, int frame, Clock at) {
+    Frame& f = clusters[cluster].frames[frame];
+    if (execution == Execution::Stepped) return f.last_ref;
+    const Page& pg = pages[f.page];
+    Thread* t = user_here(pg, cluster);
+    if (!t) return f.last_ref;
+    const std::int64_t eff_now = t->eff + (t->state == State::Effective ? at - t->seg_start : 0);
+    const std::int64_t from = f.stamp == t->placement ? f.ref_eff : t->placement_eff;
+    const std::int64_t window = eff_now - from;
+    if (window <= 0) return f.last_ref;
+    const Process& p = processes[t->process];
+    double q;
+    if (pg.thread >= 0) {
+      q = p.local->total > 0 ? (1 - p.shared_rate) *
+                                   static_cast<double>(p.local->page_read[pg.index] + p.local->page_write[pg.index]) /
+                                   p.local->total
+                             : 0;
+    } else {
+      const bool writes_local = pg.copies.size() == 1;
+      q = p.shared->total > 0
+              ? p.shared_rate *
+                    static_cast<double>(p.shared->page_read[pg.index] + (writes_local ? p.shared->page_write[pg.index] : 0)) /
+                    p.shared->total
+              : 0;
+    }
+    const double pev = event_probability(*t);
+    if (pev < 1) q /= 1 - pev;
+    f.ref_eff = eff_now;
+    f.stamp = t->placement;
+    const Clock back = geometric(std::min(q, 1.0), t->rng);
+    if (back >= window) return f.last_ref;
+    f.last_ref = std::max(f.last_ref, time_of(*t, eff_now - 1 - back));
+    return f.last_ref;
+  }
+
+  // The clock at which thread t ran its e-th effective clock (in its current placement).
+  Clock time_of(const Thread& t, std::int64_t e) const {
+    auto it = std::upper_bound(t.eff_log.begin(), t.eff_log.end(), e,
+                               [](std::int64_t v, const auto& entry) { return v < entry.second; });
+    if (it == t.eff_log.begin()) return t.eff_log.empty() ? 0 : t.eff_log.front().first;
+    --it;
+    return it->first + (e - it->second);
+  }
+
+  void retry_pending(int cluster, Clock at) {
+    auto& pending = clusters[cluster].pending;
+    if (pending.empty()) return;
+    auto waiting = std::move(pending);
+    pending.clear();
+    for (const auto& [page, tid] : waiting) {
+      if (!install(page, cluster, at)) {
+        pending.emplace_back(page, tid);
+        continue;
+      }
+      op_ended(threads[tid], at);
+    }
+  }
+
+  void arrive_page(int page, int cluster, int tid, Clock at) {
+    if (!install(page, cluster, at)) {
+      clusters[cluster].pending.emplace_back(page, tid);
+      return;
+    }
+    op_ended(threads[tid], at);
+  }
+
+  // ---- deliveries ----
+
+  void deliver(int slot, Clock at) {
+    const Payload m = payloads[slot];
+    free_payloads.push_back(slot);
+    switch (m.purpose) {
+      case Purpose::Request: {
+        Page& pg = pages[m.page];
+        Process& p = processes[pg.process];
+        const int frame = frame_of(m.page, m.to);
+        if (frame < 0 || (m.migrate && pg.moving)) {
+          send({Purpose::Nack, m.thread, m.page, m.migrate, -1, m.process, -1, m.to, m.from},
+               MessageKind::Communication, at);
+          break;
+        }
+        const int route = hops(m.to, m.from);
+        if (m.migrate) {
+          // Thesis 4.2.4: local pages move on demand; the old frame is freed as the page leaves.
+          remove(m.to, frame, at);
+          retry_pending(m.to, at);
+          pg.moving = true;
+          ++p.stats.page_transfers.migrations;
+        } else {
+          ++p.stats.page_transfers.copies;
+        }
+        p.stats.page_transfers.hops += route;
+        send({Purpose::PageData, m.thread, m.page, m.migrate, -1, m.process, -1, m.to, m.from}, MessageKind::Page,
+             at);
+        break;
+      }
+      case Purpose::PageData:
+        arrive_page(m.page, m.to, m.thread, at);
+        break;
+      case Purpose::Nack:
+        op_ended(threads[m.thread], at);
+        break;
+      case Purpose::Update:
+        // A16: applying an update costs the receiving processor nothing; its acknowledgement leaves at once.
+        send({Purpose::Ack, m.thread, m.page, false, m.write, m.process, -1, m.to, m.from},
+             MessageKind::Communication, at);
+        break;
+      case Purpose::Ack: {
+        Write& w = writes[m.write];
+        if (--w.outstanding > 0) break;
+        --clusters[w.cluster].frames[w.frame].pins;
+        free_writes.push_back(m.write);
+        retry_pending(w.cluster, at);
+        Thread& t = threads[w.thread];
+        if (numa.consistency == "release") {
+          if (--t.outstanding_writes == 0 && t.op.kind == OpKind::Drain) op_ended(t, at);
+        } else {
+          op_ended(t, at);
+        }
+        break;
+      }
+      case Purpose::Arrive:
+        count_arrival(m.process, m.point, m.to, at);
+        break;
+      case Purpose::Release: {
+        Thread& t = threads[m.thread];
+        if (t.op.kind == OpKind::Barrier) op_ended(t, at);
+        break;
+      }
+    }
+  }
+
+  // ---- slices (thesis 4.3, chapter 5) ----
+
+  bool run_slice() {
+    if (ended) return false;
+    if (slices >= numa.slices || std::all_of(processes.begin(), processes.end(), [](const Process& p) { return p.finished; })) {
+      ended = true;
+      end_clock = now;
+      return false;
+    }
+    const Clock start = now;
+    schedule(start);
+    const Clock slice_end = start + numa.time_slice;
+    while (!ended) {
+      const Clock next = heap.empty() ? kNever : heap.top().at;
+      const Clock limit = std::min(next, slice_end - 1);
+      if (auto d = network.next_delivery(limit)) {
+        ++events;
+        now = d->at;
+        deliver(static_cast<int>(d->message.tag), now);
+        continue;
+      }
+      if (next >= slice_end) break;
+      const Event ev = heap.top();
+      heap.pop();
+      now = ev.at;
+      handle(ev);
+    }
+    if (ended) {
+      finish_accounting(now);
+      end_clock = now;
+      ++slices;
+      return true;
+    }
+    now = slice_end;
+    deschedule(slice_end);
+    ++slices;
+    return true;
+  }
+
+  void handle(const Event& ev) {
+    switch (ev.kind) {
+      case EventKind::Thread: {
+        Thread& t = threads[ev.id];
+        if (ev.version != t.version || t.cluster < 0 || t.state != State::Effective) return;
+        ++events;
+        on_thread_event(t, ev.at);
+        break;
+      }
+      case EventKind::Disk: {
+        Thread& t = threads[ev.id];
+        if (t.op.kind != OpKind::Memory || !t.op.disk || t.op.serial != ev.version) return;
+        ++events;
+        const Op op = t.op;
+        if (!install(op.page, op.cluster, ev.at)) {
+          clusters[op.cluster].pending.emplace_back(op.page, ev.id);
+          return;
+        }
+        op_ended(t, ev.at);
+        break;
+      }
+      case EventKind::Finish: {
+        Process& p = processes[ev.id];
+        if (ev.version != p.finish_version || p.finished) return;
+        ++events;
+        finish(p, ev.at);
+        break;
+      }
+      case EventKind::Local:
+        ++events;
+        deliver(ev.id, ev.at);
+        break;
+    }
+  }
+
+  void finish(Process& p, Clock at) {
+    p.finished = true;
+    p.stats.finished = true;
+    XBT_DEBUG("process %s copy %d finished at clock %lld", p.name.c_str(), p.copy, static_cast<long long>(at));
+    if (end_at_first_finish) {
+      ended = true;
+      ended_by = "first-finish";
+      return;
+    }
+    for (int k = 0; k < p.threads; ++k) {
+      Thread& t = threads[p.first_thread + k];
+      if (t.cluster < 0) continue;
+      materialize(t, at);
+      set_state(t, State::Off, at);
+      ++t.version;
+      clusters[t.cluster].thread = -1;
+      t.cluster = -1;
+    }
+    if (std::all_of(processes.begin(), processes.end(), [](const Process& q) { return q.finished; })) {
+      ended = true;
+      ended_by = "all-finished";
+    }
+  }
+
+  void schedule(Clock at) {
+    // Priorities (thesis 3.1.3, A10), from the slice that just ended.
+    std::vector<double> priority(processes.size());
+    std::vector<sched::ProcessSlice> slice(processes.size());
+    for (std::size_t i = 0; i < processes.size(); ++i) {
+      priority[i] = processes[i].priority;
+      slice[i] = {processes[i].ran, static_cast<int>(processes[i].allocation.size()), processes[i].finished};
+    }
+    if (slices > 0) sched::age(priority, slice, numa.aging_coefficient);
+    for (std::size_t i = 0; i < processes.size(); ++i) processes[i].priority = priority[i];
+    const auto order = sched::priority_order(priority, slice);
+    std::fill(rank.begin(), rank.end(), static_cast<int>(processes.size()));
+    for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int>(r);
+
+    // Every cluster is free for the new slice (4.4 step 2); then processes in priority order.
+    rmt.release_all();
+    std::vector<char> free(clusters_n, 1);
+    for (auto& c : clusters) c.process = c.thread = -1;
+    for (auto& p : processes) {
+      p.ran = false;
+      p.allocation.clear();
+    }
+    for (int id : order) {
+      Process& p = processes[id];
+      std::vector<int> previous;
+      for (int c : p.previous)
+        if (c >= 0) previous.push_back(c);
+      const int home = rmt.home_node(id, p.threads);
+      const auto& sw = topology.switches[home];
+      sched::AllocationRequest request{p.threads, free, rmt.pages_by_cluster(id), sw.first, sw.count, previous};
+      auto got = policy->allocate(request, sched_rng);
+      if (!got) continue;  // A19: it waits this slice; the next process is tried
+      const auto pages_here = rmt.pages_by_cluster(id);
+      const auto placed = sched::place_threads(*got, p.previous);
+      p.allocation = placed;
+      p.ran = true;
+      ++p.stats.slices_run;
+      for (int k = 0; k < p.threads; ++k) {
+        const int c = placed[k];
+        free[c] = 0;
+        rmt.allocate(id, c);
+        clusters[c].process = id;
+        clusters[c].thread = p.first_thread + k;
+        ++p.stats.placements.threads;
+        if (pages_here[c] > 0) ++p.stats.placements.on_page_clusters;
+        if (p.previous[k] == c) ++p.stats.placements.stayed;
+      }
+    }
+    for (auto& p : processes)
+      if (p.ran) drop_copies(p, at);
+    for (auto& p : processes) {
+      if (!p.ran) continue;
+      for (int k = 0; k < p.threads; ++k) resume(threads[p.first_thread + k], p.allocation[k], at);
+    }
+    if (record_timeline) {
+      for (std::size_t tid = 0; tid < threads.size(); ++tid) {
+        const Thread& t = threads[tid];
+        const Process& p = processes[t.process];
+        const int state = p.finished ? 2 : (t.cluster >= 0 ? 0 : 1);
+        timeline.enter(static_cast<int>(tid), at, state, t.cluster);
+      }
+    }
+  }
+
+  // A11: "Shared copy pages that do not reside on currently allocated clusters are removed without any cost."
+  // When a process is scheduled its copies outside its new allocation go, but the last copy of a page stays
+  // (dropping it would turn a cheap page into a disk access), and so does a page under coherency processing.
+  void drop_copies(Process& p, Clock at) {
+    std::vector<char> mine(clusters_n, 0);
+    for (int c : p.allocation) mine[c] = 1;
+    const int shared = static_cast<int>(processes[&p - processes.data()].shared->pages);
+    for (int j = 0; j < shared; ++j) {
+      Page& pg = pages[p.shared_base + j];
+      for (std::size_t k = pg.copies.size(); k-- > 0 && pg.copies.size() > 1;) {
+        const Copy c = pg.copies[k];
+        if (mine[c.cluster] || clusters[c.cluster].frames[c.frame].pins > 0) continue;
+        ++p.stats.copies_dropped;
+        remove(c.cluster, c.frame, at);
+      }
+    }
+  }
+
+  void resume(Thread& t, int cluster, Clock at) {
+    t.cluster = cluster;
+    t.last_cluster = cluster;
+    t.placement = ++placements;
+    t.placement_eff = t.eff;
+    t.eff_log.clear();
+    rebuild(t);
+    const Op op = t.op;
+    switch (op.kind) {
+      case OpKind::None:
+        start_effective(t, at, 0);
+        break;
+      case OpKind::Memory:
+        if (op.done) {
+          t.op = Op{};
+          set_state(t, State::Comm, at);
+          access(t, op.page, op.write, at);
+        } else {
+          set_state(t, op.disk ? State::Disk : State::Comm, at);
+        }
+        break;
+      case OpKind::Write:
+        if (op.done) {
+          start_effective(t, at, 1);
+        } else {
+          set_state(t, State::Comm, at);
+        }
+        break;
+      case OpKind::Barrier:
+        if (op.done) {
+          start_effective(t, at, 0);
+        } else {
+          set_state(t, State::Sync, at);
+        }
+        break;
+      case OpKind::Drain:
+        if (t.outstanding_writes == 0) {
+          arrive(t, op.point, at);
+        } else {
+          set_state(t, State::Comm, at);
+        }
+        break;
+    }
+  }
+
+  // The thread's entry weights on its new cluster: every memory entry needs more than a local action but
+  // those of pages resident here (a shared write also needs no other copy).
+  void rebuild(Thread& t) {
+    const Process& p = processes[t.process];
+    std::vector<std::int64_t> local(p.local->entry_weight);
+    for (std::size_t e = 0; e < local.size(); ++e) {
+      const Page& pg = pages[p.local_base + t.index * p.local_pages + p.local->entry_page[e]];
+      if (pg.cluster == t.cluster && !pg.moving) local[e] = 0;
+    }
+    std::vector<std::int64_t> shared(p.shared->entry_weight);
+    for (const Frame& f : clusters[t.cluster].frames) {
+      if (f.page < 0) continue;
+      const Page& pg = pages[f.page];
+      if (pg.process != t.process || pg.thread >= 0) continue;
+      for (int k = p.shared->page_first[pg.index]; k < p.shared->page_first[pg.index + 1]; ++k) {
+        const int e = p.shared->page_entries[k];
+        if (!p.shared->entry_write[e] || pg.copies.size() == 1) shared[e] = 0;
+      }
+    }
+    t.local_ev.assign(local);
+    t.shared_ev.assign(shared);
+  }
+
+  void deschedule(Clock at) {
+    for (auto& c : clusters) {
+      if (c.thread < 0) continue;
+      Thread& t = threads[c.thread];
+      // Settle the LRU times of its pages here before it leaves (section 1.5).
+      for (int f = 0; f < static_cast<int>(c.frames.size()); ++f)
+        if (c.frames[f].page >= 0 && user_here(pages[c.frames[f].page], t.cluster)) last_reference(t.cluster, f, at);
+      materialize(t, at);
+      set_state(t, State::Off, at);
+      ++t.version;
+      processes[t.process].previous[t.index] = t.cluster;
+      t.cluster = -1;
+    }
+    for (auto& c : clusters) c.thread = -1;
+    for (auto& p : processes) {
+      int low = std::numeric_limits<int>::max();
+      for (int k = 0; k < p.threads; ++k) low = std::min(low, threads[p.first_thread + k].sync_point);
+      while (!p.points.empty() && p.points_base < low && p.points.front().arrived == p.points.front().members) {
+        p.points.pop_front();
+        ++p.points_base;
+      }
+    }
+  }
+
+  void finish_accounting(Clock at) {
+    for (auto& t : threads) {
+      if (t.cluster < 0) continue;
+      materialize(t, at);
+      set_state(t, State::Off, at);
+    }
+  }
+
+  metrics::NumaRunRecord record() const {
+    metrics::NumaRunRecord out;
+    out.clocks = end_clock;
+    out.slices = slices;
+    out.ended_by = ended_by;
+    for (const auto& p : processes) {
+      metrics::NumaProcessRecord r = p.stats;
+      const auto& c = r.clocks;
+      std::int64_t eff = 0;
+      for (int k = 0; k < p.threads; ++k) eff += threads[p.first_thread + k].eff;
+      r.effective_per_thread = static_cast<double>(eff) / p.threads;
+      const double held = static_cast<double>(c.effective + c.sync + c.comm);
+      if (held > 0) {
+        r.rates = {c.effective / held, c.effective / held, c.effective / held};
+        r.breakdown = {c.effective / held, c.sync / held, c.comm / held, 0, c.disk / held};
+      }
+      out.processor_clocks += c;
+      for (int k = 0; k < sched::kPageClasses; ++k) out.pages_replaced[k] += r.pages_replaced[k];
+      out.page_transfers.copies += r.page_transfers.copies;
+      out.page_transfers.migrations += r.page_transfers.migrations;
+      out.page_transfers.hops += r.page_transfers.hops;
+      out.disk_accesses += r.disk_accesses;
+      out.placements.threads += r.placements.threads;
+      out.placements.on_page_clusters += r.placements.on_page_clusters;
+      out.placements.stayed += r.placements.stayed;
+      out.copies_dropped += r.copies_dropped;
+      out.jobs.push_back(std::move(r));
+    }
+    auto& c = out.processor_clocks;
+    c.idle = static_cast<std::int64_t>(clusters_n) * end_clock - (c.effective + c.sync + c.comm + c.disk);
+    const double t_prime = static_cast<double>(c.effective + c.sync + c.comm + c.idle);
+    if (t_prime > 0) {
+      const double net = c.effective / t_prime, idle = c.idle / t_prime;
+      out.rates = {net, net * (1 + idle), (c.effective + c.idle) / t_prime};
+      out.breakdown = {net, c.sync / t_prime, c.comm / t_prime, idle, c.disk / t_prime};
+    }
+    out.messages = messages;
+    const auto traffic = network.traffic();
+    for (std::size_t l = 0; l < traffic.size(); ++l) {
+      metrics::NumaLevelRecord level;
+      level.level = static_cast<int>(l) + 1;
+      for (int k = 0; k < kMessageKinds; ++k) level.hops[k] = traffic[l].hops[k];
+      level.bytes = traffic[l].bytes;
+      level.blocked_clocks = traffic[l].blocked_clocks;
+      level.queued_clocks = traffic[l].queued_clocks;
+      out.network.push_back(level);
+    }
+    out.events = events;
+    return out;
+  }
+};
+
+Machine::Machine(const MachineSetup& setup) : impl_(std::make_unique<Impl>(setup)) {}
+Machine::~Machine() = default;
+
+bool Machine::run_slice() { return impl_->run_slice(); }
+Clock Machine::now() const { return impl_->now; }
+int Machine::slices() const { return impl_->slices; }
+std::uint64_t Machine::events() const { return impl_->events; }
+std::int64_t Machine::access_events() const {
+  std::int64_t n = 0;
+  for (const auto& t : impl_->threads) n += t.access_events;
+  return n;
+}
+metrics::NumaRunRecord Machine::record() const { return impl_->record(); }
+
+const std::vector<std::string>& Machine::timeline_states() {
+  static const std::vector<std::string> names{"running", "waiting", "finished"};
+  return names;
+}
+
+std::vector<metrics::TimelineLane> Machine::timeline() const {
+  std::vector<metrics::TimelineLane> lanes;
+  for (std::size_t tid = 0; tid < impl_->threads.size(); ++tid) {
+    const auto& t = impl_->threads[tid];
+    const auto& p = impl_->processes[t.process];
+    lanes.push_back({p.name, p.copy, t.index, impl_->timeline.closed(static_cast<int>(tid), impl_->end_clock)});
+  }
+  return lanes;
+}
+
+}  // namespace cosched::numa
