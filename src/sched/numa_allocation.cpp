@@ -117,23 +117,26 @@ Areas areas_of(const AllocationRequest& request) {
   return areas;
 }
 
+// The widest area a policy may take clusters from.
+enum class Widest { PageClusters, HomeSubtree, Machine };
+
 // Policies 2-4 (thesis 4.3 para 5): the areas are tried from the innermost out, up to the widest the
-// policy allows (1: Area4 only, 2: up to Area3, 3: up to Area2). An area that has n clusters with those
+// policy allows. An area that has n clusters with those
 // inside it gets the process: every cluster of the inner areas, and pick() of its own for the rest. So
 // Policy2's whole-machine step still takes the home subtree's free clusters before any outside it (the
 // areas nest, figure 4.1).
-Allocation nested_areas(const AllocationRequest& request, int widest) {
+Allocation nested_areas(const AllocationRequest& request, Widest widest) {
   const auto n = static_cast<std::size_t>(request.threads);
   if (n == 0) return std::nullopt;
   const Areas areas = areas_of(request);
   if (areas.area4.size() >= n) return sorted(pick(request, areas.area4, n));
-  if (widest < 2) return std::nullopt;
+  if (widest == Widest::PageClusters) return std::nullopt;
   std::vector<int> taken = areas.area4;
   if (taken.size() + areas.home_rest.size() >= n) {
     for (const int c : pick(request, areas.home_rest, n - taken.size())) taken.push_back(c);
     return sorted(std::move(taken));
   }
-  if (widest < 3) return std::nullopt;
+  if (widest == Widest::HomeSubtree) return std::nullopt;
   taken.insert(taken.end(), areas.home_rest.begin(), areas.home_rest.end());
   if (taken.size() + areas.machine_rest.size() < n) return std::nullopt;
   for (const int c : pick(request, areas.machine_rest, n - taken.size())) taken.push_back(c);
@@ -147,12 +150,12 @@ bool holds_no_page(const AllocationRequest& request) {
 // Thesis 4.3, Policy2: "first allocate clusters in home-node area where pages of target process exist, then
 // clusters in whole area will be tried on failure"; para 5: it "will look for processors for all clusters".
 Allocation policy2(const AllocationRequest& request, std::mt19937_64&) {
-  return nested_areas(request, 3);
+  return nested_areas(request, Widest::Machine);
 }
 
 // Thesis 4.3, Policy3: "same as Policy2, but only home-node area is tried".
 Allocation policy3(const AllocationRequest& request, std::mt19937_64&) {
-  return nested_areas(request, 2);
+  return nested_areas(request, Widest::HomeSubtree);
 }
 
 // Thesis 4.3, Policy4: "clusters that actually has target process's pages are allocated"; when they cannot
@@ -160,13 +163,13 @@ Allocation policy3(const AllocationRequest& request, std::mt19937_64&) {
 // process with no page anywhere (it has never run, or lost every page) has nothing for the rule to persist
 // in, and would never start: it gets a first placement as Policy3 gives it.
 Allocation policy4(const AllocationRequest& request, std::mt19937_64&) {
-  return nested_areas(request, holds_no_page(request) ? 2 : 1);
+  return nested_areas(request, holds_no_page(request) ? Widest::HomeSubtree : Widest::PageClusters);
 }
 
 // The other reading of A23 (the specification's suggested default): when the page clusters cannot give n
 // processors, Policy4 falls back to the home-node area for that slice, as Policy3.
 Allocation policy4_home(const AllocationRequest& request, std::mt19937_64&) {
-  return nested_areas(request, 2);
+  return nested_areas(request, Widest::HomeSubtree);
 }
 
 const NumaPolicyEntry kPolicies[] = {
