@@ -1,7 +1,8 @@
 #pragma once
 // The NUMA model's processor allocation policies, scheduler.policy policy0 .. policy4 (Nobukuni 1997,
-// 4.3; docs/models/numa.md section 4): which free clusters a process gets for a time slice. Each is one
-// registry entry. And the user-level placement of a process's threads on what it got (figure 4.2).
+// 4.3; docs/models/numa.md section 4), and policy4-home (A23's other reading of policy4): which free
+// clusters a process gets for a time slice. Each is one registry entry. And the user-level placement of a
+// process's threads on what it got (figure 4.2).
 
 #include <cstdint>
 #include <optional>
@@ -32,7 +33,7 @@ struct NumaPolicyEntry {
 
 std::span<const NumaPolicyEntry> numa_policies();
 const NumaPolicyEntry* find_numa_policy(std::string_view name);
-std::string numa_policy_names();  // "policy0, policy1, policy2, policy3 or policy4"
+std::string numa_policy_names();  // "policy0, policy1, policy2, policy3, policy4 or policy4-home"
 
 // Figure 4.2: thread k stays on its previous cluster if the process got that cluster again; the other
 // threads, in increasing ID, take the newly allocated clusters in increasing ID (A29). `previous[k]`: thread
