@@ -23,6 +23,7 @@
 #include "metrics/result_files.hpp"
 #include "metrics/run_record.hpp"
 #include "now/simulation.hpp"
+#include "numa/simulation.hpp"
 #include "platform/engine.hpp"
 #include "platform/platform_check.hpp"
 #include "platform/smp_platform.hpp"
@@ -77,6 +78,8 @@ void check_platform_file(const config::Scenario& scenario) {
   if (const auto* now = std::get_if<config::NowConfig>(&scenario.model_config);
       now && !now->platform_file.empty())
     platform::check_in_child_process(now->platform_file, [&scenario] { now::check_platform(scenario); });
+  if (const auto* numa = std::get_if<config::NumaConfig>(&scenario.model_config))
+    platform::check_in_child_process(numa->platform_file, [&scenario] { numa::check_platform(scenario); });
 }
 
 // Errors are reported on one line, whatever a library put in their messages.

@@ -91,6 +91,7 @@ struct Thread {
   Clock since = 0;
   std::int64_t eff = 0;  // effective clocks, up to seg_start while Effective
   Clock seg_start = 0;
+  Clock pre_until = 0;  // the clocks before this one are effective whatever is drawn (a completing access)
   std::int64_t next_sync = 0;
   int sync_point = 0;
   util::Fenwick local_ev, shared_ev;  // weights of the entries that need more than a local action
@@ -374,6 +375,7 @@ struct Machine::Impl {
     t.op = Op{};
     set_state(t, State::Effective, at);
     t.seg_start = at;
+    t.pre_until = at + pre;
     t.eff_log.emplace_back(at, t.eff);
     schedule_next(t, at, pre);
   }
@@ -444,7 +446,7 @@ struct Machine::Impl {
     if (t.state != State::Effective) return;
     materialize(t, at);
     t.eff_log.emplace_back(at, t.eff);
-    schedule_next(t, at, 0);
+    schedule_next(t, at, static_cast<int>(std::max<Clock>(0, t.pre_until - at)));
   }
 
   void on_thread_event(Thread& t, Clock at) {
