@@ -1,0 +1,282 @@
+#include "numa/hop_network.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace cosched::numa {
+
+namespace {
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::logic_error("hop network: " + what);
+}
+
+// Min-heap order on (clock, start sequence): of the crossings ending at one clock, the one that began first.
+constexpr auto later = [](const auto& a, const auto& b) {
+  return a.at != b.at ? a.at > b.at : a.order > b.order;
+};
+
+}  // namespace
+
+double reference_bandwidth(const platform::NumaTopology& topology, const config::NumaConfig& numa) {
+  if (numa.reference_bandwidth > 0) return numa.reference_bandwidth;
+  double fastest = 0;
+  for (const auto& port : topology.ports)
+    if (port.level == topology.levels) fastest = std::max(fastest, port.bandwidth);
+  require(fastest > 0, "no port at the bottom level to take the reference bandwidth from");
+  return fastest;
+}
+
+HopNetwork::HopNetwork(const platform::NumaTopology& topology, const config::NumaConfig& numa)
+    : clusters_(static_cast<int>(topology.up.size())), levels_(topology.levels) {
+  require(levels_ >= 1 && levels_ <= std::numeric_limits<std::uint8_t>::max() / 2, "levels out of range");
+  require(clusters_ >= 1, "no cluster");
+  require(topology.clusters.empty() || static_cast<int>(topology.clusters.size()) == clusters_,
+          "the up table does not have a row per cluster");
+  require(static_cast<int>(topology.down.size()) == clusters_ &&
+              static_cast<int>(topology.ancestor.size()) == clusters_,
+          "the up, down and ancestor tables differ in length");
+  require(topology.ports.size() < (std::size_t{1} << kPortBits), "too many ports");
+  const int port_count = static_cast<int>(topology.ports.size());
+  const auto flatten = [&](const std::vector<std::vector<int>>& table, int bound, std::vector<int>& out) {
+    out.reserve(static_cast<std::size_t>(clusters_) * static_cast<std::size_t>(levels_));
+    for (const auto& row : table) {
+      require(static_cast<int>(row.size()) == levels_, "a route table row is not `levels` long");
+      for (int entry : row) {
+        require(entry >= 0 && entry < bound, "a route table entry is out of range");
+        out.push_back(entry);
+      }
+    }
+  };
+  flatten(topology.up, port_count, up_);
+  flatten(topology.down, port_count, down_);
+  flatten(topology.ancestor, static_cast<int>(topology.switches.size()), ancestor_);
+  for (int c = 0; c < clusters_; ++c)
+    require(ancestor_[c * levels_ + levels_ - 1] == ancestor_[levels_ - 1],
+            "the clusters have no common root");
+
+  const double reference = reference_bandwidth(topology, numa);
+  const auto sizes = message_bytes(numa);
+  for (int kind = 0; kind < kMessageKinds; ++kind) bytes_[kind] = sizes[kind];
+  ports_.resize(topology.ports.size());
+  for (std::size_t p = 0; p < topology.ports.size(); ++p) {
+    const auto& given = topology.ports[p];
+    require(given.level >= 1 && given.level <= levels_, "a port's level is out of range");
+    require(given.capacity == -1 || given.capacity >= 1, "a port's capacity is neither -1 nor positive");
+    PortState& port = ports_[p];
+    // A28: finite output buffers, the switch's input lines; numa.buffers false makes every one unlimited.
+    port.capacity = numa.buffers && given.capacity != -1 ? given.capacity : std::numeric_limits<int>::max();
+    port.level_index = given.level - 1;
+    for (int kind = 0; kind < kMessageKinds; ++kind)
+      port.hop_clocks[kind] = hop_clocks(numa, reference, sizes[kind], given.bandwidth);
+  }
+  traffic_.resize(static_cast<std::size_t>(levels_));
+  heap_.reserve(ports_.size());  // a link carries one message at a time: at most one crossing per port
+}
+
+int HopNetwork::height_of_lca(int a, int b) const {
+  if (a == b) return 0;
+  const int* above_a = &ancestor_[a * levels_];
+  const int* above_b = &ancestor_[b * levels_];
+  for (int k = 0; k < levels_; ++k)
+    if (above_a[k] == above_b[k]) return k + 1;
+  require(false, "two clusters without a common switch");
+  return 0;
+}
+
+// A route of LCA height h: up[from][0..h-1], then down[to][h-1..0] (platform/numa_platform.hpp).
+int HopNetwork::port_of(const MessageSlot& slot, int hop) const {
+  const int height = slot.height;
+  return hop < height ? up_[slot.message.from * levels_ + hop]
+                      : down_[slot.message.to * levels_ + (2 * height - 1 - hop)];
+}
+
+void HopNetwork::push_waiter(int port, int waiter) {
+  PortState& target = ports_[port];
+  ports_[waiter].next_waiter = kNone;
+  if (target.waiters_tail == kNone)
+    target.waiters_head = waiter;
+  else
+    ports_[target.waiters_tail].next_waiter = waiter;
+  target.waiters_tail = waiter;
+}
+
+// Thesis 4.2.2: the head message crosses when the link is free and the next node has a free output buffer
+// entry (the destination cluster always takes it); it reserves the entry as it starts. Otherwise it blocks
+// its port, head-of-line (A28: blocking, no message is dropped).
+void HopNetwork::try_start(int p, Clock now) {
+  PortState& port = ports_[p];
+  if (port.link_busy || port.queue_head == kNone || port.waiting_on != kNone) return;
+  MessageSlot& message = slots_[port.queue_head];
+  if (message.hop + 1 < 2 * message.height) {
+    const int next = port_of(message, message.hop + 1);
+    PortState& next_port = ports_[next];
+    if (next_port.occupancy >= next_port.capacity) {
+      if (port.blocked_since < 0) port.blocked_since = now;
+      port.waiting_on = next;
+      push_waiter(next, p);
+      return;
+    }
+    ++next_port.occupancy;
+  }
+  LevelTraffic& level = traffic_[port.level_index];
+  if (port.blocked_since >= 0) {
+    level.blocked_clocks += now - port.blocked_since;
+    level.queued_clocks += port.blocked_since - message.ready_at;
+    port.blocked_since = -1;
+  } else {
+    level.queued_clocks += now - message.ready_at;
+  }
+  port.link_busy = true;
+  const auto kind = static_cast<int>(message.message.kind);
+  heap_.push_back({now + port.hop_clocks[kind], (sequence_++ << kPortBits) | static_cast<std::uint64_t>(p)});
+  std::push_heap(heap_.begin(), heap_.end(), later);
+}
+
+std::optional<int> HopNetwork::finish_crossing(const CrossingEnd& end) {
+  const int p = static_cast<int>(end.order & ((std::uint64_t{1} << kPortBits) - 1));
+  PortState& port = ports_[p];
+  const int slot = port.queue_head;
+  MessageSlot& message = slots_[slot];
+  port.queue_head = message.next;
+  if (port.queue_head == kNone) port.queue_tail = kNone;
+  port.link_busy = false;
+  --port.occupancy;
+  const auto kind = static_cast<int>(message.message.kind);
+  LevelTraffic& level = traffic_[port.level_index];
+  ++level.hops[kind];
+  level.bytes += bytes_[kind];
+  ++events_;
+
+  std::optional<int> delivered;
+  if (message.hop + 1 == 2 * message.height) {
+    delivered = slot;
+  } else {
+    // Store and forward: the whole message is now in the next node's buffer, whose entry it reserved.
+    ++message.hop;
+    const int next = port_of(message, message.hop);
+    PortState& next_port = ports_[next];
+    message.ready_at = end.at;
+    message.next = kNone;
+    if (next_port.queue_tail == kNone)
+      next_port.queue_head = slot;
+    else
+      slots_[next_port.queue_tail].next = slot;
+    next_port.queue_tail = slot;
+    try_start(next, end.at);
+  }
+  // The freed entry goes to the port that has waited for it longest.
+  if (port.waiters_head != kNone) {
+    const int waiter = port.waiters_head;
+    port.waiters_head = ports_[waiter].next_waiter;
+    if (port.waiters_head == kNone) port.waiters_tail = kNone;
+    ports_[waiter].waiting_on = kNone;
+    try_start(waiter, end.at);
+  }
+  try_start(p, end.at);
+  return delivered;
+}
+
+Delivery HopNetwork::take(int slot, Clock at) {
+  Delivery delivery{at, slots_[slot].message};
+  slots_[slot].next = free_slot_;
+  free_slot_ = slot;
+  return delivery;
+}
+
+void HopNetwork::advance_to(Clock time) {
+  while (!heap_.empty() && heap_.front().at <= time) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const CrossingEnd end = heap_.back();
+    heap_.pop_back();
+    now_ = end.at;
+    if (auto slot = finish_crossing(end)) pending_.push_back(take(*slot, end.at));
+  }
+  now_ = time;
+}
+
+void HopNetwork::send(const Message& m, Clock now) {
+  require(now >= now_,
+          "send at " + std::to_string(now) + ", before the network's time " + std::to_string(now_));
+  require(m.from >= 0 && m.from < clusters_ && m.to >= 0 && m.to < clusters_,
+          "a message to or from no cluster");
+  if (now > now_) advance_to(now);
+  ++in_flight_;
+  if (m.from == m.to) {
+    pending_.push_back({now, m});
+    return;
+  }
+  int slot = free_slot_;
+  if (slot != kNone) {
+    free_slot_ = slots_[slot].next;
+  } else {
+    slot = static_cast<int>(slots_.size());
+    slots_.emplace_back();
+  }
+  MessageSlot& message = slots_[slot];
+  message.message = m;
+  message.ready_at = now;
+  message.next = kNone;
+  message.height = static_cast<std::uint8_t>(height_of_lca(m.from, m.to));
+  message.hop = 0;
+  // The injection port (up[from][0]): unlimited, the cluster holds what it has not sent yet.
+  const int p = up_[m.from * levels_];
+  PortState& port = ports_[p];
+  ++port.occupancy;
+  if (port.queue_tail == kNone)
+    port.queue_head = slot;
+  else
+    slots_[port.queue_tail].next = slot;
+  port.queue_tail = slot;
+  try_start(p, now);
+}
+
+std::optional<Delivery> HopNetwork::next_delivery(Clock limit) {
+  require(limit >= now_, "next_delivery up to " + std::to_string(limit) + ", before the network's time " +
+                             std::to_string(now_));
+  if (pending_next_ < pending_.size()) {
+    const Delivery delivery = pending_[pending_next_++];
+    if (pending_next_ == pending_.size()) {
+      pending_.clear();
+      pending_next_ = 0;
+    }
+    --in_flight_;
+    return delivery;
+  }
+  while (!heap_.empty() && heap_.front().at <= limit) {
+    std::pop_heap(heap_.begin(), heap_.end(), later);
+    const CrossingEnd end = heap_.back();
+    heap_.pop_back();
+    now_ = end.at;
+    if (auto slot = finish_crossing(end)) {
+      --in_flight_;
+      return take(*slot, end.at);
+    }
+  }
+  now_ = limit;
+  return std::nullopt;
+}
+
+std::vector<LevelTraffic> HopNetwork::traffic() const {
+  std::vector<LevelTraffic> result = traffic_;
+  for (const PortState& port : ports_) {
+    LevelTraffic& level = result[port.level_index];
+    int slot = port.queue_head;
+    if (port.link_busy) slot = slots_[slot].next;  // the crossing message waits no more
+    for (bool head = !port.link_busy; slot != kNone; slot = slots_[slot].next, head = false) {
+      const MessageSlot& message = slots_[slot];
+      if (head && port.blocked_since >= 0) {
+        level.blocked_clocks += now_ - port.blocked_since;
+        level.queued_clocks += port.blocked_since - message.ready_at;
+      } else {
+        level.queued_clocks += now_ - message.ready_at;
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace cosched::numa
