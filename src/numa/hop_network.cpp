@@ -1,5 +1,7 @@
 #include "numa/hop_network.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -10,8 +12,12 @@ namespace cosched::numa {
 
 namespace {
 
-void require(bool ok, const std::string& what) {
-  if (!ok) throw std::logic_error("hop network: " + what);
+[[noreturn]] void fail(const std::string& what) {
+  throw std::logic_error("hop network: " + what);
+}
+
+void require(bool ok, const char* what) {
+  if (!ok) fail(what);
 }
 
 // Min-heap order on (clock, start sequence): of the crossings ending at one clock, the one that began first.
@@ -83,8 +89,7 @@ int HopNetwork::height_of_lca(int a, int b) const {
   const int* above_b = &ancestor_[b * levels_];
   for (int k = 0; k < levels_; ++k)
     if (above_a[k] == above_b[k]) return k + 1;
-  require(false, "two clusters without a common switch");
-  return 0;
+  fail(fmt::format("clusters {} and {} have no common switch", a, b));
 }
 
 // A route of LCA height h: up[from][0..h-1], then down[to][h-1..0] (platform/numa_platform.hpp).
@@ -199,10 +204,9 @@ void HopNetwork::advance_to(Clock time) {
 }
 
 void HopNetwork::send(const Message& m, Clock now) {
-  require(now >= now_,
-          "send at " + std::to_string(now) + ", before the network's time " + std::to_string(now_));
-  require(m.from >= 0 && m.from < clusters_ && m.to >= 0 && m.to < clusters_,
-          "a message to or from no cluster");
+  if (now < now_) fail(fmt::format("send at {}, before the network's time {}", now, now_));
+  if (m.from < 0 || m.from >= clusters_ || m.to < 0 || m.to >= clusters_)
+    fail(fmt::format("a message from {} to {}: no such cluster", m.from, m.to));
   if (now > now_) advance_to(now);
   ++in_flight_;
   if (m.from == m.to) {
@@ -235,8 +239,7 @@ void HopNetwork::send(const Message& m, Clock now) {
 }
 
 std::optional<Delivery> HopNetwork::next_delivery(Clock limit) {
-  require(limit >= now_, "next_delivery up to " + std::to_string(limit) + ", before the network's time " +
-                             std::to_string(now_));
+  if (limit < now_) fail(fmt::format("next_delivery up to {}, before the network's time {}", limit, now_));
   if (pending_next_ < pending_.size()) {
     const Delivery delivery = pending_[pending_next_++];
     if (pending_next_ == pending_.size()) {
