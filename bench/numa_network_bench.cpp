@@ -91,6 +91,7 @@ cosched::platform::NumaTopology uniform_tree(const std::vector<int>& fanout, dou
 }
 
 struct Result {
+  std::uint64_t checksum = 0;  // of every delivery's clock, source and destination, in order
   std::uint64_t messages = 0;
   std::uint64_t hops = 0;
   Clock clocks = 0;
@@ -104,6 +105,7 @@ void print(const char* name, const Result& r) {
       "clk/s\n",
       name, r.messages, r.hops, r.clocks, r.seconds, r.messages / r.seconds * 1e-6, r.hops / r.seconds * 1e-6,
       r.clocks / r.seconds * 1e-6);
+  fmt::print("    deliveries checksum {:016x}\n", r.checksum);
   for (std::size_t l = 0; l < r.traffic.size(); ++l) {
     const auto& t = r.traffic[l];
     fmt::print("    level {}: hops {:>10}  blocked {:>12} clk  queued {:>12} clk\n", l + 1,
@@ -131,6 +133,9 @@ Result uniform(const cosched::platform::NumaTopology& tree, MessageKind kind, st
   while (r.messages < messages) {
     const auto d = network.next_delivery(kForever);
     ++r.messages;
+    r.checksum =
+        (r.checksum ^ (static_cast<std::uint64_t>(d->at) * 65536 + d->message.from * 256 + d->message.to)) *
+        0x100000001b3;
     const int from = d->message.from;
     network.send({from, random_other(engine, clusters, from), kind, 0}, d->at);
     r.clocks = d->at;
@@ -161,6 +166,9 @@ Result broadcast(const cosched::platform::NumaTopology& tree, std::uint64_t mess
   while (r.messages < messages) {
     const auto d = network.next_delivery(kForever);
     ++r.messages;
+    r.checksum =
+        (r.checksum ^ (static_cast<std::uint64_t>(d->at) * 65536 + d->message.from * 256 + d->message.to)) *
+        0x100000001b3;
     r.clocks = d->at;
     const int writer = static_cast<int>(d->message.tag >> 1);
     if (d->message.tag & 1)

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <functional>
+#include <bit>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -20,9 +20,9 @@ void require(bool ok, const char* what) {
   if (!ok) fail(what);
 }
 
-// Min-heap order on (clock, start sequence): of the crossings ending at one clock, the one that began first.
-constexpr auto later = [](const auto& a, const auto& b) {
-  return a.at != b.at ? a.at > b.at : a.order > b.order;
+// Heap order of the far ends: the earliest clock, then the earliest start.
+constexpr auto ends_later = [](const auto& a, const auto& b) {
+  return a.at != b.at ? a.at > b.at : a.sequence > b.sequence;
 };
 
 }  // namespace
@@ -45,7 +45,6 @@ HopNetwork::HopNetwork(const platform::NumaTopology& topology, const config::Num
   require(static_cast<int>(topology.down.size()) == clusters_ &&
               static_cast<int>(topology.ancestor.size()) == clusters_,
           "the up, down and ancestor tables differ in length");
-  require(topology.ports.size() < (std::size_t{1} << kPortBits), "too many ports");
   const int port_count = static_cast<int>(topology.ports.size());
   const auto flatten = [&](const std::vector<std::vector<int>>& table, int bound, std::vector<int>& out) {
     out.reserve(static_cast<std::size_t>(clusters_) * static_cast<std::size_t>(levels_));
@@ -80,7 +79,15 @@ HopNetwork::HopNetwork(const platform::NumaTopology& topology, const config::Num
       port.hop_clocks[kind] = hop_clocks(numa, reference, sizes[kind], given.bandwidth);
   }
   traffic_.resize(static_cast<std::size_t>(levels_));
-  heap_.reserve(ports_.size());  // a link carries one message at a time: at most one crossing per port
+  Clock longest = 1;
+  for (const PortState& port : ports_)
+    for (Clock clocks : port.hop_clocks) longest = std::max(longest, clocks);
+  std::uint64_t buckets = 64;
+  while (buckets <= static_cast<std::uint64_t>(longest) && buckets < kMostBuckets) buckets *= 2;
+  bucket_mask_ = buckets - 1;
+  bucket_head_.assign(buckets, kNone);
+  bucket_tail_.assign(buckets, kNone);
+  occupied_.assign(buckets / 64, 0);
 }
 
 int HopNetwork::height_of_lca(int a, int b) const {
@@ -137,12 +144,65 @@ void HopNetwork::try_start(int p, Clock now) {
   }
   port.link_busy = true;
   const auto kind = static_cast<int>(message.message.kind);
-  heap_.push_back({now + port.hop_clocks[kind], (sequence_++ << kPortBits) | static_cast<std::uint64_t>(p)});
-  std::push_heap(heap_.begin(), heap_.end(), later);
+  schedule_end(p, now, now + port.hop_clocks[kind]);
 }
 
-std::optional<int> HopNetwork::finish_crossing(const CrossingEnd& end) {
-  const int p = static_cast<int>(end.order & ((std::uint64_t{1} << kPortBits) - 1));
+void HopNetwork::schedule_end(int p, Clock now, Clock at) {
+  if (static_cast<std::uint64_t>(at - now) > bucket_mask_) {
+    far_ends_.push_back({at, far_sequence_++, p});
+    std::push_heap(far_ends_.begin(), far_ends_.end(), ends_later);
+    return;
+  }
+  const std::uint64_t bucket = static_cast<std::uint64_t>(at) & bucket_mask_;
+  ports_[p].next_end = kNone;
+  if (bucket_tail_[bucket] == kNone)
+    bucket_head_[bucket] = p;
+  else
+    ports_[bucket_tail_[bucket]].next_end = p;
+  bucket_tail_[bucket] = p;
+  occupied_[bucket >> 6] |= std::uint64_t{1} << (bucket & 63);
+  ++near_ends_;
+}
+
+// The first non-empty bucket from now_'s, cyclically; only called with near ends pending.
+Clock HopNetwork::earliest_near_end() const {
+  const std::uint64_t start = static_cast<std::uint64_t>(now_) & bucket_mask_;
+  const std::size_t words = occupied_.size();
+  std::size_t word = start >> 6;
+  std::uint64_t bits = occupied_[word] & (~std::uint64_t{0} << (start & 63));
+  for (std::size_t scanned = 0; bits == 0 && scanned < words; ++scanned) {
+    word = word + 1 == words ? 0 : word + 1;
+    bits = occupied_[word];
+  }
+  const std::uint64_t bucket = word * 64 + static_cast<std::uint64_t>(std::countr_zero(bits));
+  return now_ + static_cast<Clock>((bucket - start) & bucket_mask_);
+}
+
+std::optional<HopNetwork::End> HopNetwork::pop_end(Clock limit) {
+  constexpr Clock kNever = std::numeric_limits<Clock>::max();
+  const Clock near = near_ends_ > 0 ? earliest_near_end() : kNever;
+  const Clock far = far_ends_.empty() ? kNever : far_ends_.front().at;
+  // A far end began at least a calendar's length before its clock, so before every near end of that clock.
+  if (far <= near) {
+    if (far > limit) return std::nullopt;
+    std::pop_heap(far_ends_.begin(), far_ends_.end(), ends_later);
+    const FarEnd end = far_ends_.back();
+    far_ends_.pop_back();
+    return End{end.at, end.port};
+  }
+  if (near > limit) return std::nullopt;
+  const std::uint64_t bucket = static_cast<std::uint64_t>(near) & bucket_mask_;
+  const int p = bucket_head_[bucket];
+  bucket_head_[bucket] = ports_[p].next_end;
+  if (bucket_head_[bucket] == kNone) {
+    bucket_tail_[bucket] = kNone;
+    occupied_[bucket >> 6] &= ~(std::uint64_t{1} << (bucket & 63));
+  }
+  --near_ends_;
+  return End{near, p};
+}
+
+std::optional<int> HopNetwork::finish_crossing(int p, Clock at) {
   PortState& port = ports_[p];
   const int slot = port.queue_head;
   MessageSlot& message = slots_[slot];
@@ -164,14 +224,14 @@ std::optional<int> HopNetwork::finish_crossing(const CrossingEnd& end) {
     ++message.hop;
     const int next = port_of(message, message.hop);
     PortState& next_port = ports_[next];
-    message.ready_at = end.at;
+    message.ready_at = at;
     message.next = kNone;
     if (next_port.queue_tail == kNone)
       next_port.queue_head = slot;
     else
       slots_[next_port.queue_tail].next = slot;
     next_port.queue_tail = slot;
-    try_start(next, end.at);
+    try_start(next, at);
   }
   // The freed entry goes to the port that has waited for it longest.
   if (port.waiters_head != kNone) {
@@ -179,9 +239,9 @@ std::optional<int> HopNetwork::finish_crossing(const CrossingEnd& end) {
     port.waiters_head = ports_[waiter].next_waiter;
     if (port.waiters_head == kNone) port.waiters_tail = kNone;
     ports_[waiter].waiting_on = kNone;
-    try_start(waiter, end.at);
+    try_start(waiter, at);
   }
-  try_start(p, end.at);
+  try_start(p, at);
   return delivered;
 }
 
@@ -193,12 +253,9 @@ Delivery HopNetwork::take(int slot, Clock at) {
 }
 
 void HopNetwork::advance_to(Clock time) {
-  while (!heap_.empty() && heap_.front().at <= time) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    const CrossingEnd end = heap_.back();
-    heap_.pop_back();
-    now_ = end.at;
-    if (auto slot = finish_crossing(end)) pending_.push_back(take(*slot, end.at));
+  while (auto end = pop_end(time)) {
+    now_ = end->at;
+    if (auto slot = finish_crossing(end->port, end->at)) pending_.push_back(take(*slot, end->at));
   }
   now_ = time;
 }
@@ -249,14 +306,11 @@ std::optional<Delivery> HopNetwork::next_delivery(Clock limit) {
     --in_flight_;
     return delivery;
   }
-  while (!heap_.empty() && heap_.front().at <= limit) {
-    std::pop_heap(heap_.begin(), heap_.end(), later);
-    const CrossingEnd end = heap_.back();
-    heap_.pop_back();
-    now_ = end.at;
-    if (auto slot = finish_crossing(end)) {
+  while (auto end = pop_end(limit)) {
+    now_ = end->at;
+    if (auto slot = finish_crossing(end->port, end->at)) {
       --in_flight_;
-      return take(*slot, end.at);
+      return take(*slot, end->at);
     }
   }
   now_ = limit;

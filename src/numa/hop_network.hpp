@@ -52,6 +52,7 @@ class HopNetwork final : public Network {
     int waiting_on = kNone;    // the port whose buffer the head waits for
     int waiters_head = kNone, waiters_tail = kNone;  // ports waiting for an entry here, oldest first
     int next_waiter = kNone;
+    int next_end = kNone;  // the next port whose crossing ends at the same clock
     std::array<Clock, kMessageKinds> hop_clocks{};
   };
 
@@ -63,19 +64,19 @@ class HopNetwork final : public Network {
     std::uint8_t hop = 0;     // index on the route of the port whose buffer holds it
   };
 
-  // Heap entries; `order` (the start's sequence number, then the port) fixes the order of one clock's ends.
-  struct CrossingEnd {
-    Clock at;
-    std::uint64_t order;
-  };
-  static constexpr int kPortBits = 24;
-
   int port_of(const MessageSlot& slot, int hop) const;
   int height_of_lca(int a, int b) const;
   void try_start(int port, Clock now);
   void push_waiter(int port, int waiter);
-  // The crossing ending at `end` done: the message moves on or is delivered (returned).
-  std::optional<int> finish_crossing(const CrossingEnd& end);
+  // The crossing of port's link ends at `at`: its message moves on, or is delivered (its slot returned).
+  std::optional<int> finish_crossing(int port, Clock at);
+  void schedule_end(int port, Clock now, Clock at);
+  Clock earliest_near_end() const;
+  struct End {
+    Clock at;
+    int port;
+  };
+  std::optional<End> pop_end(Clock limit);  // the first crossing end at or before limit, taken out
   void advance_to(Clock time);  // processes every event at or before `time`, keeping the deliveries
   Delivery take(int slot, Clock at);
 
@@ -85,8 +86,22 @@ class HopNetwork final : public Network {
   std::array<std::int64_t, kMessageKinds> bytes_{};
   std::vector<MessageSlot> slots_;
   int free_slot_ = kNone;
-  std::vector<CrossingEnd> heap_;
-  std::uint64_t sequence_ = 0;
+  // Crossing ends (a port has at most one: its link carries one message at a time). Those within the
+  // calendar's length of their start go in its buckets, one per clock: they lie in [now_, now_ + buckets),
+  // so a bucket holds one clock's ends, appended in the order the crossings began. Longer hops (links far
+  // slower than the reference) go to a heap.
+  static constexpr std::uint64_t kMostBuckets = 1 << 16;
+  std::uint64_t bucket_mask_ = 0;
+  std::vector<int> bucket_head_, bucket_tail_;  // ports, linked through PortState::next_end
+  std::vector<std::uint64_t> occupied_;         // a bit per non-empty bucket
+  int near_ends_ = 0;
+  struct FarEnd {
+    Clock at;
+    std::uint64_t sequence;
+    int port;
+  };
+  std::vector<FarEnd> far_ends_;
+  std::uint64_t far_sequence_ = 0;
   std::vector<Delivery> pending_;  // deliveries made while advancing in send, or to the sender's own cluster
   std::size_t pending_next_ = 0;
   std::vector<LevelTraffic> traffic_;

@@ -160,6 +160,21 @@ TEST(NumaHopNetwork, ASlowerLevelSlowsTheHopsOnIt) {
   EXPECT_EQ(drain(network, 1000), (Deliveries{{300, 1}}));
 }
 
+// A hop longer than the network's calendar of crossing ends (2^16 clocks) keeps its place among the others.
+// Port 7 (into cluster 1) at 1/2000 of the bandwidth: a page hop of 50 x 2000 = 100000 clocks. The page
+// 0 -> 1 sent at 0 crosses port 0 at 0-50 and port 7 at 50-100050. A communication message 2 -> 3 sent at
+// 100048 crosses port 2 at 100048-100049 and port 9 at 100049-100050: the same clock, but its last hop began
+// after the page's, so the page comes first. One sent at 10 (3 -> 2, ports 3, 8) arrives at 12, meanwhile.
+TEST(NumaHopNetwork, AHopLongerThanTheCalendarKeepsItsOrder) {
+  auto t = tree();
+  t.ports[7].bandwidth = kBandwidth / 2000;
+  HopNetwork network(t, defaults());
+  network.send(page(0, 1, 1), 0);
+  network.send({3, 2, MessageKind::Communication, 3}, 10);
+  network.send({2, 3, MessageKind::Communication, 2}, 100'048);
+  EXPECT_EQ(drain(network, 200'000), (Deliveries{{12, 3}, {100'050, 1}, {100'050, 2}}));
+}
+
 TEST(NumaHopNetwork, AGivenReferenceBandwidthScalesEveryHop) {
   auto numa = defaults();
   numa.reference_bandwidth = kBandwidth / 2;
