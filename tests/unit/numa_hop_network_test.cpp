@@ -16,7 +16,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <random>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "numa/hop_network.hpp"
@@ -333,6 +335,56 @@ TEST(NumaHopNetwork, ASendLaterThanTheNetworkKeepsTheDeliveriesOnTheWay) {
   network.send(page(2, 3, 2), 200);
   EXPECT_EQ(network.in_flight(), 2);
   EXPECT_EQ(drain(network, 1000), (Deliveries{{100, 1}, {300, 2}}));
+}
+
+// Random traffic with slow cluster links (so that buffers fill and ports block): every message is delivered
+// exactly once, in time order, no earlier than one clock per hop after it left (a page: 50 per hop at least),
+// and the hops counted per level are the routes' hops: 2 per message within a bottom switch (both at level
+// 2), 4 across the root (2 at each level). Run twice, the same deliveries.
+TEST(NumaHopNetwork, RandomTrafficIsDeliveredOnceAndCounted) {
+  auto t = tree();
+  for (int p = 6; p <= 9; ++p) t.ports[p].bandwidth = kBandwidth / 4;
+  const auto run = [&t](std::vector<std::tuple<Clock, std::uint64_t, int, int>>& log) {
+    HopNetwork network(t, defaults());
+    std::mt19937_64 engine(7);
+    constexpr int kMessages = 3000;
+    std::vector<Clock> sent_at(kMessages);
+    std::vector<int> min_clocks(kMessages), delivered(kMessages, 0);
+    std::array<std::int64_t, 2> expected_hops{};  // by level index
+    Clock now = 0;
+    const auto receive = [&](const Delivery& d) {
+      EXPECT_GE(d.at, now);
+      EXPECT_GE(d.at, sent_at[d.message.tag] + min_clocks[d.message.tag]);
+      ++delivered[d.message.tag];
+      now = d.at;
+      log.emplace_back(d.at, d.message.tag, d.message.from, d.message.to);
+    };
+    for (std::uint64_t tag = 0; tag < kMessages; ++tag) {
+      const Clock next = now + static_cast<Clock>(engine() % 8);
+      while (auto d = network.next_delivery(next)) receive(*d);
+      now = next;
+      const int from = static_cast<int>(engine() % 4), to = static_cast<int>(engine() % 4);
+      const auto kind = static_cast<MessageKind>(engine() % 3);
+      const int hops = from == to ? 0 : from / 2 == to / 2 ? 2 : 4;
+      expected_hops[1] += hops == 0 ? 0 : 2;
+      expected_hops[0] += hops == 4 ? 2 : 0;
+      sent_at[tag] = now;
+      min_clocks[tag] = kind == MessageKind::Page ? 50 * hops : hops;
+      network.send({from, to, kind, tag}, now);
+    }
+    while (auto d = network.next_delivery(now + 1'000'000)) receive(*d);
+    EXPECT_EQ(network.in_flight(), 0);
+    for (int count : delivered) EXPECT_EQ(count, 1);
+    const auto traffic = network.traffic();
+    for (int level = 0; level < 2; ++level)
+      EXPECT_EQ(traffic[level].hops[0] + traffic[level].hops[1] + traffic[level].hops[2],
+                expected_hops[level]);
+    EXPECT_GT(traffic[1].blocked_clocks, 0);  // the slow links did fill their buffers
+  };
+  std::vector<std::tuple<Clock, std::uint64_t, int, int>> first, second;
+  run(first);
+  run(second);
+  EXPECT_EQ(first, second);
 }
 
 TEST(NumaHopNetwork, RefusesTimesBeforeItsOwn) {
