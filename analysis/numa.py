@@ -214,8 +214,9 @@ def set_label(set_: str, group: str) -> str:
 
 def table_5_5(frame: pd.DataFrame) -> pd.DataFrame:
     """Table 5.5's layout, "Replaced times for each class of pages (Policy4, w488)": a row per strategy
-    and set with cosched's eviction counts by class (mean over seeds), each followed by the thesis's own
-    row for that set and strategy when the thesis has one (sets A, K, L, M), labelled as the thesis's.
+    and set (and group) with cosched's eviction counts by class (mean over seeds), the set's rows followed
+    by the thesis's own row for that set and strategy when the thesis has one (sets A, K, L, M), labelled
+    as the thesis's.
     Columns: strategy, set, source, the six classes (the thesis's labels), total, copies_percent (the
     share of copy pages, classes 1 and 2, among the evictions), seeds. Empty without policy4 w488 runs."""
     keys = [key for key, _ in PAGE_CLASSES]
@@ -228,13 +229,13 @@ def table_5_5(frame: pd.DataFrame) -> pd.DataFrame:
     strategies = [s for s in (STRATEGY0, STRATEGY1) if s in set(runs["strategy"])]
     strategies += [s for s in dict.fromkeys(runs["strategy"]) if s not in strategies]
     for strategy in strategies:
-        for set_, group in dict.fromkeys(zip(runs["set"], runs["group"])):
-            if (strategy, set_, group) not in means.index:
-                continue
-            counts = [means.loc[(strategy, set_, group), f"pages_replaced.{k}"] for k in keys]
-            rows.append(_replaced_row(strategy, set_label(set_, group), "cosched", counts, seeds[(strategy, set_, group)]))
+        for set_ in dict.fromkeys(runs["set"]):
+            groups = [g for g in dict.fromkeys(runs["group"]) if (strategy, set_, g) in means.index]
+            for group in groups:
+                counts = [means.loc[(strategy, set_, group), f"pages_replaced.{k}"] for k in keys]
+                rows.append(_replaced_row(strategy, set_label(set_, group), "cosched", counts, seeds[(strategy, set_, group)]))
             thesis = THESIS_TABLE_5_5.get(strategy, {}).get(set_)
-            if thesis is not None and group == "all":
+            if groups and thesis is not None:
                 rows.append(_replaced_row(strategy, set_, THESIS_LABEL, thesis, float("nan")))
     columns = ["strategy", "set", "source", *[label for _, label in PAGE_CLASSES], "total", "copies_percent", "seeds"]
     return pd.DataFrame(rows, columns=columns)

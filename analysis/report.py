@@ -228,7 +228,7 @@ SECTION_TABLE: list[tuple[Callable[[Sweep], bool], Callable[[Sweep], Section | s
 
 def _slug(label: str) -> str:
     """A file-name stem from a label: `A, network=shared` -> `A_network-shared`."""
-    return re.sub(r"[^A-Za-z0-9.+-]+", "-", label.replace(", ", "_")).strip("-")
+    return re.sub(r"[^A-Za-z0-9._+-]+", "-", label.replace(", ", "_")).strip("-")
 
 
 def _per_set(table: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:

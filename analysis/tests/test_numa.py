@@ -282,3 +282,26 @@ def test_several_sweeps_are_read_as_one(fixtures, tmp_path):
     (other / "results.csv").write_text(text)
     with pytest.raises(ContractError, match="model smp differs from .*'s numa"):
         load_sweeps([fixtures / "numa_agree", other])
+
+
+def test_another_varying_axis_gives_each_of_its_values_figures_of_their_own(fixtures, tmp_path):
+    # The set A sweep run under both network models: platform.network [hops, shared] as a fourth axis.
+    results = load_results(fixtures / "numa_agree")
+    hops = results.copy()
+    hops.insert(hops.columns.get_loc("schema_version"), "platform.network", "hops")
+    shared = hops.assign(**{"platform.network": "shared", "run_id": hops["run_id"].str.replace("a0", "5a", n=1)})
+    sweep = tmp_path / "sweep"
+    sweep.mkdir()
+    pd.concat([hops, shared]).to_csv(sweep / "results.csv", index=False)
+    written = {path.name for path in write_report(sweep, tmp_path / "out")}
+    assert {"numa_rates_A_network-hops.png", "numa_rates_A_network-shared.png",
+            "numa_breakdown_A_network-shared.png"} <= written
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "## Effective execution rates: process set A, network=shared" in report
+    assert "- other varying axes: `platform.network`" in report
+    claims = pd.read_csv(tmp_path / "out" / "numa_claims.csv", keep_default_na=False)
+    assert claims["agree"].tolist()[0] == "24 of 24", "C1 per set, group, network and strategy"
+    replaced = pd.read_csv(tmp_path / "out" / "numa_table_5_5.csv")
+    assert list(zip(replaced["set"], replaced["source"]))[:3] == [
+        ("A, network=hops", "cosched"), ("A, network=shared", "cosched"), ("A", numa.THESIS_LABEL),
+    ]
