@@ -1,4 +1,4 @@
-"""Command line: `python -m analysis report DIR [--out OUTDIR]`. It only loads, calls and saves,
+"""Command line: `python -m analysis report DIR [DIR...] [--out OUTDIR]`. It only loads, calls and saves,
 and words the errors of a role choice (roles.py) with its own flags; exit codes: 0 success, 2 bad
 input (a sweep directory that does not follow the contract, or an option the sweep cannot honour)."""
 
@@ -38,8 +38,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m analysis", description="Figures and tables from a cosched sweep.")
     commands = parser.add_subparsers(dest="command", required=True)
     report = commands.add_parser("report", help="write PNG figures, their CSV tables and report.md")
-    report.add_argument("sweep_dir", metavar="DIR", type=Path, help="a `cosched sweep` output directory (has results.csv)")
-    report.add_argument("--out", type=Path, help="output directory (default: DIR/report)")
+    report.add_argument(
+        "sweep_dirs",
+        metavar="DIR",
+        type=Path,
+        nargs="+",
+        help="a `cosched sweep` output directory (has results.csv); several with the same axes are reported as one",
+    )
+    report.add_argument("--out", type=Path, help="output directory (default: DIR/report; required with several DIRs)")
     report.add_argument("--load", metavar="AXIS", help="axis on the x axis of the curves (default: first varying numeric axis)")
     report.add_argument(
         "--variant", metavar="AXIS", help="axis whose values are compared (default: first other varying axis; 'none': no variant)"
@@ -53,10 +59,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     report.add_argument("--timelines", type=int, default=4, metavar="N", help="state timelines drawn at most (default 4)")
     args = parser.parse_args(argv)
-    out_dir = args.out if args.out is not None else args.sweep_dir / "report"
+    if args.out is None and len(args.sweep_dirs) > 1:
+        print("analysis: error: --out: required with several sweep directories", file=sys.stderr)
+        return 2
+    out_dir = args.out if args.out is not None else args.sweep_dirs[0] / "report"
     try:
         written = write_report(
-            args.sweep_dir,
+            args.sweep_dirs,
             out_dir,
             load=args.load,
             variant=args.variant,

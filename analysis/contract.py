@@ -10,9 +10,16 @@ DIR/results.csv -- one row per completed run. Columns, in this order:
                    holding the value given (`2CS+`, `10%`, `{algorithm: block}`, ...).
   schema_version   integer; this package reads version 1 only (SUPPORTED_SCHEMA_VERSION).
   ...              every other scalar of the run's summary.json flattened with '.' (lists skipped):
-                   scenario, model (smp|now), makespan (in time_unit), ssr (percent), spins.successful,
-                   spins.total, events, messages (now), time_unit (cycles|s), platform.*, wall_seconds,
+                   scenario, model (smp|now|numa), makespan (in time_unit), ssr (percent), spins.successful,
+                   spins.total, events, messages (now), time_unit (cycles|s|clocks), platform.*, wall_seconds,
                    resolved.* (e.g. resolved.platform.cpus, resolved.scheduler.policy).
+                   numa runs have no makespan, ssr or spins; they have clocks, slices, ended_by,
+                   rates.{net,calibrated,maximum} and breakdown.{effective,sync,comm,idle,disk} (fractions
+                   of T' = processor time without disk time), processor_clocks.*, pages_replaced.{other_copy,
+                   own_copy,other_last,other_local,own_last,own_local}, page_transfers.{total,copies,
+                   migrations,hops}, messages.{page,update,communication}, disk_accesses, copies_dropped,
+                   placements.{threads,on_page_clusters,stayed}, resolved.platform.file,
+                   resolved.scheduler.policy, resolved.memory.replacement...
   job.<instance>.<field>
                    job-level values. <instance> is the job's name, or `<name>#<copy>` when its profile
                    has several copies. Fields: completion_time (time_unit), ssr (percent),
@@ -20,7 +27,10 @@ DIR/results.csv -- one row per completed run. Columns, in this order:
                    transition_point (time_unit), context_switches, spin_cycles; for now: time.compute,
                    time.communicate, time.synchronize, time.idle, time.switch (s, per-process
                    average), idle_detail.{ready,blocked_read,blocked_barrier,finished} (s),
-                   read_spins.{successful,total}, blocks.
+                   read_spins.{successful,total}, blocks; for numa (a process): threads, finished,
+                   effective_per_thread, slices_run, rates.*, breakdown.*, processor_clocks.*,
+                   pages_replaced.*, page_transfers.*, disk_accesses, writes, barriers, copies_dropped,
+                   placements.*.
   An empty cell is null (e.g. the ssr of a run that never spun).
 
 DIR/runs/<run_id>/ -- each run's own result folder (summary.json, jobs.csv, workstations.csv) and,
@@ -33,12 +43,16 @@ when the scenario has `output.timeline: true`, timeline.csv with the columns
 
 The axis columns are the ones between `seed` and `schema_version`; that is how this package tells
 the sweep's axes from the results.
+
+Several sweep directories can be read as one (load_sweeps): the sweeps of one study, such as the four
+process sets of the SSS-CORE study, each a sweep of its own base scenario over the same axes.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -53,7 +67,11 @@ _JOB_COLUMN = re.compile(
     r"|transition_point|context_switches|spin_cycles|barrier_overhead_per_phase"
     r"|time\.[a-z_]+|idle_detail\.[a-z_]+|read_spins\.[a-z_]+|reads\.[a-z_]+\.[a-z_]+|wake_to_dispatch\.[a-z_]+"
     r"|wakeups\.[a-z_]+|arrival_replies|keepalives\.[a-z_]+"
-    r"|barriers\.[a-z_]+)$"
+    r"|barriers\.[a-z_]+"
+    # numa processes (src/metrics/run_record.cpp, numa_process_json)
+    r"|threads|finished|effective_per_thread|slices_run|rates\.[a-z_]+|breakdown\.[a-z_]+"
+    r"|processor_clocks\.[a-z_]+|pages_replaced\.[a-z_]+|page_transfers\.[a-z_]+|disk_accesses|writes"
+    r"|barriers|copies_dropped|placements\.[a-z_]+)$"
 )
 _COPY_SUFFIX = re.compile(r"#\d+$")
 
@@ -89,6 +107,50 @@ def load_results(sweep_dir: Path) -> pd.DataFrame:
     if results.empty:
         raise ContractError(f"{path}: no runs (the file has a header only)")
     return results
+
+
+def load_sweeps(sweep_dirs: list[Path]) -> tuple[pd.DataFrame, dict[str, Path]]:
+    """Reads the results.csv of one or several sweep directories as one table, in the order given,
+    and returns it with each run's sweep directory (run id -> directory, where its runs/<run_id>/
+    is). Several sweeps must have the same axes in the same order (the axes are told by their place
+    in the header) and runs of one model. A run id found in two of them is one run (the id is
+    derived from the resolved scenario and the seed): it is read from the first."""
+    frames: list[pd.DataFrame] = []
+    folders: dict[str, Path] = {}
+    first: tuple[Path, pd.DataFrame] | None = None
+    for directory in map(Path, sweep_dirs):
+        results = load_results(directory)
+        path = directory / "results.csv"
+        if first is None:
+            first = (path, results)
+        else:
+            axes, first_axes = axis_columns(results), axis_columns(first[1])
+            if axes != first_axes:
+                raise ContractError(
+                    f"{path}:1: axes {', '.join(axes) or 'none'} differ from {first[0]}'s "
+                    f"{', '.join(first_axes) or 'none'} (a report of several sweeps needs the same axes)"
+                )
+            models, first_models = _models(results), _models(first[1])
+            if models != first_models:
+                raise ContractError(
+                    f"{path}: model {', '.join(models)} differs from {first[0]}'s {', '.join(first_models)} "
+                    "(a report of several sweeps needs runs of one model)"
+                )
+        results = results[~results["run_id"].isin(folders.keys())]
+        folders.update({run_id: directory for run_id in results["run_id"]})
+        frames.append(results)
+    combined = frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True, sort=False)
+    return combined.reset_index(drop=True), folders
+
+
+def _models(results: pd.DataFrame) -> list[str]:
+    return sorted(results["model"].astype(str).unique()) if "model" in results.columns else []
+
+
+def _run_folder(sweep_dir: Path | Mapping[str, Path], run_id: str) -> Path:
+    """runs/<run_id>/ in the sweep directory, or in the run's own one when a mapping gives it."""
+    directory = sweep_dir.get(run_id, Path()) if isinstance(sweep_dir, Mapping) else sweep_dir
+    return Path(directory) / "runs" / str(run_id)
 
 
 def axis_columns(results: pd.DataFrame) -> list[str]:
@@ -156,11 +218,12 @@ def class_table(jobs: pd.DataFrame, keep: list[str]) -> pd.DataFrame:
     return classes
 
 
-def load_timelines(sweep_dir: Path, run_ids: list[str]) -> dict[str, pd.DataFrame]:
-    """DIR/runs/<run_id>/timeline.csv for the runs that have one, by run id, in results order."""
+def load_timelines(sweep_dir: Path | Mapping[str, Path], run_ids: list[str]) -> dict[str, pd.DataFrame]:
+    """DIR/runs/<run_id>/timeline.csv for the runs that have one, by run id, in results order.
+    `sweep_dir` is the sweep directory, or a mapping from run id to its sweep's (load_sweeps)."""
     timelines = {}
     for run_id in run_ids:
-        path = Path(sweep_dir) / "runs" / str(run_id) / "timeline.csv"
+        path = _run_folder(sweep_dir, run_id) / "timeline.csv"
         if path.is_file():
             timeline = read_csv_strict(path)
             missing = {"job", "copy", "rank", "state", "start", "end"} - set(timeline.columns)
@@ -170,13 +233,14 @@ def load_timelines(sweep_dir: Path, run_ids: list[str]) -> dict[str, pd.DataFram
     return timelines
 
 
-def load_total_threads(sweep_dir: Path, run_ids: list[str]) -> pd.Series | None:
+def load_total_threads(sweep_dir: Path | Mapping[str, Path], run_ids: list[str]) -> pd.Series | None:
     """Total thread count of each smp run, nosync + sum of threads x copies over the job profiles,
     from DIR/runs/<run_id>/summary.json's `resolved.workload` (results.csv skips lists, so it has no
-    per-profile thread counts). None unless every run has a readable smp summary."""
+    per-profile thread counts). None unless every run has a readable smp summary. `sweep_dir` as for
+    load_timelines."""
     counts = []
     for run_id in run_ids:
-        path = Path(sweep_dir) / "runs" / str(run_id) / "summary.json"
+        path = _run_folder(sweep_dir, run_id) / "summary.json"
         try:
             workload = json.loads(path.read_text())["resolved"]["workload"]
             threads = sum(int(job["threads"]) * int(job.get("copies", 1)) for job in workload["jobs"])

@@ -33,6 +33,12 @@ STATE_COLOURS = {
     "blocked_read": "tab:cyan",
     "blocked_barrier": "tab:blue",
     "switch": "tab:gray",
+    # numa: the execution-time breakdown (Nobukuni table 5.4) and the threads' timeline
+    "effective": "tab:green",
+    "sync": "tab:orange",
+    "comm": "tab:purple",
+    "running": "tab:green",
+    "waiting": "tab:orange",
 }
 
 
@@ -264,4 +270,91 @@ def state_timeline_figure(lanes: pd.DataFrame, time_unit: str, title: str) -> Fi
         loc="upper left",
         bbox_to_anchor=(1, 1),
     )
+    return fig
+
+
+# Nobukuni figures 5.1-5.4: a colour per rate, strategy0's bars light and plain, strategy1's (and any
+# further strategy's) full and hatched, so that the six bars of a group read left to right as the
+# thesis orders them (chapter 5 paragraph 3: "Three left bars of a group are the results of Strategy0").
+RATE_COLOURS = {"net": "tab:blue", "calibrated": "tab:orange", "maximum": "tab:green"}
+STRATEGY_LOOKS = [{"alpha": 0.55, "hatch": ""}, {"alpha": 1.0, "hatch": "//"}, {"alpha": 1.0, "hatch": ".."}]
+
+
+def _network_panels(table: pd.DataFrame, title: str) -> tuple[Figure, list, list[str]]:
+    """One panel per network, stacked (Nobukuni chapter 5 paragraph 2: "Graphs on the upper rows are
+    results of w488 system, and on the lower are of w4444 system"), in the runs' order."""
+    networks = list(dict.fromkeys(table["network"]))
+    fig, axes = plt.subplots(
+        len(networks), 1, figsize=(11, 1.2 + 3.4 * len(networks)), layout="constrained", sharey=True, squeeze=False
+    )
+    fig.suptitle(title)
+    return fig, list(axes[:, 0]), networks
+
+
+def numa_rates_figure(table: pd.DataFrame, title: str) -> Figure:
+    """Nobukuni figures 5.1-5.4 for one process set: a panel per network, a group per allocation policy,
+    in each group the net, calibrated and maximum effective execution rates (percent of T') of each
+    replacement strategy, strategy by strategy (the thesis does not say which bar is which rate: the
+    legend does). Error bars: one standard deviation over seeds, when there are several."""
+    fig, axes, networks = _network_panels(table, f"{title} ({_seed_note(table)})")
+    policies = list(dict.fromkeys(table["policy"]))
+    strategies = list(dict.fromkeys(table["strategy"]))
+    rates = list(dict.fromkeys(table["rate"]))
+    bars = [(strategy, rate) for strategy in strategies for rate in rates]
+    width = 0.84 / len(bars)
+    for ax, network in zip(axes, networks):
+        part = table[table["network"] == network]
+        for index, (strategy, rate) in enumerate(bars):
+            values = part[(part["strategy"] == strategy) & (part["rate"] == rate)].set_index("policy").reindex(policies)
+            positions = np.arange(len(policies)) + (index - (len(bars) - 1) / 2) * width
+            errors = values["percent_std"] if values["percent_std"].notna().any() else None
+            look = STRATEGY_LOOKS[min(strategies.index(strategy), len(STRATEGY_LOOKS) - 1)]
+            ax.bar(positions, values["percent_mean"].fillna(0), width, yerr=errors, capsize=2,
+                   color=RATE_COLOURS.get(rate), alpha=look["alpha"], hatch=look["hatch"],
+                   edgecolor="black", linewidth=0.4, label=f"{strategy} {rate}")
+        ax.set_xticks(np.arange(len(policies)), policies)
+        ax.set_xlabel("allocation policy")
+        ax.set_ylabel("effective execution rate (% of T′)")
+        ax.set_ylim(0, 100)
+        ax.set_title(f"network {network}")
+    axes[0].legend(title="strategy, rate", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    return fig
+
+
+def numa_breakdown_figure(table: pd.DataFrame, title: str) -> Figure:
+    """The execution-time breakdown of one process set (Nobukuni table 5.4's quantities): a panel per
+    network, a group per allocation policy with a bar per replacement strategy, each bar the shares of
+    T' effective, in synchronization, in communication and idle (adding up to 100%). Disk time is not
+    part of T' (table 5.4's footnote): its share of T' is written above each bar."""
+    fig, axes, networks = _network_panels(table, f"{title} ({_seed_note(table)})")
+    policies = list(dict.fromkeys(table["policy"]))
+    strategies = list(dict.fromkeys(table["strategy"]))
+    states = [s for s in dict.fromkeys(table["state"]) if s != "disk"]
+    width = 0.8 / len(strategies)
+    for ax, network in zip(axes, networks):
+        part = table[table["network"] == network]
+        for index, strategy in enumerate(strategies):
+            mine = part[part["strategy"] == strategy]
+            positions = np.arange(len(policies)) + (index - (len(strategies) - 1) / 2) * width
+            look = STRATEGY_LOOKS[min(index, len(STRATEGY_LOOKS) - 1)]
+            bottom = np.zeros(len(policies))
+            for state in states:
+                heights = mine[mine["state"] == state].set_index("policy").reindex(policies)["percent_mean"].fillna(0)
+                ax.bar(positions, heights, 0.92 * width, bottom=bottom, color=STATE_COLOURS.get(state), hatch=look["hatch"],
+                       edgecolor="black", linewidth=0.4)
+                bottom += heights.to_numpy()
+            disk = mine[mine["state"] == "disk"].set_index("policy").reindex(policies)["percent_mean"]
+            for x, top, value in zip(positions, bottom, disk):
+                if pd.notna(value):
+                    ax.text(x, top + 1, f"disk {value:.1f}%", ha="center", va="bottom", rotation=90, fontsize="x-small")
+        ax.set_xticks(np.arange(len(policies)), policies)
+        ax.set_xlabel("allocation policy")
+        ax.set_ylabel("share of T′ (%)")
+        ax.set_ylim(0, 125)
+        ax.set_title(f"network {network}")
+    handles = [Patch(color=STATE_COLOURS.get(s, "black"), label=s) for s in states]
+    handles += [Patch(facecolor="white", edgecolor="black", hatch=STRATEGY_LOOKS[min(i, len(STRATEGY_LOOKS) - 1)]["hatch"],
+                      label=f"bar {i + 1} of a group: {s}") for i, s in enumerate(strategies)]
+    axes[0].legend(handles=handles, title="state (disk apart: not in T′)", fontsize="small", loc="upper left",
+                   bbox_to_anchor=(1, 1))
     return fig

@@ -1,8 +1,11 @@
 """`report`: picks the figures a sweep's data supports, and writes for each a PNG, the CSV it was
-drawn from (same name) and a section of report.md showing both."""
+drawn from (same name) and a section of report.md showing both. Several sweep directories of one study
+(the same axes) are reported as one sweep. smp and now sweeps get the figures of SECTION_TABLE, numa
+sweeps those of NUMA_SECTION_TABLE (the SSS-CORE study, numa.py)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,8 +14,8 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
-from . import figures, tables
-from .contract import axis_columns, load_results, load_timelines, load_total_threads
+from . import figures, numa, tables
+from .contract import axis_columns, load_sweeps, load_timelines, load_total_threads
 from .roles import Roles, find_roles
 
 
@@ -24,6 +27,7 @@ class Section:
     table: pd.DataFrame
     figure: Figure | None  # None for a table-only section
     extra_tables: dict[str, pd.DataFrame] | None = None  # shown in report.md instead of `table`
+    shown: pd.DataFrame | None = None  # a wider layout of `table`, shown in report.md instead of it
 
 
 @dataclass
@@ -31,7 +35,8 @@ class Sweep:
     """What the section builders read: the sweep's tables, the roles of its axes, and the facts that
     decide which figures the data supports (computed once, shared by every builder)."""
 
-    directory: Path
+    directories: list[Path]
+    folders: dict[str, Path]  # run id -> the sweep directory holding its runs/<run_id>/
     results: pd.DataFrame
     axes: list[str]
     roles: Roles
@@ -43,6 +48,7 @@ class Sweep:
     has_ssr: bool
     above_cpus: bool  # some run has more threads than CPUs (only asked with a load axis)
     time_unit: str
+    study: numa.Study | None = None  # numa runs: the SSS-CORE study's parts
 
     @property
     def has_load(self) -> bool:
@@ -67,12 +73,13 @@ class Sweep:
         return ", ".join(f"{x} vs {y}" for x, y in self.roles.comparisons)
 
 
-def load_sweep(sweep_dir: Path, **role_choices) -> Sweep:
-    """Reads the sweep, assigns the roles (RoleError for a choice the data cannot honour) and
-    works out the facts the section table tests."""
-    results = load_results(sweep_dir)
+def load_sweep(sweep_dirs: Path | list[Path], **role_choices) -> Sweep:
+    """Reads the sweep (or the sweeps, as one), assigns the roles (RoleError for a choice the data
+    cannot honour) and works out the facts the section table tests."""
+    directories = [Path(sweep_dirs)] if isinstance(sweep_dirs, (str, Path)) else [Path(d) for d in sweep_dirs]
+    results, folders = load_sweeps(directories)
     roles = find_roles(results, **role_choices)
-    total_threads = load_total_threads(sweep_dir, list(results["run_id"]))
+    total_threads = load_total_threads(folders, list(results["run_id"]))
     if total_threads is not None:
         results[tables.TOTAL_THREADS] = total_threads.to_numpy()
     cpus = tables.cpus_column(results)
@@ -82,7 +89,8 @@ def load_sweep(sweep_dir: Path, **role_choices) -> Sweep:
     if threads == roles.load:
         counted = f"`{roles.load}` as the thread count (no runs/*/summary.json to count threads)"
     return Sweep(
-        directory=sweep_dir,
+        directories=directories,
+        folders=folders,
         results=results,
         axes=axis_columns(results),
         roles=roles,
@@ -94,6 +102,7 @@ def load_sweep(sweep_dir: Path, **role_choices) -> Sweep:
         has_ssr="ssr" in classes.columns and bool(classes["ssr"].notna().any()),
         above_cpus=roles.load is not None and _some_run_above_cpus(results, threads, cpus),
         time_unit=str(results["time_unit"].iloc[0]) if "time_unit" in results.columns else "time unit",
+        study=numa.study(results) if numa.is_numa(results) else None,
     )
 
 
@@ -217,10 +226,106 @@ SECTION_TABLE: list[tuple[Callable[[Sweep], bool], Callable[[Sweep], Section | s
 ]
 
 
+def _slug(label: str) -> str:
+    """A file-name stem from a label: `A, network=shared` -> `A_network-shared`."""
+    return re.sub(r"[^A-Za-z0-9._+-]+", "-", label.replace(", ", "_")).strip("-")
+
+
+def _per_set(table: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
+    """The table's part for each process set (and group of the other varying axes), in the runs' order."""
+    return [
+        (numa.set_label(set_, group), part.reset_index(drop=True))
+        for (set_, group), part in table.groupby(["set", "group"], sort=False)
+    ]
+
+
+NUMA_RATES = (
+    "Nobukuni figures 5.1-5.4 (5.1 set A, 5.2 K, 5.3 L, 5.4 M): a panel per network (w488 upper, w4444 "
+    "lower), a group per allocation policy; in each group strategy0's net, calibrated and maximum effective "
+    "execution rates, then strategy1's (chapter 5 paragraph 3; which bar shows which rate the thesis does not "
+    "say: the legend names them). Percent of T', the processor time without disk time (A26): net = E / T', "
+    "calibrated = net x (1 + I / T'), maximum = (E + I) / T'."
+)
+
+
+def _numa_rates(sweep: Sweep) -> list[Section]:
+    table = numa.rates_table(sweep.study.frame)
+    return [
+        Section(f"numa_rates_{_slug(label)}", f"Effective execution rates: process set {label}", NUMA_RATES, part,
+                figures.numa_rates_figure(part, f"Process set {label}: effective execution rates"),
+                shown=numa.wide(part, ["network", "policy"], ["strategy", "rate"]))
+        for label, part in _per_set(table)
+    ]
+
+
+NUMA_BREAKDOWN = (
+    "The execution-time breakdown (Nobukuni table 5.4's quantities, here for every network and strategy): "
+    "the share of T' each policy and strategy spends effective, in synchronization, in communication and "
+    "idle (adding up to 100%); disk time is not part of T' (table 5.4's footnote, \"Disk assessing time is "
+    "not included\") and its share of T' is written above each bar and listed as `disk`."
+)
+
+
+def _numa_breakdown(sweep: Sweep) -> list[Section]:
+    table = numa.breakdown_table(sweep.study.frame)
+    return [
+        Section(f"numa_breakdown_{_slug(label)}", f"Execution-time breakdown: process set {label}", NUMA_BREAKDOWN,
+                part, figures.numa_breakdown_figure(part, f"Process set {label}: execution-time breakdown"),
+                shown=numa.wide(part, ["network", "policy", "strategy"], ["state"]))
+        for label, part in _per_set(table)
+    ]
+
+
+def _numa_table_5_4(sweep: Sweep) -> Section | str:
+    table = numa.table_5_4(sweep.study.frame)
+    if table.empty:
+        return not_drawn("table 5.4 layout", "no w488 strategy1 runs (the table's setting)")
+    return Section(
+        "numa_table_5_4", "Execution-time breakdown, table 5.4 layout (w488, strategy1)",
+        "Nobukuni table 5.4's layout: per process set the rows Max = (E + I) / T' (the maximum rate), "
+        "Sync = S / T' and Comm = M / T' in percent, a column per allocation policy; disk time is not "
+        "included (the table's footnote). The thesis's numbers are withheld from our copy.",
+        table, None)
+
+
+def _numa_table_5_5(sweep: Sweep) -> Section | str:
+    table = numa.table_5_5(sweep.study.frame)
+    if table.empty:
+        return not_drawn("table 5.5", "no policy4 run on w488 (the table's setting)")
+    return Section(
+        "numa_table_5_5", "Pages replaced by class, table 5.5 layout (policy4, w488)",
+        "Evictions by the victim's class (Nobukuni 4.4, table 5.5), per replacement strategy and process set: "
+        "cosched's runs (mean over seeds) and, below each, the thesis's own row for that set and strategy, "
+        f"labelled `{numa.THESIS_LABEL}`. copies_percent: the copy pages' share (other's and own copy) of the "
+        "evictions. The thesis's runs last 100 slices or until a process finishes; a run with fewer slices "
+        "(a --quick sweep) evicts fewer pages.",
+        table, None)
+
+
+def _numa_claims(sweep: Sweep) -> Section:
+    return Section(
+        "numa_claims", "The thesis's claims against these runs",
+        "Claims C1, C5, C6, C7, C8 and C10 of the specification (shared/reference/sss-core-model-notes.md "
+        "7.5), each checked on the runs (values averaged over seeds first): `agree` counts the comparisons "
+        "that agree, `verdict` is `holds` when all do, `fails` when one does not, `not checked` when the "
+        "runs have nothing to compare; `detail` lists the comparisons that disagree (and C8's and C10's values).",
+        numa.claims_table(sweep.study.frame), None)
+
+
+# The SSS-CORE study's figures and tables (numa runs), in report.md's order, as SECTION_TABLE.
+NUMA_SECTION_TABLE: list[tuple[Callable[[Sweep], bool], Callable[[Sweep], Section | list[Section] | str]]] = [
+    (lambda s: True, _numa_rates),
+    (lambda s: True, _numa_breakdown),
+    (lambda s: True, _numa_table_5_4),
+    (lambda s: True, _numa_table_5_5),
+    (lambda s: True, _numa_claims),
+]
+
+
 def timeline_sections(sweep: Sweep, timelines: int) -> tuple[list[Section], list[str]]:
     """A section for each of the first `timelines` runs with a timeline.csv, and the note saying
     there are none, or how many more there are."""
-    found = load_timelines(sweep.directory, list(sweep.results["run_id"].astype(str)))
+    found = load_timelines(sweep.folders, list(sweep.results["run_id"].astype(str)))
     sections = []
     for run_id, timeline in list(found.items())[:timelines]:
         lanes = tables.thread_state_lanes(timeline)
@@ -238,19 +343,27 @@ def timeline_sections(sweep: Sweep, timelines: int) -> tuple[list[Section], list
 def report_header(sweep: Sweep) -> list[str]:
     """The lines that open report.md: the sweep, its axes and the roles they play."""
     results = sweep.results
+    named = ", ".join(f"`{d}`" for d in sweep.directories)
     return [
-        f"Sweep `{sweep.directory}`: {len(results)} runs, {results['seed'].nunique()} seed(s), "
-        f"axes {', '.join(f'`{a}`' for a in sweep.axes) or 'none'}.",
-        *sweep.roles.described(),
+        f"{'Sweep' if len(sweep.directories) == 1 else 'Sweeps'} {named}: {len(results)} runs, "
+        f"{results['seed'].nunique()} seed(s), axes {', '.join(f'`{a}`' for a in sweep.axes) or 'none'}.",
+        *(sweep.study.described() if sweep.study is not None else sweep.roles.described()),
         "Values over seeds are mean ± sample standard deviation (ddof=1).",
     ]
 
 
-def build_sections(sweep_dir: Path, load=None, variant=None, baseline=None, compare=None, timelines: int = 4):
-    """Returns (sections, notes, header): the figures this sweep supports, a line for each one it
-    does not, and the lines that open report.md (the sweep and the roles of its axes)."""
+def build_sections(sweep_dir: Path | list[Path], load=None, variant=None, baseline=None, compare=None,
+                   timelines: int = 4):
+    """Returns (sections, notes, header): the figures this sweep (or these sweeps, as one) supports,
+    a line for each one it does not, and the lines that open report.md (the sweep and the roles of
+    its axes)."""
     sweep = load_sweep(sweep_dir, load=load, variant=variant, baseline=baseline, compare=compare)
-    built = [build(sweep) for when, build in SECTION_TABLE if when(sweep)]
+    table = NUMA_SECTION_TABLE if sweep.study is not None else SECTION_TABLE
+    built = []
+    for when, build in table:
+        if when(sweep):
+            item = build(sweep)
+            built += item if isinstance(item, list) else [item]
     sections = [item for item in built if isinstance(item, Section)]
     notes = [item for item in built if isinstance(item, str)]
     more_sections, more_notes = timeline_sections(sweep, timelines)
@@ -264,7 +377,10 @@ def markdown_table(table: pd.DataFrame, index: bool = False) -> str:
 
     def cell(value) -> str:
         if isinstance(value, float):
-            return "" if pd.isna(value) else f"{value:.4g}"
+            if pd.isna(value):
+                return ""
+            # Counts such as table 5.5's (414287 pages) in full rather than as 4.143e+05.
+            return f"{value:.0f}" if abs(value) >= 1e4 else f"{value:.4g}"
         return str(value).replace("|", "\\|")
 
     lines = ["| " + " | ".join(str(c) for c in table.columns) + " |", "|" + "---|" * len(table.columns)]
@@ -272,9 +388,10 @@ def markdown_table(table: pd.DataFrame, index: bool = False) -> str:
     return "\n".join(lines)
 
 
-def write_report(sweep_dir: Path, out_dir: Path, **options) -> list[Path]:
-    """Writes the PNGs, CSVs and report.md; returns the files written."""
-    sections, notes, header = build_sections(Path(sweep_dir), **options)
+def write_report(sweep_dir: Path | list[Path], out_dir: Path, **options) -> list[Path]:
+    """Writes the PNGs, CSVs and report.md of a sweep directory (or of several, as one sweep);
+    returns the files written."""
+    sections, notes, header = build_sections(sweep_dir, **options)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     lines = ["# cosched sweep report", "", *[f"- {line}" for line in header], ""]
@@ -293,6 +410,8 @@ def write_report(sweep_dir: Path, out_dir: Path, **options) -> list[Path]:
         if section.extra_tables:
             for caption, table in section.extra_tables.items():
                 lines += [f"Job length `{caption}`:", "", markdown_table(table, index=True), ""]
+        elif section.shown is not None:
+            lines += ["Mean over seeds (percent):", "", markdown_table(section.shown), ""]
         else:
             lines += [markdown_table(section.table), ""]
     if notes:

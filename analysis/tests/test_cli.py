@@ -100,3 +100,35 @@ def test_thread_surplus_counts_all_threads_when_the_run_folders_give_them(fixtur
     table = pd.read_csv(tmp_path / "thread_surplus.csv")
     assert table[["job_class", "surplus_mean", "ssr_avg"]].values.tolist() == [["pair", 1.0, 60.0]]
     assert "the total thread count" in (tmp_path / "report.md").read_text()
+
+
+def test_a_study_of_several_sweeps_is_one_report(fixtures, tmp_path):
+    # The SSS-CORE study is four sweeps, one per process set, with the same axes: one report draws
+    # each set's figures, and tables 5.5 and the claims over the sets together.
+    done = run_report(fixtures / "numa_agree", fixtures / "numa_disagree", "--out", tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == f"analysis: wrote 12 files to {tmp_path}/ (report.md)\n"
+    for stem in ["numa_rates_A", "numa_rates_K", "numa_breakdown_A", "numa_breakdown_K"]:
+        assert (tmp_path / f"{stem}.png").is_file() and (tmp_path / f"{stem}.csv").is_file()
+    claims = pd.read_csv(tmp_path / "numa_claims.csv", keep_default_na=False)
+    assert claims["agree"].tolist() == ["21 of 24", "7 of 8", "1 of 2", "57 of 60", "1 of 2", "3 of 4"]
+    replaced = pd.read_csv(tmp_path / "numa_table_5_5.csv")
+    assert replaced["set"].tolist() == ["A", "A", "K", "K"] * 2
+
+
+@pytest.mark.parametrize(
+    "dirs, options, message",
+    [
+        (["numa_agree", "numa_disagree"], [], "--out: required with several sweep directories"),
+        (["numa_agree", "smp_load"], ["--out", "OUT"],
+         "{fixtures}/smp_load/results.csv:1: axes workload.nosync, workload.jobs.0.wait.spin differ from "
+         "{fixtures}/numa_agree/results.csv's platform.file, scheduler.policy, memory.replacement, scheduler.slices "
+         "(a report of several sweeps needs the same axes)"),
+    ],
+)
+def test_several_sweeps_need_an_output_and_the_same_axes(fixtures, tmp_path, dirs, options, message):
+    options = [str(tmp_path) if o == "OUT" else o for o in options]
+    done = run_report(*[fixtures / d for d in dirs], *options)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"analysis: error: {message.format(fixtures=fixtures)}\n"
+    assert not (tmp_path / "report.md").exists()
