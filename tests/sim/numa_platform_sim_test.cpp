@@ -1,6 +1,6 @@
-// The NUMA model's tree platforms (platform/numa_platform) on SimGrid. Each test runs in its own process
-// (gtest_discover_tests): the SimGrid engine is a singleton. docs/models/numa.md section 2 states the rules
-// the expected values follow from.
+// The NUMA model's tree platforms (platform/numa_platform) and its shared network (numa/shared_network) on
+// SimGrid. Each test runs in its own process (gtest_discover_tests): the SimGrid engine is a singleton.
+// docs/models/numa.md section 2 states the rules the expected values follow from.
 
 #include <gtest/gtest.h>
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config/input_error.hpp"
+#include "numa/network.hpp"
 #include "platform/numa_platform.hpp"
 #include "platform/platform_check.hpp"
 
@@ -148,6 +149,166 @@ TEST(NumaPlatform, Numa1024IsReadWithSampledRoutes) {
   EXPECT_EQ(t.fanout, (std::vector<int>{4, 4, 8, 8}));
   EXPECT_EQ(t.switches.size(), 1u + 4 + 16 + 128);
   EXPECT_EQ(port_links(t, t.route(1023, 5)), simgrid_route(t, 1023, 5));
+}
+
+// --- the shared network: SimGrid's flow model, inside an actor ---
+
+// Runs `body` in an actor on w488 with the shared network, then SimGrid to its end.
+template <typename Body>
+void on_shared_w488(Body body) {
+  Loaded w488("platforms/numa-w488.xml");
+  auto network = numa::make_shared_network(w488.topology, w488.numa);
+  sg4::Actor::create("machine", w488.topology.clusters[0], [&] { body(*network); });
+  w488.engine.run();
+}
+
+numa::Message page(int from, int to, std::uint64_t tag = 0) {
+  return numa::Message{from, to, numa::MessageKind::Page, tag};
+}
+
+// 81.92 GB/s on every link: a 4096-byte page takes 50 ns = 50 clocks at 1 GHz on each link. The flow model
+// is cut-through: the page crosses all its links at once, so 50 clocks over 2 links as over 6 (the hop
+// model takes 50 per hop).
+TEST(NumaSharedNetwork, APageAloneTakesOneLinkTimeWhateverTheRoute) {
+  std::vector<std::optional<numa::Delivery>> got;
+  on_shared_w488([&](numa::Network& network) {
+    network.send(page(0, 1, 7), 0);
+    EXPECT_EQ(network.in_flight(), 1);
+    got.push_back(network.next_delivery(1000));
+    network.send(page(0, 255, 8), 100);
+    got.push_back(network.next_delivery(1000));
+    EXPECT_EQ(network.in_flight(), 0);
+  });
+  ASSERT_TRUE(got[0].has_value());
+  EXPECT_EQ(got[0]->at, 50);
+  EXPECT_EQ(got[0]->message.tag, 7u);
+  ASSERT_TRUE(got[1].has_value());
+  EXPECT_EQ(got[1]->at, 150);
+  EXPECT_EQ(got[1]->message.to, 255);
+}
+
+// A run lasts 100 slices of 100,000 clocks: at 10^7 clocks the seconds' rounding must not cost a clock.
+TEST(NumaSharedNetwork, APageLateInARunStillTakesFiftyClocks) {
+  std::optional<numa::Delivery> got;
+  on_shared_w488([&](numa::Network& network) {
+    network.send(page(3, 200), 10'000'003);
+    got = network.next_delivery(20'000'000);
+  });
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->at, 10'000'053);
+}
+
+// A communication message is 16 bytes: 0.2 clock, delivered at the next clock.
+TEST(NumaSharedNetwork, ASmallMessageIsDeliveredAtTheNextClock) {
+  std::optional<numa::Delivery> got;
+  on_shared_w488([&](numa::Network& network) {
+    network.send(numa::Message{0, 64, numa::MessageKind::Communication, 1}, 10);
+    got = network.next_delivery(100);
+  });
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->at, 11);
+}
+
+// Two pages into cluster 1 share the last link (the port into cluster 1): each gets half the bandwidth,
+// so both end at 100 clocks, in the order they were sent. Two pages on disjoint routes do not slow down.
+TEST(NumaSharedNetwork, TwoPagesSharingALinkTakeLongerThanOne) {
+  std::vector<numa::Delivery> shared, apart;
+  on_shared_w488([&](numa::Network& network) {
+    network.send(page(2, 1, 1), 0);
+    network.send(page(0, 1, 2), 0);
+    while (auto d = network.next_delivery(1000)) shared.push_back(*d);
+    network.send(page(0, 1, 3), 1000);
+    network.send(page(2, 3, 4), 1000);
+    while (auto d = network.next_delivery(2000)) apart.push_back(*d);
+  });
+  ASSERT_EQ(shared.size(), 2u);
+  EXPECT_EQ(shared[0].at, 100);
+  EXPECT_EQ(shared[0].message.tag, 1u) << "same clock, same completion: the first sent comes first";
+  EXPECT_EQ(shared[1].at, 100);
+  EXPECT_EQ(shared[1].message.tag, 2u);
+  ASSERT_EQ(apart.size(), 2u);
+  EXPECT_EQ(apart[0].at, 1050);
+  EXPECT_EQ(apart[1].at, 1050);
+}
+
+// A page of 4096 bytes from 0 to 1 (alone for 25 clocks, then sharing with a second page into 1): the first
+// has 2048 bytes left at 25 and moves at half speed until it ends at 25 + 50 = 75; the second then has
+// 4096 - 2048 = 2048 left at full speed: 75 + 25 = 100.
+TEST(NumaSharedNetwork, AMessageSlowsDownWhileAnotherSharesItsLink) {
+  std::vector<numa::Delivery> got;
+  on_shared_w488([&](numa::Network& network) {
+    network.send(page(0, 1, 1), 0);
+    EXPECT_FALSE(network.next_delivery(25).has_value()) << "nothing ends by clock 25";
+    network.send(page(2, 1, 2), 25);
+    while (auto d = network.next_delivery(1000)) got.push_back(*d);
+  });
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].at, 75);
+  EXPECT_EQ(got[0].message.tag, 1u);
+  EXPECT_EQ(got[1].at, 100);
+  EXPECT_EQ(got[1].message.tag, 2u);
+}
+
+TEST(NumaSharedNetwork, WithNothingInFlightTimeDoesNotMove) {
+  double clock = -1;
+  bool delivered = true;
+  on_shared_w488([&](numa::Network& network) {
+    delivered = network.next_delivery(1'000'000).has_value();
+    clock = sg4::Engine::get_clock();
+  });
+  EXPECT_FALSE(delivered);
+  EXPECT_EQ(clock, 0.0);
+}
+
+// The model ends with a page on its way: dropping the network cancels it, so SimGrid's clock stops where the
+// model stopped (clock 10), not where the page would have arrived (50).
+TEST(NumaSharedNetwork, DroppingTheNetworkCancelsWhatIsInFlight) {
+  Loaded w488("platforms/numa-w488.xml");
+  auto network = numa::make_shared_network(w488.topology, w488.numa);
+  sg4::Actor::create("machine", w488.topology.clusters[0], [&] {
+    network->send(page(0, 1), 0);
+    EXPECT_FALSE(network->next_delivery(10).has_value());
+    network.reset();
+  });
+  w488.engine.run();
+  EXPECT_DOUBLE_EQ(sg4::Engine::get_clock(), 10e-9);
+}
+
+// A message to its own cluster crosses no link and is delivered when sent.
+TEST(NumaSharedNetwork, AMessageToItsOwnClusterArrivesAtOnce) {
+  std::optional<numa::Delivery> got;
+  on_shared_w488([&](numa::Network& network) {
+    network.send(page(4, 4), 30);
+    got = network.next_delivery(30);
+  });
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->at, 30);
+}
+
+// Hops and bytes per level from the routes: a page from 0 to 255 crosses 2 links of each level; a
+// communication from 0 to 1 (16 bytes), 2 links of level 3.
+TEST(NumaSharedNetwork, TrafficCountsHopsAndBytesPerLevel) {
+  std::vector<numa::LevelTraffic> traffic;
+  on_shared_w488([&](numa::Network& network) {
+    network.send(page(0, 255), 0);
+    network.send(numa::Message{0, 1, numa::MessageKind::Communication, 0}, 0);
+    while (network.next_delivery(1000)) {
+    }
+    traffic = network.traffic();
+  });
+  ASSERT_EQ(traffic.size(), 3u);
+  const auto page_kind = static_cast<std::size_t>(numa::MessageKind::Page);
+  const auto communication = static_cast<std::size_t>(numa::MessageKind::Communication);
+  EXPECT_EQ(traffic[0].hops[page_kind], 2);
+  EXPECT_EQ(traffic[0].bytes, 2 * 4096);
+  EXPECT_EQ(traffic[1].hops[page_kind], 2);
+  EXPECT_EQ(traffic[2].hops[page_kind], 2);
+  EXPECT_EQ(traffic[2].hops[communication], 2);
+  EXPECT_EQ(traffic[2].bytes, 2 * 4096 + 2 * 16);
+  for (const auto& level : traffic) {
+    EXPECT_EQ(level.blocked_clocks, 0) << "the flow model never blocks";
+    EXPECT_EQ(level.queued_clocks, 0);
+  }
 }
 
 // --- bad platforms: one located line each, through the child process of cosched's platform check ---
