@@ -17,9 +17,9 @@ namespace {
 
 namespace sg4 = simgrid::s4u;
 
-// SimGrid's clock is in seconds, a double: a message that takes exactly 50 clocks may end a few ulps
-// after the 50th (at 10^7 clocks, a run's length, an ulp is 2e-9 clock). A completion within this much of
-// a clock counts as at that clock; later it counts as at the next clock.
+// SimGrid's clock is in seconds, a double: a page that takes exactly 50 clocks may end just after the 50th
+// (sent at clock 64,570,078, it ends 7.5e-9 clock late; the tests have it). A completion within this much
+// of a clock counts as at that clock; later, as at the next clock.
 constexpr double kClockTolerance = 1e-6;
 
 class SharedNetwork final : public Network {

@@ -187,15 +187,16 @@ TEST(NumaSharedNetwork, APageAloneTakesOneLinkTimeWhateverTheRoute) {
   EXPECT_EQ(got[1]->message.to, 255);
 }
 
-// A run lasts 100 slices of 100,000 clocks: at 10^7 clocks the seconds' rounding must not cost a clock.
-TEST(NumaSharedNetwork, APageLateInARunStillTakesFiftyClocks) {
+// Late in a long run SimGrid's clock, a double in seconds, rounds: a page sent from cluster 0 at clock
+// 64,570,078 (646 slices of 100,000 clocks) ends 7.5e-9 clock after the 50th. It must not cost a clock.
+TEST(NumaSharedNetwork, APageLateInALongRunStillTakesFiftyClocks) {
   std::optional<numa::Delivery> got;
   on_shared_w488([&](numa::Network& network) {
-    network.send(page(3, 200), 10'000'003);
-    got = network.next_delivery(20'000'000);
+    network.send(page(0, 200), 64'570'078);
+    got = network.next_delivery(70'000'000);
   });
   ASSERT_TRUE(got.has_value());
-  EXPECT_EQ(got->at, 10'000'053);
+  EXPECT_EQ(got->at, 64'570'128);
 }
 
 // A communication message is 16 bytes: 0.2 clock, delivered at the next clock.
