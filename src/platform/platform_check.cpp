@@ -117,6 +117,11 @@ std::string diagnostic(const std::string& output) {
 
 }  // namespace
 
+void fail_at_declaration(const std::string& file, const std::string& id, const std::string& zone,
+                         const std::string& what) {
+  fail(file, id, zone, what);
+}
+
 void set_crash_context(const char* what, const std::string& from, const std::string& to) {
   copy_name(g_context->what, sizeof g_context->what, what);
   copy_name(g_context->from, sizeof g_context->from, from);

@@ -22,6 +22,13 @@ void check_in_child_process(const std::string& file, const std::function<void()>
 // config::InputError located at the element of `file` that declares the host, link or cluster.
 void check_platform_values(const simgrid::s4u::Engine& engine, const std::string& file, int max_cores);
 
+// Throws config::InputError "file:line: platform.file: <what>", located at the element of `file` that
+// declares `id` (an id="..." attribute, or the cluster that made a link "<cluster>_link_<n>_UP"), else at
+// the declaration of `zone`, else at the file alone: how a model's own checks of its platform's structure
+// (platform/numa_platform.cpp) point at the element they refuse.
+[[noreturn]] void fail_at_declaration(const std::string& file, const std::string& id, const std::string& zone,
+                                      const std::string& what);
+
 // Says what the process is doing (`what` and two names, e.g. "computing the route", "ws-1", "ws-2"), so that
 // a crash in the child process of check_in_child_process can say where it happened. Cheap: no formatting.
 void set_crash_context(const char* what, const std::string& from, const std::string& to);
