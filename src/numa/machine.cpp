@@ -207,6 +207,7 @@ struct Machine::Impl {
   std::vector<Payload> local_messages;  // messages to the sender's own cluster, handed over as events
 
   Clock now = 0;
+  Clock slice_end = 0;
   int slices = 0;
   bool ended = false;
   std::string ended_by = "slices";
@@ -388,7 +389,8 @@ struct Machine::Impl {
     if (execution == Execution::Skipping) {
       g = geometric(event_probability(t), t.rng);
     } else {
-      g = step_clocks(t, from + pre, to_sync - pre);
+      // Clocks past the slice's end are never run: the thread draws again when it runs next.
+      g = step_clocks(t, from + pre, std::min<std::int64_t>(to_sync - pre, slice_end - (from + pre)));
     }
     ++t.version;
     if (g >= kNever || pre + g >= to_sync) {
@@ -943,8 +945,8 @@ struct Machine::Impl {
       return false;
     }
     const Clock start = now;
+    slice_end = start + numa.time_slice;
     schedule(start);
-    const Clock slice_end = start + numa.time_slice;
     while (!ended) {
       const Clock next = heap.empty() ? kNever : heap.top().at;
       const Clock limit = std::min(next, slice_end - 1);

@@ -15,24 +15,6 @@ namespace cosched::platform {
 
 namespace sg4 = simgrid::s4u;
 
-int NumaTopology::height_of_lca(int a, int b) const {
-  if (a == b) return 0;
-  const auto& above_a = ancestor[a];
-  const auto& above_b = ancestor[b];
-  int k = 0;
-  while (above_a[k] != above_b[k]) ++k;
-  return k + 1;
-}
-
-std::vector<int> NumaTopology::route(int a, int b) const {
-  const int height = height_of_lca(a, b);
-  std::vector<int> ports;
-  ports.reserve(2 * height);
-  for (int k = 0; k < height; ++k) ports.push_back(up[a][k]);
-  for (int k = height - 1; k >= 0; --k) ports.push_back(down[b][k]);
-  return ports;
-}
-
 namespace {
 
 // Up to this many clusters every route is read and checked; beyond, each cluster's route to one cluster

@@ -48,9 +48,24 @@ struct NumaTopology {
   // ancestor[c][k]: the switch at height k + 1 above c (k = 0: c's bottom switch).
   std::vector<std::vector<int>> ancestor;
 
-  int height_of_lca(int a, int b) const;  // 0 when a == b
+  // 0 when a == b. Inline and pure: the machine and the hop network (no SimGrid) ask it.
+  int height_of_lca(int a, int b) const {
+    if (a == b) return 0;
+    const auto& above_a = ancestor[a];
+    const auto& above_b = ancestor[b];
+    int k = 0;
+    while (above_a[k] != above_b[k]) ++k;
+    return k + 1;
+  }
   // The ports of the route from a to b, in order (2 * height_of_lca(a, b) of them).
-  std::vector<int> route(int a, int b) const;
+  std::vector<int> route(int a, int b) const {
+    const int height = height_of_lca(a, b);
+    std::vector<int> ports;
+    ports.reserve(2 * height);
+    for (int k = 0; k < height; ++k) ports.push_back(up[a][k]);
+    for (int k = height - 1; k >= 0; --k) ports.push_back(down[b][k]);
+    return ports;
+  }
 };
 
 // Loads numa.platform_file into `engine` (SimGrid's CM02 network model without correction factors), reads
