@@ -16,8 +16,8 @@
 namespace cosched::config {
 namespace {
 
-// Bounds of the keys (docs/scenario-format.md section 10.7). Clock counts share the largest simulated time
-// of every model; the others keep a run's tables within memory and their products far from overflow.
+// Bounds of the keys (docs/scenario-format.md sections 10.3-10.6). Clock counts share the largest simulated
+// time of every model; the others keep a run's tables within memory and their products far from overflow.
 constexpr std::int64_t kMaxClocks = limits::kMaxSimulatedTime;
 constexpr std::int64_t kMaxCount = 1'000'000;                     // threads of a process, copies
 constexpr std::int64_t kMaxSpacePages = 10'000'000;               // pages of one local or shared space
