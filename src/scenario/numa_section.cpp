@@ -437,9 +437,9 @@ nlohmann::ordered_json numa_json(const NumaConfig& numa) {
       {"A14",
        fmt::format("a local access costs local_access = {} clk, counted as effective", numa.local_access)},
       {"A28", numa.buffers
-                  ? "each switch output port buffers as many messages as the switch has input lines; "
-                    "a message waits for a free entry"
-                  : "switch output ports buffer without limit"},
+                  ? "under network hops, each switch output port buffers as many messages as the switch has "
+                    "input lines; a message waits for a free entry"
+                  : "under network hops, switch output ports buffer without limit"},
   };
   return out;
 }
