@@ -18,6 +18,12 @@ constexpr double kBytesPerNowProcess = 4096;
 constexpr double kBytesPerWorkstation = 64 * 1024;
 constexpr double kBytesPerTalkingPair = 64;
 constexpr double kBaseBytes = 64 * 1024 * 1024;
+// NUMA: what its machine must hold (docs/models/numa.md): a record per page of every space (a thread's local
+// pages, a process's shared pages) and per page frame, a bit per shared page and cluster for where its
+// copies are, and a thread's state. Estimated from those structures, not yet measured.
+constexpr double kBytesPerNumaPage = 32;
+constexpr double kBytesPerNumaFrame = 32;
+constexpr double kBytesPerNumaThread = 1024;
 
 // The field at `path` below `from`, or the deepest one that exists on the way (for keys left to their
 // default, the error names the mapping they would be in).
@@ -92,6 +98,62 @@ void check_now(const NowConfig& now, const Field& root) {
   }
 }
 
+// The memory a NUMA run needs, split into its page frames and the rest (to say which key tips it over).
+struct NumaMemory {
+  double frames = 0, other = 0;
+};
+
+NumaMemory numa_memory(const NumaConfig& numa) {
+  // Before the platform file is loaded the clusters are unknown; the largest process needs at least one
+  // cluster per thread (thesis 4.2.3), a lower bound.
+  double clusters = numa.clusters;
+  double threads = 0, pages = 0, shared_pages = 0;
+  for (const auto& p : numa.processes) {
+    clusters = std::max(clusters, static_cast<double>(p.threads));
+    const double copies = p.copies;
+    threads += copies * p.threads;
+    pages += copies * (static_cast<double>(p.threads) * p.local_pages + p.shared_pages);
+    shared_pages += copies * p.shared_pages;
+  }
+  return {
+      clusters * numa.pages_per_cluster * kBytesPerNumaFrame,
+      kBaseBytes + threads * kBytesPerNumaThread + pages * kBytesPerNumaPage + shared_pages * clusters / 8};
+}
+
+void check_numa(const NumaConfig& numa, const Field& root) {
+  // Chapter 5: a run lasts at most `slices` time slices.
+  const double longest = static_cast<double>(numa.time_slice) * numa.slices;
+  if (longest > static_cast<double>(kMaxSimulatedTime))
+    at(root, {"scheduler", "slices"})
+        .error(fmt::format("slices x time_slice = {:g} clocks, more than the largest simulated time ({:g} "
+                           "clocks); expected fewer or shorter slices",
+                           longest, static_cast<double>(kMaxSimulatedTime)));
+  std::int64_t processes = 0, threads = 0;
+  for (std::size_t p = 0; p < numa.processes.size(); ++p) {
+    const auto& process = numa.processes[p];
+    processes += process.copies;
+    threads += static_cast<std::int64_t>(process.threads) * process.copies;
+    const auto where = [&](const char* key) {
+      return at(root, {"workload", "processes", std::to_string(p), process.copies > 1 ? "copies" : key});
+    };
+    if (processes > kMaxProcesses)
+      where("copies").error(
+          fmt::format("{} processes in all (every copy of every process), more than the "
+                      "limit of {}",
+                      processes, kMaxProcesses));
+    if (threads > kMaxThreads)
+      where("threads").error(
+          fmt::format("{} threads in all (every copy of every process), more than the "
+                      "limit of {}",
+                      threads, kMaxThreads));
+  }
+  // The frames dominate when pages_per_cluster is what was made too large.
+  const auto memory = numa_memory(numa);
+  check_memory(memory.frames + memory.other, memory.frames > memory.other
+                                                 ? at(root, {"memory", "pages_per_cluster"})
+                                                 : at(root, {"workload"}));
+}
+
 }  // namespace
 
 double estimated_memory_bytes(const Scenario& scenario) {
@@ -99,6 +161,10 @@ double estimated_memory_bytes(const Scenario& scenario) {
     double threads = smp->nosync;
     for (const auto& job : smp->jobs) threads += static_cast<double>(job.threads) * job.copies;
     return kBaseBytes + threads * kBytesPerSmpThread;
+  }
+  if (const auto* numa = std::get_if<NumaConfig>(&scenario.model_config)) {
+    const auto memory = numa_memory(*numa);
+    return memory.frames + memory.other;
   }
   const auto& now = std::get<NowConfig>(scenario.model_config);
   double workstations = now.workstations;
@@ -128,6 +194,9 @@ void check_simulated_time(std::int64_t now, const std::string& scenario_file, co
 void check(const Scenario& scenario, const Field& root) {
   if (const auto* smp = std::get_if<SmpConfig>(&scenario.model_config)) {
     check_smp(*smp, root);
+  } else if (const auto* numa = std::get_if<NumaConfig>(&scenario.model_config)) {
+    check_numa(*numa, root);  // checks the memory too, naming the key that tips it over
+    return;
   } else {
     check_now(std::get<NowConfig>(scenario.model_config), root);
   }

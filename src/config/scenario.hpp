@@ -200,21 +200,27 @@ struct NumaTableEntry {
 struct NumaTable {
   // The shape as given, for the record: "hot-cold" (hot_pages, hot_refs, mix) or "entries".
   std::string shape = "hot-cold";
-  double hot_pages = 0.2;  // share of the space's pages that are hot
-  double hot_refs = 0.8;   // share of the references that go to the hot pages
+  double hot_pages = 0.2;                           // share of the space's pages that are hot
+  double hot_refs = 0.8;                            // share of the references that go to the hot pages
   double compute = 0.5, read = 0.35, write = 0.15;  // each page's references by type (A5)
-  std::vector<NumaTableEntry> entries;              // shape "entries": the table itself
+  // Shape "entries": the table itself. Shape "hot-cold": filled by the reader with the space's hot run and
+  // its cold run (none when every page is hot), each page weighted by its run's share of the references;
+  // their types are unused, every page's references follow the mix above.
+  std::vector<NumaTableEntry> entries;
 };
 
 struct NumaProcessProfile {
   std::string name;
   int threads = 0;  // the fixed number of processors it requests (thesis 4.2.3)
+  // Where `threads` was given ("file:line:col: workload.processes[3].threads"), for the checks that need the
+  // platform file (more threads than clusters).
+  std::string origin;
   int copies = 1;
-  int local_pages = 0;   // per thread
-  int shared_pages = 0;  // per process
-  double shared_rate = 0;                     // r_shared: share of references to the shared space (A4)
-  Clocks sync_min = 1000, sync_max = 1000;    // synchronization interval, or a range drawn per process (A7)
-  std::string sync_given;                     // as written
+  int local_pages = 0;                      // per thread
+  int shared_pages = 0;                     // per process
+  double shared_rate = 0;                   // r_shared: share of references to the shared space (A4)
+  Clocks sync_min = 1000, sync_max = 1000;  // synchronization interval, or a range drawn per process (A7)
+  std::string sync_given;                   // as written
   NumaTable local_table, shared_table;
 };
 
@@ -222,24 +228,25 @@ struct NumaConfig {
   // platform
   std::string platform_file;  // resolved path of the tree platform
   NumaNetwork network = NumaNetwork::Hops;
-  int clusters = 0;                 // as the platform file has them (filled by the run)
-  double clock_hz = 1e9;            // clocks per simulated second, for SimGrid's clock and the shared network
-  Clocks page_transfer_base = 50;   // clk for a page over one hop at the reference bandwidth (table 5.1, A1)
-  double reference_bandwidth = 0;   // bytes/s at which a page hop costs page_transfer_base; 0: the bottom level's
+  int clusters = 0;                // as the platform file has them (filled by the run)
+  double clock_hz = 1e9;           // clocks per simulated second, for SimGrid's clock and the shared network
+  Clocks page_transfer_base = 50;  // clk for a page over one hop at the reference bandwidth (table 5.1, A1)
+  double reference_bandwidth =
+      0;  // bytes/s at which a page hop costs page_transfer_base; 0: the bottom level's
   int update_bytes = 64, communication_bytes = 16;  // message sizes (A2); a page message is page_size bytes
-  bool buffers = true;              // finite output buffers of the switches' input-line count (A28)
+  bool buffers = true;  // finite output buffers of the switches' input-line count (A28)
   // scheduler
-  std::string policy = "policy4";  // a name of sched/numa_allocation.cpp
-  Clocks time_slice = 100'000;     // one quantum (table 5.1)
-  int slices = 100;                // a run ends after this many slices (chapter 5)
-  double aging_coefficient = 0;    // C_r of the aging formula (3.1.3, A10)
+  std::string policy = "policy4";    // a name of sched/numa_allocation.cpp
+  Clocks time_slice = 100'000;       // one quantum (table 5.1)
+  int slices = 100;                  // a run ends after this many slices (chapter 5)
+  double aging_coefficient = 0;      // C_r of the aging formula (3.1.3, A10)
   bool variable_processors = false;  // future work (5.1): processes grow into clusters left idle
   // memory
   std::string replacement = "strategy1";  // a name of sched/numa_replacement.cpp
   int pages_per_cluster = 400;
   int page_size = 4096;
   Clocks disk = 10'000;
-  Clocks local_access = 1;                // A14
+  Clocks local_access = 1;                 // A14
   std::string consistency = "sequential";  // sequential (the thesis) or release (future work, 5.3)
   // workload
   double work = 2'000'000;  // effective clocks per thread, on average over a process's threads (A9)

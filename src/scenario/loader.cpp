@@ -235,7 +235,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   scenario.name = fs::path(file).stem().string();
   if (auto f = top.optional("name")) scenario.name = result_name(*f);
   auto model = top.required("model");
-  scenario.model = model.scalar("a model name: smp or now");
+  scenario.model = model.scalar("a model name: smp, now or numa");
   if (auto f = top.optional("seed")) scenario.seed = f->seed();
   auto end_field = top.optional("end");
   if (auto& f = end_field) {
@@ -256,6 +256,9 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
       end_field->error("the now model supports end: all-jobs only");
     scenario.model_config = read_now(top, dir);
   } else if (scenario.model == "numa") {
+    // Nobukuni chapter 5: "carried on until one of the processes in a set stops execution or 100 time
+    // slices has passed"; end: all-jobs is also allowed.
+    if (!end_field) scenario.end = EndCondition::FirstFinish;
     scenario.model_config = read_numa(top, dir, scenario.end);
   } else {
     model.fail("a model name: smp, now or numa");
