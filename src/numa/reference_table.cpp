@@ -1,5 +1,6 @@
 #include "numa/reference_table.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -14,27 +15,21 @@ struct Reference {
   config::NumaAccess type;
 };
 
-// The hot-cold shape (A5): the first round(hot_pages x pages) pages (at least one) share hot_refs of the
-// references, the others the rest; each page's references split by type in the table's mix.
-std::vector<Reference> hot_cold(const config::NumaTable& table, int pages) {
-  const int hot = std::max(1, std::min(pages, static_cast<int>(std::lround(table.hot_pages * pages))));
-  const int cold = pages - hot;
-  const double hot_share = cold == 0 ? 1.0 : table.hot_refs;
+// Each page of the runs as references: one of the entry's type, or (hot-cold) one per type of the mix.
+std::vector<Reference> references(const config::NumaTable& table, int pages) {
   std::vector<Reference> out;
-  for (int page = 0; page < pages; ++page) {
-    const double f = page < hot ? hot_share / hot : (1.0 - hot_share) / cold;
-    out.push_back({page, f * table.compute, config::NumaAccess::Compute});
-    out.push_back({page, f * table.read, config::NumaAccess::Read});
-    out.push_back({page, f * table.write, config::NumaAccess::Write});
-  }
-  return out;
-}
-
-std::vector<Reference> listed(const config::NumaTable& table, int pages) {
-  std::vector<Reference> out;
+  const bool mix = table.shape != "entries";
   int page = 0;
   for (const auto& entry : table.entries)
-    for (int k = 0; k < entry.pages; ++k) out.push_back({page++, entry.frequency, entry.type});
+    for (int k = 0; k < entry.pages; ++k, ++page) {
+      if (!mix) {
+        out.push_back({page, entry.frequency, entry.type});
+        continue;
+      }
+      out.push_back({page, entry.frequency * table.compute, config::NumaAccess::Compute});
+      out.push_back({page, entry.frequency * table.read, config::NumaAccess::Read});
+      out.push_back({page, entry.frequency * table.write, config::NumaAccess::Write});
+    }
   if (page != pages)  // the section reader refuses such a table
     throw std::logic_error("a reference table's entries do not cover its space");
   return out;
@@ -42,16 +37,24 @@ std::vector<Reference> listed(const config::NumaTable& table, int pages) {
 
 }  // namespace
 
+std::vector<config::NumaTableEntry> hot_cold_runs(const config::NumaTable& table, int pages) {
+  const int hot = static_cast<int>(std::clamp<long long>(std::llround(table.hot_pages * pages), 1, pages));
+  const int cold = pages - hot;
+  if (cold == 0) return {{hot, 1.0 / hot, config::NumaAccess::Compute}};
+  return {{hot, table.hot_refs / hot, config::NumaAccess::Compute},
+          {cold, (1 - table.hot_refs) / cold, config::NumaAccess::Compute}};
+}
+
 ReferenceTable build_reference_table(const config::NumaTable& table, int pages) {
-  const auto references = table.entries.empty() ? hot_cold(table, pages) : listed(table, pages);
+  const auto refs = references(table, pages);
   double sum = 0;
-  for (const auto& r : references) sum += r.frequency;
+  for (const auto& r : refs) sum += r.frequency;
   ReferenceTable out;
   out.pages = pages;
   out.page_read.assign(pages, 0);
   out.page_write.assign(pages, 0);
   std::vector<std::vector<int>> by_page(pages);
-  for (const auto& r : references) {
+  for (const auto& r : refs) {
     const auto weight = sum > 0 ? static_cast<std::int64_t>(std::llround(r.frequency / sum * kScale)) : 0;
     out.total += weight;
     if (r.type == config::NumaAccess::Compute || weight == 0) continue;

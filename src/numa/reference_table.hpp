@@ -22,8 +22,14 @@ struct ReferenceTable {
   std::vector<std::int64_t> page_read, page_write;
 };
 
-// Weights are fixed-point: the table's frequencies scaled so that they add up to about 2^40, each rounded to
-// an integer, so that every sum the machine takes is exact.
+// The hot-cold shape (A5) of a space of `pages` pages as runs: the first round(hot_pages x pages) pages (at
+// least one) share hot_refs of the references, the others the rest; every page's references split by type
+// in the table's mix (the runs' own types are unused). Every page hot: the references spread evenly.
+std::vector<config::NumaTableEntry> hot_cold_runs(const config::NumaTable& table, int pages);
+
+// `table` as resolved by the reader (hot-cold tables as their runs). Weights are fixed-point: the table's
+// frequencies scaled so that they add up to about 2^40, each rounded to an integer, so that every sum the
+// machine takes is exact.
 ReferenceTable build_reference_table(const config::NumaTable& table, int pages);
 
 }  // namespace cosched::numa

@@ -10,6 +10,7 @@
 #include "config/limits.hpp"
 #include "config/now_fields.hpp"
 #include "config/units.hpp"
+#include "numa/reference_table.hpp"
 #include "sched/numa_allocation.hpp"
 #include "sched/numa_replacement.hpp"
 
@@ -201,17 +202,7 @@ NumaTable resolve_table(const TableAsRead& given, int pages, const std::string& 
                       pages, whose));
     return table;
   }
-  const auto hot =
-      static_cast<int>(std::clamp<std::int64_t>(std::llround(table.hot_pages * pages), 1, pages));
-  const int cold = pages - hot;
-  table.entries.clear();
-  if (cold == 0) {
-    // Every page is hot: the references have no cold pages to go to, so hot_refs does not apply.
-    table.entries.push_back({hot, 1.0 / hot, NumaAccess::Compute});
-  } else {
-    table.entries.push_back({hot, table.hot_refs / hot, NumaAccess::Compute});
-    table.entries.push_back({cold, (1 - table.hot_refs) / cold, NumaAccess::Compute});
-  }
+  table.entries = numa::hot_cold_runs(table, pages);
   return table;
 }
 

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "numa/machine.hpp"
+#include "numa/reference_table.hpp"
 #include "numa_test_support.hpp"
 
 namespace cosched::numa {
@@ -30,6 +31,12 @@ config::NumaProcessProfile process(const std::string& name, int threads, int loc
   p.shared_rate = shared_rate;
   p.sync_min = p.sync_max = 1'000'000'000;  // no sync point within these runs
   return p;
+}
+
+// Hot-cold tables as the section reader resolves them (their runs).
+void resolve(config::NumaProcessProfile& p) {
+  for (auto [table, pages] : {std::pair{&p.local_table, p.local_pages}, std::pair{&p.shared_table, p.shared_pages}})
+    if (table->shape == "hot-cold") table->entries = hot_cold_runs(*table, pages);
 }
 
 struct Run {
@@ -74,6 +81,7 @@ TEST(NumaMachine, SkippingGivesTheSteppedDistributionOfEvents) {
     p->shared_table.compute = 0.6;
     p->shared_table.read = 0.3;
     p->shared_table.write = 0.1;
+    resolve(*p);
   }
   numa.processes = {a, b};
   const int n = 400;
@@ -153,6 +161,8 @@ TEST(NumaMachine, AccountingAddsUpAndTheFirstFinishEndsTheRun) {
   a.sync_min = a.sync_max = 100;
   auto b = process("b", 2, 4, 4, 0.2);
   b.sync_min = b.sync_max = 150;
+  resolve(a);
+  resolve(b);
   numa.processes = {a, b};
   const auto r = run(numa, topology, 3).record;
   const auto& c = r.processor_clocks;
@@ -166,7 +176,10 @@ TEST(NumaMachine, AccountingAddsUpAndTheFirstFinishEndsTheRun) {
   const auto finished = std::count_if(r.jobs.begin(), r.jobs.end(), [](const auto& j) { return j.finished; });
   EXPECT_EQ(finished, 1);
   for (const auto& j : r.jobs)
-    if (j.finished) EXPECT_DOUBLE_EQ(j.effective_per_thread * j.threads, j.threads * 2000.0);
+    if (j.finished) {  // the sum passes the target at the clock it finishes, by less than a clock per thread
+      EXPECT_GE(j.effective_per_thread * j.threads, j.threads * 2000.0);
+      EXPECT_LT(j.effective_per_thread * j.threads, j.threads * 2001.0);
+    }
   EXPECT_GT(r.jobs[0].barriers, 0);
 }
 
