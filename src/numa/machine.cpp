@@ -49,6 +49,8 @@ struct Op {
 
 struct Frame {
   int page = -1;
+  int process = -1;     // the page's process, and whether the page is shared: read by every victim choice
+  bool shared = false;
   Clock last_ref = 0;
   std::int64_t ref_eff = 0;     // the referencing thread's effective clocks when last_ref was settled
   std::uint64_t stamp = 0;      // the placement ref_eff belongs to
@@ -197,6 +199,7 @@ struct Machine::Impl {
   std::vector<ClusterState> clusters;
   ResourceTree rmt;
   std::mt19937_64 sched_rng;
+  std::mt19937_64 lru_rng;  // LRU times' draws: their own stream, so that they never shift a thread's
 
   std::priority_queue<Event, std::vector<Event>, std::greater<>> heap;
   std::uint64_t seq = 0;
@@ -232,7 +235,8 @@ struct Machine::Impl {
                                                                      : setup.topology->clusters.size())),
         bytes(message_bytes(*setup.numa)),
         rmt(*setup.topology, setup.numa->pages_per_cluster, count_processes(*setup.numa)),
-        sched_rng(util::mix_seed(setup.seed, 3)) {
+        sched_rng(util::mix_seed(setup.seed, 3)),
+        lru_rng(util::mix_seed(setup.seed, 4)) {
     if (!policy || !replacement) throw std::logic_error("numa: unknown policy or replacement strategy");
     build(setup.seed);
   }
@@ -734,7 +738,11 @@ struct Machine::Impl {
       cs.free.pop_back();  // evict() returned the frame to the free list
     }
     Frame& f = cs.frames[frame];
-    f = Frame{page, at, 0, 0, 0};
+    f = Frame{};
+    f.page = page;
+    f.process = pg.process;
+    f.shared = pg.thread < 0;
+    f.last_ref = at;
     touch(cluster, frame, at);
     rmt.page_in(pg.process, cluster);
     if (pg.thread >= 0) {
@@ -781,21 +789,26 @@ struct Machine::Impl {
     remove(cluster, frame, at);
   }
 
+  // The strategy's victim among the cluster's frames. LRU times are settled (drawn, section 6.4) only for the
+  // frames that share the strategy's smallest order: the others cannot be the victim.
   std::optional<int> choose_victim(int cluster, Clock at) {
     ClusterState& cs = clusters[cluster];
     views.clear();
+    std::int64_t best = std::numeric_limits<std::int64_t>::max();
+    const int running = cs.process;
     for (int f = 0; f < static_cast<int>(cs.frames.size()); ++f) {
-      Frame& frame = cs.frames[f];
-      if (frame.page < 0) continue;
-      const Page& pg = pages[frame.page];
+      const Frame& frame = cs.frames[f];
+      if (frame.page < 0 || frame.pins > 0) continue;
       sched::FrameView v;
       v.frame = f;
-      v.page_class = class_of(pg, cluster);
-      v.priority_rank = processes[pg.process].finished ? static_cast<int>(processes.size()) : rank[pg.process];
-      v.last_reference = last_reference(cluster, f, at);
-      v.evictable = frame.pins == 0;
+      v.page_class = sched::page_class(frame.process == running, frame.shared,
+                                       frame.shared && pages[frame.page].copies.size() > 1);
+      v.priority_rank = rank[frame.process];
+      best = std::min(best, replacement->order(v));
       views.push_back(v);
     }
+    std::erase_if(views, [&](const sched::FrameView& v) { return replacement->order(v) != best; });
+    for (auto& v : views) v.last_reference = last_reference(cluster, v.frame, at);
     return replacement->victim(views);
   }
 
@@ -832,7 +845,7 @@ struct Machine::Impl {
     if (pev < 1) q /= 1 - pev;
     f.ref_eff = eff_now;
     f.stamp = t->placement;
-    const Clock back = geometric(std::min(q, 1.0), t->rng);
+    const Clock back = geometric(std::min(q, 1.0), lru_rng);
     if (back >= window) return f.last_ref;
     f.last_ref = std::max(f.last_ref, time_of(*t, eff_now - 1 - back));
     return f.last_ref;
@@ -1044,6 +1057,7 @@ struct Machine::Impl {
     if (slices > 0) sched::age(priority, slice, numa.aging_coefficient);
     for (std::size_t i = 0; i < processes.size(); ++i) processes[i].priority = priority[i];
     const auto order = sched::priority_order(priority, slice);
+    // Finished processes are in no order: their pages count as the lowest priority's.
     std::fill(rank.begin(), rank.end(), static_cast<int>(processes.size()));
     for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int>(r);
 

@@ -7,36 +7,16 @@
 namespace cosched::sched {
 namespace {
 
-// The evictable frame that `before` orders first, or nothing.
-template <typename Before>
-std::optional<int> first_evictable(std::span<const FrameView> frames, Before before) {
-  const FrameView* best = nullptr;
-  for (const auto& frame : frames) {
-    // Thesis 4.4 para 4: "Both strategies will not select coherency processing shared pages as the victim
-    // page for replacement"; frames whose page is arriving or leaving are left alone too.
-    if (!frame.evictable) continue;
-    if (best == nullptr || before(frame, *best)) best = &frame;
-  }
-  if (best == nullptr) return std::nullopt;
-  return best->frame;
-}
-
 // Thesis 4.4, Strategy0: "Simple LRU without page classification": the least recently referenced frame
 // (A30: its last access on this cluster, or its loading), ties to the lower frame.
-std::optional<int> strategy0(std::span<const FrameView> frames) {
-  return first_evictable(frames, [](const FrameView& a, const FrameView& b) {
-    return std::tie(a.last_reference, a.frame) < std::tie(b.last_reference, b.frame);
-  });
-}
+std::int64_t strategy0(const FrameView&) { return 0; }
 
 // Thesis 4.4, Strategy1: "Uses page class. Processes are scanned in reverse priority order." A25: class-major
 // (class 1 of every process before class 2 of any), within a class the lowest-priority process first (the
 // largest rank), within a process LRU, ties to the lower frame.
-std::optional<int> strategy1(std::span<const FrameView> frames) {
-  return first_evictable(frames, [](const FrameView& a, const FrameView& b) {
-    return std::make_tuple(a.page_class, -a.priority_rank, a.last_reference, a.frame) <
-           std::make_tuple(b.page_class, -b.priority_rank, b.last_reference, b.frame);
-  });
+std::int64_t strategy1(const FrameView& frame) {
+  constexpr std::int64_t kRanks = std::int64_t{1} << 32;
+  return static_cast<std::int64_t>(frame.page_class) * kRanks + (kRanks - 1 - frame.priority_rank);
 }
 
 const NumaReplacementEntry kReplacements[] = {
@@ -48,6 +28,24 @@ const NumaReplacementEntry kReplacements[] = {
 };
 
 }  // namespace
+
+std::optional<int> NumaReplacementEntry::victim(std::span<const FrameView> frames) const {
+  const FrameView* best = nullptr;
+  std::int64_t best_order = 0;
+  for (const auto& frame : frames) {
+    // Thesis 4.4 para 4: "Both strategies will not select coherency processing shared pages as the victim
+    // page for replacement"; frames whose page is arriving or leaving are left alone too.
+    if (!frame.evictable) continue;
+    const std::int64_t o = order(frame);
+    if (best == nullptr ||
+        std::tie(o, frame.last_reference, frame.frame) < std::tie(best_order, best->last_reference, best->frame)) {
+      best = &frame;
+      best_order = o;
+    }
+  }
+  if (best == nullptr) return std::nullopt;
+  return best->frame;
+}
 
 std::string_view page_class_name(PageClass c) {
   switch (c) {

@@ -28,11 +28,16 @@ struct FrameView {
   bool evictable = true;            // false while under coherency processing or moving
 };
 
+// A strategy is an order on frames: it evicts the evictable frame with the smallest (order, last_reference,
+// frame). The order is what comes before LRU (strategy0: nothing; strategy1: class, then the lower
+// priority first), so a caller whose LRU times are costly to settle (the NUMA machine, A30) needs them only
+// for the frames that share the smallest order.
 struct NumaReplacementEntry {
   std::string_view name;
   std::string_view doc;
+  std::int64_t (*order)(const FrameView& frame);
   // The victim's frame, or nothing when no frame is evictable. Ties go to the lower frame number.
-  std::optional<int> (*victim)(std::span<const FrameView> frames);
+  std::optional<int> victim(std::span<const FrameView> frames) const;
 };
 
 std::span<const NumaReplacementEntry> numa_replacements();
