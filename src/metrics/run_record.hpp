@@ -154,7 +154,7 @@ struct NowRunRecord {
   SpinCount spins() const;  // barrier waits over all jobs
 };
 
-// ---- numa: every time in clocks (docs/models/numa.md section 6) ----
+// ---- numa: every time in clocks (docs/models/numa.md section 7) ----
 
 // Processor time by state, in processor-clocks (6.1): a processor is in exactly one state at each clock.
 struct NumaClocks {

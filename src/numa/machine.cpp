@@ -24,7 +24,7 @@ namespace {
 
 constexpr Clock kNever = std::numeric_limits<Clock>::max() / 4;
 
-// A processor's state at a clock (docs/models/numa.md section 6.1); Off: the thread holds no processor.
+// A processor's state at a clock (docs/models/numa.md section 7); Off: the thread holds no processor.
 enum class State : std::uint8_t { Off, Effective, Comm, Sync, Disk };
 
 // What a thread that is not executing waits for.
@@ -361,7 +361,7 @@ struct Machine::Impl {
     push(std::max(when, at), EventKind::Finish, id, p.finish_version);
   }
 
-  // ---- execution (docs/models/numa.md section 1.3) ----
+  // ---- execution (docs/models/numa.md sections 6.1-6.2) ----
 
   double local_share(const Thread& t, const Process& p) const {
     return p.local->total > 0 ? (1 - p.shared_rate) * static_cast<double>(t.local_ev.total()) / p.local->total : 0;
@@ -499,7 +499,7 @@ struct Machine::Impl {
     }
   }
 
-  // One access of thread t, at `at`, evaluated against where the page is now (docs/models/numa.md 1.4).
+  // One access of thread t, at `at`, evaluated against where the page is now (docs/models/numa.md section 6.1).
   void access(Thread& t, int page, bool write, Clock at) {
     Page& pg = pages[page];
     Process& p = processes[t.process];
@@ -815,7 +815,7 @@ struct Machine::Impl {
   // A30: a page's time is its last reference on this cluster. References in skipped stretches of effective
   // execution are not drawn one by one; the last one is drawn when it is needed, from the exact distribution
   // of the page's references over the effective clocks the thread here has run since the time last settled
-  // (docs/models/numa.md section 1.5).
+  // (docs/models/numa.md section 6.4).
   Clock last_reference(int cluster, int frame, Clock at) {
     Frame& f = clusters[cluster].frames[frame];
     if (execution == Execution::Stepped) return f.last_ref;

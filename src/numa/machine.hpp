@@ -16,7 +16,7 @@
 
 namespace cosched::numa {
 
-// How a running thread's clocks are drawn (docs/models/numa.md section 1.3): one clock at a time as the
+// How a running thread's clocks are drawn (docs/models/numa.md section 6.2): one clock at a time as the
 // thesis describes ("Processes make memory reference actions at each clock"), or the number of clocks to the
 // next clock that needs more than a local action drawn at once from its geometric distribution, which gives
 // the same distribution of events and is what runs use; stepping exists to test that.
