@@ -243,6 +243,7 @@ Json summary_json(const NumaRunRecord& r) {
   out["slices"] = r.slices;
   out["ended_by"] = r.ended_by;
   out["rates"] = numa_rates_json(r.rates);
+  out["rates_with_disk"] = numa_rates_json(r.rates_with_disk);
   out["breakdown"] = numa_breakdown_json(r.breakdown);
   out["processor_clocks"] = numa_clocks_json(r.processor_clocks);
   out["pages_replaced"] = numa_replaced_json(r.pages_replaced);

@@ -230,6 +230,7 @@ struct NumaRunRecord {
   std::string ended_by;  // "first-finish" (a process finished) or "slices"
   NumaClocks processor_clocks;
   NumaRates rates;
+  NumaRates rates_with_disk;  // the same rates over every processor-clock, disk time included (A26's other reading)
   NumaBreakdown breakdown;
   NumaPagesReplaced pages_replaced{};
   NumaPageTransfers page_transfers;

@@ -100,7 +100,6 @@ struct Thread {
   std::mt19937_64 rng;
   std::uint32_t version = 0;
   bool next_is_sync = false;
-  int stepped_space = -1, stepped_entry = -1;  // Stepped: the entry drawn for the next event
   Op op;
   int outstanding_writes = 0;  // release consistency
   std::uint64_t placement = 0;
@@ -355,8 +354,9 @@ struct Machine::Impl {
   // A9: the process finishes when its threads' effective clocks add up to threads x work.
   void schedule_finish(Process& p, int id, Clock at) {
     ++p.finish_version;
-    if (p.finished || p.active == 0) return;
+    if (p.finished) return;
     const std::int64_t left = target(p) - p.eff_base;
+    if (left > 0 && p.active == 0) return;  // it finishes only once a thread executes again
     const Clock when = p.t_base + (left <= 0 ? 0 : (left + p.active - 1) / p.active);
     push(std::max(when, at), EventKind::Finish, id, p.finish_version);
   }
@@ -386,57 +386,44 @@ struct Machine::Impl {
   }
 
   // Draws the clock of the thread's next event: an access that needs more than a local action, or its next
-  // sync point, whichever comes first.
+  // sync point, whichever comes first. Stepped execution: the next clock not decided yet, or the sync point.
   void schedule_next(Thread& t, Clock from, int pre) {
     const std::int64_t to_sync = std::max<std::int64_t>(0, t.next_sync - t.eff);
-    Clock g;
-    if (execution == Execution::Skipping) {
-      g = geometric(event_probability(t), t.rng);
-    } else {
-      // Clocks past the slice's end are never run: the thread draws again when it runs next.
-      g = step_clocks(t, from + pre, std::min<std::int64_t>(to_sync - pre, slice_end - (from + pre)));
-    }
+    const int id = static_cast<int>(&t - threads.data());
     ++t.version;
-    if (g >= kNever || pre + g >= to_sync) {
-      t.next_is_sync = true;
-      push(from + to_sync, EventKind::Thread, static_cast<int>(&t - threads.data()), t.version);
-    } else {
-      t.next_is_sync = false;
-      push(from + pre + g, EventKind::Thread, static_cast<int>(&t - threads.data()), t.version);
+    if (execution == Execution::Stepped) {
+      t.next_is_sync = to_sync <= pre;
+      push(from + (t.next_is_sync ? to_sync : pre), EventKind::Thread, id, t.version);
+      return;
     }
+    const Clock g = geometric(event_probability(t), t.rng);
+    t.next_is_sync = g >= kNever || pre + g >= to_sync;
+    push(from + (t.next_is_sync ? to_sync : pre + g), EventKind::Thread, id, t.version);
   }
 
-  // Stepped execution: the thesis's clock-by-clock draw (space, then entry, then its type), up to `limit`
-  // clocks; returns the number of clocks before the first that needs more than a local action, and keeps
-  // that clock's entry for the event. Effective references are recorded exactly.
-  Clock step_clocks(Thread& t, Clock first, std::int64_t limit) {
+  // Stepped execution: clock `at` drawn as the thesis says (the space, then the entry, then its type). An
+  // effective clock records its reference and the next clock is drawn at at + 1 (false); a clock that needs
+  // more than a local action gives its entry (true).
+  bool step(Thread& t, Clock at, bool& shared, int& entry) {
     const Process& p = processes[t.process];
-    for (Clock k = 0; k < limit; ++k) {
-      const bool shared = util::uniform_open01(t.rng) < p.shared_rate;
-      const ReferenceTable& table = shared ? *p.shared : *p.local;
-      if (table.total == 0) continue;
-      std::int64_t v = uniform_below(t.rng, table.total);
-      int entry = -1;
-      for (std::size_t e = 0; e < table.entry_weight.size(); ++e) {
-        if (v < table.entry_weight[e]) {
-          entry = static_cast<int>(e);
-          break;
-        }
-        v -= table.entry_weight[e];
-      }
-      if (entry < 0) continue;  // other activity
-      const auto& ev = shared ? t.shared_ev : t.local_ev;
-      if (ev.weight(entry) > 0) {
-        t.stepped_space = shared ? 1 : 0;
-        t.stepped_entry = entry;
-        return k;
-      }
+    shared = util::uniform_open01(t.rng) < p.shared_rate;
+    const ReferenceTable& table = shared ? *p.shared : *p.local;
+    entry = -1;
+    std::int64_t v = table.total > 0 ? uniform_below(t.rng, table.total) : 0;
+    for (std::size_t e = 0; e < table.entry_weight.size() && entry < 0; ++e) {
+      if (v < table.entry_weight[e]) entry = static_cast<int>(e);
+      v -= table.entry_weight[e];
+    }
+    if (entry >= 0 && (shared ? t.shared_ev : t.local_ev).weight(entry) > 0) return true;
+    if (entry >= 0) {
       const int page = shared ? p.shared_base + table.entry_page[entry]
                               : p.local_base + t.index * p.local_pages + table.entry_page[entry];
       const int frame = frame_of(page, t.cluster);
-      if (frame >= 0) clusters[t.cluster].frames[frame].last_ref = first + k;
+      if (frame >= 0) touch(t.cluster, frame, at);
     }
-    return kNever;
+    t.pre_until = at + 1;
+    schedule_next(t, at, 1);
+    return false;
   }
 
   void materialize(Thread& t, Clock at) {
@@ -461,19 +448,18 @@ struct Machine::Impl {
       reach_sync(t, at);
       return;
     }
-    ++t.access_events;
     const Process& p = processes[t.process];
     bool shared;
     int entry;
     if (execution == Execution::Stepped) {
-      shared = t.stepped_space == 1;
-      entry = t.stepped_entry;
+      if (!step(t, at, shared, entry)) return;
     } else {
       const double l = local_share(t, p), s = shared_share(t, p);
       shared = util::uniform_open01(t.rng) * (l + s) >= l;
       const auto& ev = shared ? t.shared_ev : t.local_ev;
       entry = static_cast<int>(ev.find(uniform_below(t.rng, ev.total())));
     }
+    ++t.access_events;
     const ReferenceTable& table = shared ? *p.shared : *p.local;
     const int page = shared ? p.shared_base + table.entry_page[entry]
                             : p.local_base + t.index * p.local_pages + table.entry_page[entry];
@@ -717,10 +703,6 @@ struct Machine::Impl {
     if (changed) redraw(*t, at);
   }
 
-  void refresh_holders(Page& pg, Clock at) {
-    for (const auto& c : pg.copies) refresh(pg, c.cluster, at);
-  }
-
   // Puts page `page` into a frame of `cluster` (evicting if it must); false when no frame can be evicted.
   bool install(int page, int cluster, Clock at) {
     Page& pg = pages[page];
@@ -892,7 +874,10 @@ struct Machine::Impl {
         Page& pg = pages[m.page];
         Process& p = processes[pg.process];
         const int frame = frame_of(m.page, m.to);
-        if (frame < 0 || (m.migrate && pg.moving)) {
+        // A local page never leaves the cluster its thread runs on now (the thread asked from elsewhere and
+        // was placed back here since, A20): the requester evaluates its access again and finds it here.
+        const bool owner_here = m.migrate && threads[m.thread].cluster == m.to;
+        if (frame < 0 || (m.migrate && pg.moving) || owner_here) {
           send({Purpose::Nack, m.thread, m.page, m.migrate, -1, m.process, -1, m.to, m.from},
                MessageKind::Communication, at);
           break;
@@ -924,17 +909,18 @@ struct Machine::Impl {
              MessageKind::Communication, at);
         break;
       case Purpose::Ack: {
-        Write& w = writes[m.write];
-        if (--w.outstanding > 0) break;
+        if (--writes[m.write].outstanding > 0) break;
+        // The write's round is over. Its slot is freed last: what follows may start other writes.
+        const Write w = writes[m.write];
         --clusters[w.cluster].frames[w.frame].pins;
-        free_writes.push_back(m.write);
-        retry_pending(w.cluster, at);
         Thread& t = threads[w.thread];
         if (numa.consistency == "release") {
           if (--t.outstanding_writes == 0 && t.op.kind == OpKind::Drain) op_ended(t, at);
         } else {
           op_ended(t, at);
         }
+        retry_pending(w.cluster, at);
+        free_writes.push_back(m.write);
         break;
       }
       case Purpose::Arrive:
@@ -1033,12 +1019,7 @@ struct Machine::Impl {
     }
     for (int k = 0; k < p.threads; ++k) {
       Thread& t = threads[p.first_thread + k];
-      if (t.cluster < 0) continue;
-      materialize(t, at);
-      set_state(t, State::Off, at);
-      ++t.version;
-      clusters[t.cluster].thread = -1;
-      t.cluster = -1;
+      if (t.cluster >= 0) leave(t, at);
     }
     if (std::all_of(processes.begin(), processes.end(), [](const Process& q) { return q.finished; })) {
       ended = true;
@@ -1197,20 +1178,23 @@ struct Machine::Impl {
     t.shared_ev.assign(shared);
   }
 
+  // Thread t gives its cluster up at `at` (the slice's end, or its process finished).
+  void leave(Thread& t, Clock at) {
+    ClusterState& c = clusters[t.cluster];
+    // Settle the LRU times of its pages here before it leaves (section 6.4).
+    for (int f = 0; f < static_cast<int>(c.frames.size()); ++f)
+      if (c.frames[f].page >= 0 && user_here(pages[c.frames[f].page], t.cluster)) last_reference(t.cluster, f, at);
+    materialize(t, at);
+    set_state(t, State::Off, at);
+    ++t.version;
+    processes[t.process].previous[t.index] = t.cluster;
+    c.thread = -1;
+    t.cluster = -1;
+  }
+
   void deschedule(Clock at) {
-    for (auto& c : clusters) {
-      if (c.thread < 0) continue;
-      Thread& t = threads[c.thread];
-      // Settle the LRU times of its pages here before it leaves (section 1.5).
-      for (int f = 0; f < static_cast<int>(c.frames.size()); ++f)
-        if (c.frames[f].page >= 0 && user_here(pages[c.frames[f].page], t.cluster)) last_reference(t.cluster, f, at);
-      materialize(t, at);
-      set_state(t, State::Off, at);
-      ++t.version;
-      processes[t.process].previous[t.index] = t.cluster;
-      t.cluster = -1;
-    }
-    for (auto& c : clusters) c.thread = -1;
+    for (auto& c : clusters)
+      if (c.thread >= 0) leave(threads[c.thread], at);
     for (auto& p : processes) {
       int low = std::numeric_limits<int>::max();
       for (int k = 0; k < p.threads; ++k) low = std::min(low, threads[p.first_thread + k].sync_point);
@@ -1264,6 +1248,9 @@ struct Machine::Impl {
       const double net = c.effective / t_prime, idle = c.idle / t_prime;
       out.rates = {net, net * (1 + idle), (c.effective + c.idle) / t_prime};
       out.breakdown = {net, c.sync / t_prime, c.comm / t_prime, idle, c.disk / t_prime};
+      const double all = t_prime + static_cast<double>(c.disk);
+      const double net_all = c.effective / all;
+      out.rates_with_disk = {net_all, net_all * (1 + c.idle / all), (c.effective + c.idle) / all};
     }
     out.messages = messages;
     const auto traffic = network.traffic();
