@@ -119,7 +119,7 @@ TEST(NumaOverrides, ReplaceTheFilesValue) {
   const std::string line = expect_input_error(validate(box, file, {"scheduler.policy=policy9"}));
   EXPECT_TRUE(contains(line,
                        "--set scheduler.policy=policy9: scheduler.policy: expected an allocation policy: "
-                       "policy0, policy1, policy2, policy3 or policy4, got \"policy9\""))
+                       "policy0, policy1, policy2, policy3, policy4 or policy4-home, got \"policy9\""))
       << line;
   const std::string threads = expect_input_error(validate(box, file, {"workload.processes.3.threads=0"}));
   EXPECT_TRUE(
@@ -155,7 +155,7 @@ const BadNumaCase kBadNumaCases[] = {
     {"communication-bytes-misspelt.yaml", "10:3", "platform.comm_bytes", "unknown key"},
     {"buffers-not-boolean.yaml", "11:12", "platform.buffers", "expected true or false, got \"maybe\""},
     {"buffers-misspelt.yaml", "11:3", "platform.buffer", "unknown key"},
-    {"policy-unknown.yaml", "13:11", "scheduler.policy", "policy4, got \"policy9\""},
+    {"policy-unknown.yaml", "13:11", "scheduler.policy", "policy4-home, got \"policy9\""},
     {"policy-misspelt.yaml", "13:3", "scheduler.polcy", "unknown key"},
     {"time-slice-zero.yaml", "14:15", "scheduler.time_slice", "got \"0\""},
     {"time-slice-misspelt.yaml", "14:3", "scheduler.timeslice", "unknown key"},
