@@ -240,7 +240,6 @@ struct NumaConfig {
   Clocks time_slice = 100'000;       // one quantum (table 5.1)
   int slices = 100;                  // a run ends after this many slices (chapter 5)
   double aging_coefficient = 0;      // C_r of the aging formula (3.1.3, A10)
-  bool variable_processors = false;  // future work (5.1): processes grow into clusters left idle
   // memory
   std::string replacement = "strategy1";  // a name of sched/numa_replacement.cpp
   int pages_per_cluster = 400;

@@ -294,7 +294,7 @@ NumaConfig read_numa(MapReader& top, const std::string& scenario_dir, EndConditi
   }
   if (auto section = top.optional("scheduler")) {
     MapReader scheduler(
-        *section, "a mapping with policy, time_slice, slices, aging_coefficient and variable_processors");
+        *section, "a mapping with policy, time_slice, slices and aging_coefficient");
     if (auto v = scheduler.optional("policy")) {
       const std::string expected = "an allocation policy: " + sched::numa_policy_names();
       const auto* policy = sched::find_numa_policy(v->scalar(expected));
@@ -306,7 +306,6 @@ NumaConfig read_numa(MapReader& top, const std::string& scenario_dir, EndConditi
     if (auto v = scheduler.optional("slices")) numa.slices = count(*v, kMaxSlices, "a number of time slices");
     if (auto v = scheduler.optional("aging_coefficient"))
       numa.aging_coefficient = number_in(*v, 0, kMaxAgingCoefficient, "an aging coefficient C_r");
-    if (auto v = scheduler.optional("variable_processors")) numa.variable_processors = v->boolean();
     scheduler.finish();
   }
   if (auto section = top.optional("memory")) {
@@ -375,8 +374,7 @@ nlohmann::ordered_json numa_json(const NumaConfig& numa) {
   out["scheduler"] = {{"policy", numa.policy},
                       {"time_slice", numa.time_slice},
                       {"slices", numa.slices},
-                      {"aging_coefficient", numa.aging_coefficient},
-                      {"variable_processors", numa.variable_processors}};
+                      {"aging_coefficient", numa.aging_coefficient}};
   out["memory"] = {{"replacement", numa.replacement},   {"pages_per_cluster", numa.pages_per_cluster},
                    {"page_size", numa.page_size},       {"disk", numa.disk},
                    {"local_access", numa.local_access}, {"consistency", numa.consistency}};
