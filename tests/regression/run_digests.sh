@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regression check of whole runs: runs a fixed set of NOW scenario variants (with both engines) and SMP
-# scenarios, and compares the SHA-256 of every result file each run writes (summary.json without its
-# wall_seconds line, jobs.csv, workstations.csv, barriers.csv, timeline.csv) with run_digests.sha256.
+# and NUMA scenarios, and compares the SHA-256 of every result file each run writes (summary.json without
+# its wall_seconds line, jobs.csv, workstations.csv, barriers.csv, network.csv, timeline.csv) with
+# run_digests.sha256.
 #
 # The digests are NOT model expectations: they record what the implementation computed when they were
 # recorded, so that a change meant to leave behaviour alone (a refactoring, a speed-up) shows here if it
@@ -34,6 +35,8 @@ smpqs="$root/scenarios/quickstart.yaml"
 ch7="$root/scenarios/tsafrir/ch7-linux-nonsync.yaml"
 ch4="$root/scenarios/tsafrir/ch4-homogeneous.yaml"
 kw="$root/scenarios/kontothanassis/synthetic-partitioned.yaml"
+numa_a="$root/scenarios/nobukuni/set-a.yaml"
+numa_m="$root/scenarios/nobukuni/set-m.yaml"
 J=workload.jobs.0
 S="$J.barriers=2;$J.sync_interval=50ms"  # the short job, cut to two phases of 50ms
 
@@ -77,7 +80,7 @@ run() {
   regression_run "$@"
   local dir="$work/$name"
   echo "$name summary.json $(regression_summary_digest "$dir")" >>"$out"
-  for file in jobs.csv workstations.csv barriers.csv timeline.csv; do
+  for file in jobs.csv workstations.csv barriers.csv network.csv timeline.csv; do
     [ -f "$dir/$file" ] && echo "$name $file $(sha256sum <"$dir/$file" | cut -d' ' -f1)" >>"$out"
   done
   return 0
@@ -87,7 +90,15 @@ for entry in "${now_cases[@]}"; do
   IFS='|' read -r name scenario seed sets <<<"$entry"
   for engine in sequential simgrid; do run "now-$name-$engine" "$scenario" "$seed" "$sets" --engine "$engine"; done
 done
-for entry in "${smp_cases[@]}"; do
+# NUMA runs cut to a few slices: both networks, policies with and without the resource management tree, both
+# strategies (small memories so that pages are evicted), release consistency, a timeline.
+numa_cases=(
+  "numa-policy4-strategy1-timeline|$numa_a|1|scheduler.slices=4;memory.pages_per_cluster=60;output.timeline=true"
+  "numa-policy0-strategy0|$numa_a|2|scheduler.slices=4;scheduler.policy=policy0;memory.replacement=strategy0;memory.pages_per_cluster=60"
+  "numa-policy2-release-w4444|$numa_m|3|scheduler.slices=3;scheduler.policy=policy2;memory.consistency=release;platform.file=../../platforms/numa-w4444.xml"
+  "numa-policy3-shared|$numa_m|4|scheduler.slices=3;scheduler.policy=policy3;platform.network=shared;memory.pages_per_cluster=80"
+)
+for entry in "${smp_cases[@]}" "${numa_cases[@]}"; do
   IFS='|' read -r name scenario seed sets <<<"$entry"
   run "$name" "$scenario" "$seed" "$sets"
 done
