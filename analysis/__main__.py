@@ -37,7 +37,7 @@ def in_flags(error: RoleError) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m analysis", description="Figures and tables from a cosched sweep.")
     commands = parser.add_subparsers(dest="command", required=True)
-    report = commands.add_parser("report", help="write PNG figures, their CSV tables and report.md")
+    report = commands.add_parser("report", help="write PNG figures, their CSV tables, report.md and report.html")
     report.add_argument(
         "sweep_dirs",
         metavar="DIR",
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         message = in_flags(error) if isinstance(error, RoleError) else str(error)
         print(f"analysis: error: {message}", file=sys.stderr)
         return 2
-    print(f"analysis: wrote {len(written)} files to {out_dir}/ (report.md)")
+    print(f"analysis: wrote {len(written)} files to {out_dir}/ (report.md, report.html)")
     return 0
 
 

@@ -1,10 +1,13 @@
 """`report`: picks the figures a sweep's data supports, and writes for each a PNG, the CSV it was
-drawn from (same name) and a section of report.md showing both. Several sweep directories of one study
+drawn from (same name) and a section of report.md showing both; report.html is the same report as one
+self-contained web page. Several sweep directories of one study
 (the same axes) are reported as one sweep. smp and now sweeps get the figures of SECTION_TABLE, numa
 sweeps those of NUMA_SECTION_TABLE (the SSS-CORE study, numa.py)."""
 
 from __future__ import annotations
 
+import base64
+import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -388,35 +391,87 @@ def markdown_table(table: pd.DataFrame, index: bool = False) -> str:
     return "\n".join(lines)
 
 
+def inline_html(text: str) -> str:
+    """A line of report.md's inline markdown (`code`, **bold**, [text](link)) as HTML, escaped."""
+    out = html.escape(text, quote=False)
+    out = re.sub(r"`([^`]*)`", r"<code>\1</code>", out)
+    out = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", out)
+    return re.sub(r"\[([^\]]*)\]\(([^)\s]*)\)", r'<a href="\2">\1</a>', out)
+
+
+def html_table(table: pd.DataFrame, index: bool = False) -> str:
+    """An HTML table with the cells of markdown_table (4 significant digits, empty for null)."""
+    if index:
+        table = table.reset_index()
+
+    def cell(value) -> str:
+        if isinstance(value, float):
+            if pd.isna(value):
+                return ""
+            return f"{value:.0f}" if abs(value) >= 1e4 else f"{value:.4g}"
+        return html.escape(str(value))
+
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in table.columns)
+    rows = "".join("<tr>" + "".join(f"<td>{cell(v)}</td>" for v in row) + "</tr>\n"
+                   for row in table.itertuples(index=False))
+    return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table>"
+
+
+# report.html's style: readable offline, no external resource.
+HTML_STYLE = """body { font-family: sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
+img { max-width: 100%; height: auto; border: 1px solid #ddd; }
+table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; font-size: 0.9rem; }
+th, td { border: 1px solid #ccc; padding: 0.2rem 0.5rem; text-align: right; }
+th { background: #f3f3f3; }
+code { background: #f3f3f3; padding: 0 0.2rem; }"""
+
+
 def write_report(sweep_dir: Path | list[Path], out_dir: Path, **options) -> list[Path]:
-    """Writes the PNGs, CSVs and report.md of a sweep directory (or of several, as one sweep);
-    returns the files written."""
+    """Writes the PNGs, CSVs, report.md and report.html of a sweep directory (or of several, as one
+    sweep); returns the files written. report.html holds the same sections as report.md, with every
+    figure embedded (a base64 data URI) and every table an HTML table, so that it reads offline alone."""
     sections, notes, header = build_sections(sweep_dir, **options)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     lines = ["# cosched sweep report", "", *[f"- {line}" for line in header], ""]
+    page = ["<h1>cosched sweep report</h1>", "<ul>", *[f"<li>{inline_html(line)}</li>" for line in header],
+            "</ul>"]
     for section in sections:
         csv = out_dir / f"{section.name}.csv"
         section.table.to_csv(csv, index=False)
         written.append(csv)
         lines += [f"## {section.title}", "", section.description, ""]
+        page += [f"<h2>{inline_html(section.title)}</h2>", f"<p>{inline_html(section.description)}</p>"]
         if section.figure is not None:
             png = out_dir / f"{section.name}.png"
             section.figure.savefig(png, dpi=120)
             plt.close(section.figure)
             written.append(png)
             lines += [f"![{section.title}]({png.name})", ""]
+            data = base64.b64encode(png.read_bytes()).decode("ascii")
+            page.append(f'<p><img alt="{html.escape(section.title)}" src="data:image/png;base64,{data}"></p>')
         lines += [f"Data: [{csv.name}]({csv.name})", ""]
+        page.append(f"<p>Data: {html.escape(csv.name)} (beside this page)</p>")
         if section.extra_tables:
             for caption, table in section.extra_tables.items():
                 lines += [f"Job length `{caption}`:", "", markdown_table(table, index=True), ""]
+                page += [f"<p>Job length <code>{html.escape(str(caption))}</code>:</p>", html_table(table, index=True)]
         elif section.shown is not None:
             lines += ["Mean over seeds (percent):", "", markdown_table(section.shown), ""]
+            page += ["<p>Mean over seeds (percent):</p>", html_table(section.shown)]
         else:
             lines += [markdown_table(section.table), ""]
+            page.append(html_table(section.table))
     if notes:
         lines += ["## Not drawn", "", *[f"- {note}" for note in notes], ""]
+        page += ["<h2>Not drawn</h2>", "<ul>", *[f"<li>{inline_html(note)}</li>" for note in notes], "</ul>"]
     report = out_dir / "report.md"
     report.write_text("\n".join(lines))
     written.append(report)
+    report_html = out_dir / "report.html"
+    report_html.write_text("\n".join([
+        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        "<title>cosched sweep report</title>", f"<style>\n{HTML_STYLE}\n</style>", "</head>", "<body>",
+        *page, "</body>", "</html>", ""]))
+    written.append(report_html)
     return written

@@ -15,6 +15,9 @@ packages=(
   # (libclang_rt.fuzzer-x86_64.a, only recommended by clang; libfuzzer-14-dev is the standalone libFuzzer.a,
   # which -fsanitize=fuzzer does not use).
   clang libclang-rt-14-dev
+  # Traces and the HTML report (tests/traces, analysis/tests/test_report_html.py): pj_dump parses every Paje
+  # trace the tests write; headless Chromium opens report.html.
+  pajeng chromium
 )
 
 missing=()

@@ -107,7 +107,7 @@ def test_a_study_of_several_sweeps_is_one_report(fixtures, tmp_path):
     # each set's figures, and tables 5.5 and the claims over the sets together.
     done = run_report(fixtures / "numa_agree", fixtures / "numa_disagree", "--out", tmp_path)
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout == f"analysis: wrote 12 files to {tmp_path}/ (report.md)\n"
+    assert done.stdout == f"analysis: wrote 13 files to {tmp_path}/ (report.md, report.html)\n"
     for stem in ["numa_rates_A", "numa_rates_K", "numa_breakdown_A", "numa_breakdown_K"]:
         assert (tmp_path / f"{stem}.png").is_file() and (tmp_path / f"{stem}.csv").is_file()
     claims = pd.read_csv(tmp_path / "numa_claims.csv", keep_default_na=False)

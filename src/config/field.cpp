@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "config/input_error.hpp"
+#include "config/units.hpp"
 
 namespace cosched::config {
 
@@ -174,12 +175,61 @@ void MapReader::finish() const {
   }
 }
 
-OutputConfig read_output(MapReader& top) {
+OutputConfig read_output(MapReader& top, WindowUnit window_unit) {
   OutputConfig output;
   auto section = top.optional("output");
   if (!section) return output;
-  MapReader keys(*section, "a mapping with timeline");
+  MapReader keys(*section, "a mapping with timeline, trace, trace_window, trace_limit_mb");
   if (auto v = keys.optional("timeline")) output.timeline = v->boolean();
+  if (auto v = keys.optional("trace")) {
+    // One format or a list of them (docs/scenario-format.md, "Traces").
+    constexpr const char* kExpected = "paje, chrome or a list of them, such as [paje, chrome]";
+    std::vector<Field> formats;
+    if (v->is_sequence()) {
+      formats = v->items(kExpected);
+      if (formats.empty()) v->fail(kExpected);
+    } else {
+      formats.push_back(*v);
+    }
+    for (const auto& format : formats) {
+      const auto name = format.scalar(kExpected);
+      if (name == "paje") {
+        output.trace_paje = true;
+      } else if (name == "chrome") {
+        output.trace_chrome = true;
+      } else {
+        format.fail(kExpected);
+      }
+    }
+  }
+  if (auto v = keys.optional("trace_window")) {
+    const char* expected =
+        window_unit == WindowUnit::Duration
+            ? "[start, end], two durations with a unit (such as [0s, 150ms]), start before end"
+            : "[start, end], two integers (the timeline's unit), 0 <= start < end";
+    const auto bounds = v->items(expected);
+    if (bounds.size() != 2) v->fail(expected);
+    const auto bound = [&](const Field& f) {
+      if (window_unit == WindowUnit::Duration) {
+        auto value = parse_duration_ns(f.scalar(expected));
+        if (!value || *value < 0 || *value > 1'000'000'000'000'000) f.fail(expected);
+        return *value;
+      }
+      auto value = parse_integer(f.scalar(expected));
+      if (!value || *value < 0) f.fail(expected);
+      return *value;
+    };
+    const auto start = bound(bounds[0]), end = bound(bounds[1]);
+    if (start >= end) bounds[1].fail(expected);
+    output.trace_window = std::make_pair(start, end);
+  }
+  if (auto v = keys.optional("trace_limit_mb")) {
+    // The trace is built in memory before it is written: the bound is the memory limit (config/limits.hpp).
+    constexpr const char* kExpected = "a positive integer of megabytes, at most 8192";
+    auto value = parse_integer(v->scalar(kExpected));
+    if (!value || *value <= 0 || *value > 8192) v->fail(kExpected);
+    output.trace_limit_mb = *value;
+  }
   keys.finish();
   return output;
 }

@@ -79,8 +79,12 @@ class MapReader {
 // scenarios/x/y.yaml can name platforms/z.xml), or to the current directory. Fails when none exists.
 std::string resolve_platform_file(const Field& f, const std::string& scenario_dir);
 
-// The scenario's `output` section (both models): which extra result files a run writes.
-OutputConfig read_output(MapReader& top);
+// The unit of output.trace_window's bounds, the model's timeline unit: a count (SMP cycles, NUMA clocks) or a
+// duration with a unit (NOW).
+enum class WindowUnit { Count, Duration };
+
+// The scenario's `output` section (every model): which extra result files a run writes.
+OutputConfig read_output(MapReader& top, WindowUnit window_unit = WindowUnit::Count);
 
 // Strict scalar parsing shared by the readers.
 std::optional<std::int64_t> parse_integer(std::string_view text);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <initializer_list>
 #include <string>
+#include <variant>
 
 #include "config/input_error.hpp"
 
@@ -154,7 +155,113 @@ void check_numa(const NumaConfig& numa, const Field& root) {
                                                  : at(root, {"workload"}));
 }
 
+const OutputConfig& output_of(const Scenario& scenario) {
+  return std::visit([](const auto& model) -> const OutputConfig& { return model.output; },
+                    scenario.model_config);
+}
+
+// The intervals estimated for the whole run and the run's estimated length, in the timeline's unit.
+struct TraceEstimate {
+  double intervals = 0, run_length = 1;
+};
+
+// Thesis 2.2 (Tsafrir): a thread computes, then spins or blocks at a barrier and is woken, switched in and
+// runs again: about 6 state changes per barrier; a thread that shares its CPU is also preempted, waits and is
+// switched in again each quantum (3 more). The run lasts about a job's dedicated time times the threads per
+// CPU.
+TraceEstimate smp_trace(const SmpConfig& smp) {
+  double threads = smp.nosync, lanes = 0, dedicated = 0;
+  for (const auto& job : smp.jobs) {
+    threads += static_cast<double>(job.threads) * job.copies;
+    lanes += static_cast<double>(job.threads) * job.copies;
+    dedicated = std::max(dedicated, static_cast<double>(job.barriers) * job.compute_cycles);
+  }
+  const double run_length = std::max(1.0, dedicated * std::max(1.0, threads / std::max(1, smp.cpus)));
+  double intervals = 0;
+  for (const auto& job : smp.jobs)
+    intervals += static_cast<double>(job.threads) * job.copies * 6 * (job.barriers + 1.0);
+  intervals += lanes * 3 * run_length / std::max<Cycles>(1, smp.quantum);
+  return {intervals, run_length};
+}
+
+// Brim & Miller 3.1: a process alternates computing and communicating at each read (every comm_interval
+// under a read pattern), and synchronizes, blocks, is woken and switched in at each barrier; sharing a
+// workstation, it is preempted, waits and is switched in each quantum. The run lasts about barriers x
+// sync_interval times the processes per workstation.
+TraceEstimate now_trace(const NowConfig& now) {
+  double processes = 0, dedicated = 0;
+  for (const auto& job : now.jobs) {
+    processes += static_cast<double>(job.processes) * job.copies;
+    dedicated =
+        std::max(dedicated, static_cast<double>(job.barriers) * static_cast<double>(job.sync_interval));
+  }
+  const double run_length =
+      std::max(1.0, dedicated * std::max(1.0, processes / std::max(1, now.workstations)));
+  double intervals = 0;
+  for (const auto& job : now.jobs) {
+    const double reads = job.pattern == Pattern::None
+                             ? 0
+                             : static_cast<double>(job.sync_interval) / std::max<Nanos>(1, job.comm_interval);
+    intervals += static_cast<double>(job.processes) * job.copies * (job.barriers + 1.0) * (6 + 4 * reads);
+  }
+  intervals += processes * 3 * run_length / std::max<Nanos>(1, now.quantum);
+  return {intervals, run_length};
+}
+
+// Nobukuni 5.1: a thread's state (running, waiting) and cluster change at most at each time slice's start.
+TraceEstimate numa_trace(const NumaConfig& numa) {
+  double threads = 0;
+  for (const auto& p : numa.processes) threads += static_cast<double>(p.threads) * p.copies;
+  return {threads * (numa.slices + 2.0), std::max(1.0, static_cast<double>(numa.time_slice) * numa.slices)};
+}
+
+// output.trace's field (else output's, else the root's). Built by copies only: assigning a Field would assign
+// its YAML node, which rebinds the node it held in the document.
+Field trace_field(const Field& root) {
+  const YAML::Node output = root.node()["output"];
+  if (!output || !output.IsMap()) return root;
+  const Field output_field = root.child(output, "output");
+  const YAML::Node trace = output["trace"];
+  return trace ? output_field.child(trace, "trace") : output_field;
+}
+
+void check_trace(const Scenario& scenario, const Field& root) {
+  const auto& output = output_of(scenario);
+  const double bytes = estimated_trace_bytes(scenario);
+  const double limit = static_cast<double>(output.trace_limit_mb) * 1e6;
+  if (bytes <= limit) return;
+  trace_field(root).error(
+      fmt::format("the trace would be about {:.0f} MB ({:.3g} intervals), more than output.trace_limit_mb "
+                  "({} MB); expected a shorter output.trace_window or a larger output.trace_limit_mb",
+                  bytes / 1e6, estimated_trace_intervals(scenario), output.trace_limit_mb));
+}
+
 }  // namespace
+
+double estimated_trace_intervals(const Scenario& scenario) {
+  TraceEstimate estimate;
+  if (const auto* smp = std::get_if<SmpConfig>(&scenario.model_config)) {
+    estimate = smp_trace(*smp);
+  } else if (const auto* numa = std::get_if<NumaConfig>(&scenario.model_config)) {
+    estimate = numa_trace(*numa);
+  } else {
+    estimate = now_trace(std::get<NowConfig>(scenario.model_config));
+  }
+  // A window keeps its share of the run (at most all of it).
+  if (const auto& window = output_of(scenario).trace_window) {
+    const double share = static_cast<double>(window->second - window->first) / estimate.run_length;
+    estimate.intervals *= std::min(1.0, share);
+  }
+  return estimate.intervals;
+}
+
+double estimated_trace_bytes(const Scenario& scenario) {
+  const auto& output = output_of(scenario);
+  if (!output.traces()) return 0;
+  const double per_interval =
+      (output.trace_paje ? kPajeBytesPerInterval : 0) + (output.trace_chrome ? kChromeBytesPerInterval : 0);
+  return estimated_trace_intervals(scenario) * per_interval;
+}
 
 double estimated_memory_bytes(const Scenario& scenario) {
   if (const auto* smp = std::get_if<SmpConfig>(&scenario.model_config)) {
@@ -192,6 +299,8 @@ void check_simulated_time(std::int64_t now, const std::string& scenario_file, co
 }
 
 void check(const Scenario& scenario, const Field& root) {
+  // First: `at` rebinds the document's nodes as it goes down (assigning a Field assigns its YAML node).
+  check_trace(scenario, root);
   if (const auto* smp = std::get_if<SmpConfig>(&scenario.model_config)) {
     check_smp(*smp, root);
   } else if (const auto* numa = std::get_if<NumaConfig>(&scenario.model_config)) {

@@ -31,6 +31,20 @@ inline constexpr int kMaxCpus = 1'000'000;
 // A run whose estimated peak memory exceeds this is refused before anything is allocated.
 inline constexpr double kMaxMemoryBytes = 8.0 * (1ull << 30);
 
+// Traces (output.trace, docs/scenario-format.md "Traces"): the bytes one interval of timeline.csv takes in
+// trace.paje (a PushState and a PopState line) and in trace.json (one complete event), measured on the
+// shipped scenarios' traces and rounded up. A run whose estimated trace passes output.trace_limit_mb
+// megabytes is refused before it is simulated.
+inline constexpr double kPajeBytesPerInterval = 64;
+inline constexpr double kChromeBytesPerInterval = 112;
+
+// The estimated count of timeline intervals a run's trace holds (within output.trace_window when given),
+// from the scenario alone: the models' state changes per barrier, per read and per quantum (SMP, NOW) or per
+// time slice (NUMA), over an estimated run length.
+double estimated_trace_intervals(const Scenario& scenario);
+// The estimated size in bytes of the trace files a run writes (0 without output.trace).
+double estimated_trace_bytes(const Scenario& scenario);
+
 // Throws InputError, naming the scenario file, once a run's simulated time `now` (in `unit`, "cycles" or
 // "ns") passes kMaxSimulatedTime: the scenario ran far longer than its jobs would alone.
 void check_simulated_time(std::int64_t now, const std::string& scenario_file, const char* unit);

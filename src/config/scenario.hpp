@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -22,6 +23,18 @@ enum class EndCondition { AllJobs, FirstFinish };
 // the resolved scenario in summary.json (nor of a sweep's run ids).
 struct OutputConfig {
   bool timeline = false;  // timeline.csv: every process's state intervals
+  // output.trace: trace.paje and trace.json, drawn from timeline.csv's intervals (metrics/trace.hpp).
+  bool trace_paje = false;
+  bool trace_chrome = false;
+  // output.trace_window: only the intervals within [start, end), in the timeline's unit (NOW nanoseconds,
+  // SMP cycles, NUMA clocks); the whole run when absent.
+  std::optional<std::pair<std::int64_t, std::int64_t>> trace_window;
+  // output.trace_limit_mb: the largest estimated trace a run writes (config/limits.hpp).
+  std::int64_t trace_limit_mb = 1024;
+
+  bool traces() const { return trace_paje || trace_chrome; }
+  // The models record their timelines for timeline.csv and for the traces alike.
+  bool records_timeline() const { return timeline || traces(); }
 };
 
 // ---- SMP model (Tsafrir thesis, chapter 2) ----
@@ -236,10 +249,10 @@ struct NumaConfig {
   int update_bytes = 64, communication_bytes = 16;  // message sizes (A2); a page message is page_size bytes
   bool buffers = true;  // finite output buffers of the switches' input-line count (A28)
   // scheduler
-  std::string policy = "policy4";    // a name of sched/numa_allocation.cpp
-  Clocks time_slice = 100'000;       // one quantum (table 5.1)
-  int slices = 100;                  // a run ends after this many slices (chapter 5)
-  double aging_coefficient = 0;      // C_r of the aging formula (3.1.3, A10)
+  std::string policy = "policy4";  // a name of sched/numa_allocation.cpp
+  Clocks time_slice = 100'000;     // one quantum (table 5.1)
+  int slices = 100;                // a run ends after this many slices (chapter 5)
+  double aging_coefficient = 0;    // C_r of the aging formula (3.1.3, A10)
   // memory
   std::string replacement = "strategy1";  // a name of sched/numa_replacement.cpp
   int pages_per_cluster = 400;

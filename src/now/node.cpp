@@ -868,7 +868,7 @@ const std::vector<std::string>& Node::timeline_states() {
   return names;
 }
 
-std::string timeline_csv(const std::vector<std::unique_ptr<Node>>& nodes) {
+std::vector<metrics::TimelineLane> timeline_lanes(const std::vector<std::unique_ptr<Node>>& nodes) {
   std::vector<std::pair<int, metrics::TimelineLane>> lanes;
   for (const auto& node : nodes)
     for (auto& lane : node->timeline()) lanes.push_back(std::move(lane));
@@ -877,7 +877,12 @@ std::string timeline_csv(const std::vector<std::unique_ptr<Node>>& nodes) {
   });
   std::vector<metrics::TimelineLane> ordered;
   for (auto& lane : lanes) ordered.push_back(std::move(lane.second));
-  return metrics::timeline_csv(ordered, Node::timeline_states(), metrics::TimelineTime::NanosAsSeconds);
+  return ordered;
+}
+
+std::string timeline_csv(const std::vector<std::unique_ptr<Node>>& nodes) {
+  return metrics::timeline_csv(timeline_lanes(nodes), Node::timeline_states(),
+                               metrics::TimelineTime::NanosAsSeconds);
 }
 
 }  // namespace cosched::now

@@ -307,7 +307,9 @@ class alignas(64) Node {
   std::vector<Envelope> own_outbox_;
 };
 
-// timeline.csv of a run: every process of every node, by job (scenario order) and rank.
+// The timeline of a run: every process of every node, by job (scenario order) and rank; timeline.csv writes
+// it, and so do the traces (metrics/trace.hpp).
+std::vector<metrics::TimelineLane> timeline_lanes(const std::vector<std::unique_ptr<Node>>& nodes);
 std::string timeline_csv(const std::vector<std::unique_ptr<Node>>& nodes);
 
 }  // namespace cosched::now

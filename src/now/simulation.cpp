@@ -9,6 +9,7 @@
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
 #include "metrics/timeline.hpp"
+#include "metrics/trace.hpp"
 #include "now/prepared_run.hpp"
 #include "now/sequential_engine.hpp"
 #include "now/simgrid_engine.hpp"
@@ -102,7 +103,7 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
   }
   for (int w = 0; w < run.workstations(); ++w) {
     NodeParams params{w, now_config.overhead, now_config.context_switch, scenario.seed,
-                      now_config.output.timeline};
+                      now_config.output.records_timeline()};
     run.nodes.push_back(
         std::make_unique<Node>(params, policy.make(now_config, run.gang), &run.jobs, run.tracker.get()));
   }
@@ -251,8 +252,13 @@ metrics::NowRunRecord run(const config::Scenario& scenario, const metrics::RunHo
   PreparedRun prepared = prepare_run(scenario);
   if (hooks.started) hooks.started();
   drive(prepared, engine, options, hooks.progress);
-  if (prepared.config->output.timeline && hooks.extra_file)
+  const auto& output = prepared.config->output;
+  if (output.timeline && hooks.extra_file)
     hooks.extra_file(metrics::kTimelineFile, timeline_csv(prepared.nodes));
+  if (output.traces() && hooks.extra_file)
+    for (auto& [name, content] : metrics::trace_files(output, timeline_lanes(prepared.nodes),
+                                                      Node::timeline_states(), {"workstation", 1e9, "ns"}))
+      hooks.extra_file(name, std::move(content));
   return make_record(scenario, prepared, engine);
 }
 

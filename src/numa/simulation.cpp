@@ -8,6 +8,7 @@
 
 #include "config/input_error.hpp"
 #include "metrics/timeline.hpp"
+#include "metrics/trace.hpp"
 #include "numa/machine.hpp"
 #include "numa/network.hpp"
 #include "platform/engine.hpp"
@@ -27,10 +28,11 @@ void check_workload(const config::NumaConfig& numa, const platform::NumaTopology
   const int clusters = static_cast<int>(topology.clusters.size());
   for (const auto& profile : numa.processes) {
     if (profile.threads > clusters)
-      throw config::InputError(fmt::format(
-          "{}: expected at most {} threads, the clusters of {} (a process runs one thread per cluster, thesis "
-          "4.2.3), got {}",
-          profile.origin, clusters, numa.platform_file, profile.threads));
+      throw config::InputError(
+          fmt::format("{}: expected at most {} threads, the clusters of {} (a process runs one thread per "
+                      "cluster, thesis "
+                      "4.2.3), got {}",
+                      profile.origin, clusters, numa.platform_file, profile.threads));
   }
 }
 
@@ -55,17 +57,17 @@ metrics::NumaRunRecord run(const config::Scenario& scenario, const metrics::RunH
   std::unique_ptr<Machine> machine;
   // One actor drives the machine slice by slice; SimGrid's clock follows the machine's at every slice
   // boundary (and, under platform.network shared, at every message).
-  sg4::Actor::create("numa-machine", topology.clusters.front(),
-                     platform::guarded([&] {
-                       network = numa.network == config::NumaNetwork::Hops ? make_hop_network(topology, numa)
-                                                                            : make_shared_network(topology, numa);
+  sg4::Actor::create("numa-machine", topology.clusters.front(), platform::guarded([&] {
+                       network = numa.network == config::NumaNetwork::Hops
+                                     ? make_hop_network(topology, numa)
+                                     : make_shared_network(topology, numa);
                        MachineSetup setup;
                        setup.numa = &numa;
                        setup.topology = &topology;
                        setup.network = network.get();
                        setup.seed = scenario.seed;
                        setup.end_at_first_finish = scenario.end == config::EndCondition::FirstFinish;
-                       setup.timeline = numa.output.timeline;
+                       setup.timeline = numa.output.records_timeline();
                        machine = std::make_unique<Machine>(setup);
                        while (machine->run_slice()) {
                          const double at = static_cast<double>(machine->now()) / numa.clock_hz;
@@ -87,8 +89,14 @@ metrics::NumaRunRecord run(const config::Scenario& scenario, const metrics::RunH
   out.platform = {static_cast<int>(topology.clusters.size()), topology.levels, topology.fanout, numa.clock_hz,
                   sg4::Engine::get_clock()};
   if (numa.output.timeline && hooks.extra_file)
-    hooks.extra_file(metrics::kTimelineFile, metrics::timeline_csv(machine->timeline(), Machine::timeline_states(),
-                                                                   metrics::TimelineTime::Integer));
+    hooks.extra_file(metrics::kTimelineFile,
+                     metrics::timeline_csv(machine->timeline(), Machine::timeline_states(),
+                                           metrics::TimelineTime::Integer));
+  if (numa.output.traces() && hooks.extra_file)
+    for (auto& [name, content] :
+         metrics::trace_files(numa.output, machine->timeline(), Machine::timeline_states(),
+                              {"cluster", numa.clock_hz, "clocks"}))
+      hooks.extra_file(name, std::move(content));
   return out;
 }
 

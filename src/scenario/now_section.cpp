@@ -227,7 +227,7 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
       now.jobs.push_back(read_job(items[i], i, now.workstations));
     workload.finish();
   }
-  now.output = read_output(top);
+  now.output = read_output(top, WindowUnit::Duration);
   return now;
 }
 

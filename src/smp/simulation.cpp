@@ -7,6 +7,7 @@
 
 #include "config/limits.hpp"
 #include "metrics/timeline.hpp"
+#include "metrics/trace.hpp"
 #include "platform/engine.hpp"
 #include "platform/smp_platform.hpp"
 #include "smp/setup.hpp"
@@ -27,7 +28,7 @@ metrics::SmpRunRecord run(const config::Scenario& scenario, const metrics::RunHo
   xbt_log_control_set("s4u_actor.thresh:warning");
   auto host = platform::build_smp_platform(engine, smp);
   Machine machine = build_machine(scenario, host.cpus);
-  if (smp.output.timeline) machine.record_timeline();
+  if (smp.output.records_timeline()) machine.record_timeline();
   if (hooks.started) hooks.started();
 
   // SimGrid's clock follows the machine's cycle clock at every quantum boundary and exactly at the end.
@@ -56,6 +57,11 @@ metrics::SmpRunRecord run(const config::Scenario& scenario, const metrics::RunHo
     hooks.extra_file(metrics::kTimelineFile,
                      metrics::timeline_csv(machine.timeline(), ThreadTimeline::state_names(),
                                            metrics::TimelineTime::Integer));
+  if (smp.output.traces() && hooks.extra_file)
+    for (auto& [name, content] :
+         metrics::trace_files(smp.output, machine.timeline(), ThreadTimeline::state_names(),
+                              {"cpu", host.cycles_per_second, "cycles"}))
+      hooks.extra_file(name, std::move(content));
   auto out = summarize(machine, scenario);
   out.platform = {host.host->get_name(), host.cpus, host.cycles_per_second, sg4::Engine::get_clock()};
   return out;

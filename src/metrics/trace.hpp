@@ -1,0 +1,56 @@
+#pragma once
+// Traces for timeline viewers (scenario keys output.trace, output.trace_window; docs/scenario-format.md
+// "Traces"): a Paje trace (trace.paje, for ViTE and pajeng) and a Chrome trace-event file (trace.json, for
+// Perfetto and chrome://tracing), written from the very intervals that fill timeline.csv (the models'
+// TimelineLanes), so that a trace never tells a different story from the CSV.
+//
+// Both files have the same layout: a container (Paje) or process (Chrome) per place (CPU, workstation or
+// cluster), plus one for the intervals spent on no place (a ready or blocked SMP thread); inside each, a
+// container or thread per process or thread that spent time there. Times are in seconds (Paje) and
+// microseconds (Chrome) from the start of the run.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config/scenario.hpp"
+#include "metrics/timeline.hpp"
+
+namespace cosched::metrics {
+
+inline const char* const kPajeFile = "trace.paje";
+inline const char* const kChromeFile = "trace.json";
+
+// How a model's timeline reads as a trace.
+struct TraceLayout {
+  std::string place_kind;         // "cpu", "workstation" or "cluster": names the place containers
+  double units_per_second = 1.0;  // timeline time units (ns, cycles, clocks) per second
+  std::string unit_name;          // the timeline's unit, for the traces' comments: "ns", "cycles", "clocks"
+};
+
+// The lanes cut to [start, end) (in the timeline's units): intervals outside are left out, those that cross
+// a bound are cut at it. Lanes keep their order, even when left with no interval.
+std::vector<TimelineLane> clip_to_window(const std::vector<TimelineLane>& lanes, std::int64_t start,
+                                         std::int64_t end);
+
+// The Paje trace of `lanes`: the header of event definitions (as SimGrid's tracing writes them), the type
+// hierarchy, one entity value per state name, the containers, and a PushState/PopState pair per interval.
+std::string paje_trace(const std::vector<TimelineLane>& lanes, const std::vector<std::string>& state_names,
+                       const TraceLayout& layout);
+
+// The Chrome trace-event JSON of `lanes`: metadata events naming every process and thread, and one
+// complete event (ph "X") per interval.
+std::string chrome_trace(const std::vector<TimelineLane>& lanes, const std::vector<std::string>& state_names,
+                         const TraceLayout& layout);
+
+// The trace files `output` asks for (name -> content), from the lanes cut to its window; none when it asks
+// for no trace.
+std::map<std::string, std::string> trace_files(const config::OutputConfig& output,
+                                               const std::vector<TimelineLane>& lanes,
+                                               const std::vector<std::string>& state_names,
+                                               const TraceLayout& layout);
+
+}  // namespace cosched::metrics

@@ -1,0 +1,143 @@
+// The trace writers (src/metrics/trace.*) and the trace size estimate (config/limits): hand-written timelines
+// and the Paje and Chrome lines they must give.
+
+#include "metrics/trace.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "config/limits.hpp"
+
+namespace cosched::metrics {
+namespace {
+
+using I = TimelineInterval;
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// The lines of `text` after its header (event definitions and types), that is from the first container.
+std::string body(const std::string& text) {
+  return text.substr(text.find("3 0 M MACHINE"));
+}
+
+// Thread a/0/0 computes on CPU 1 for 2 cycles then is ready on no CPU until 5; thread a/0/1 spins on CPU 1
+// from 2 to 4 (at 1 cycle per ns: times are exact decimal seconds).
+std::vector<TimelineLane> two_threads() {
+  return {{"a", 0, 0, {I{0, 2, 0, 1}, I{2, 5, 2, -1}}}, {"a", 0, 1, {I{2, 4, 1, 1}}}};
+}
+const std::vector<std::string> kStates{"computing", "spinning", "ready"};
+
+TEST(PajeTrace, ContainersPerPlaceAndThreadAndAPushPopPerInterval) {
+  const auto paje = paje_trace(two_threads(), kStates, {"cpu", 1e9, "cycles"});
+  EXPECT_TRUE(contains(paje, "%EventDef PajePushState 5\n%       Time date\n")) << paje;
+  EXPECT_TRUE(contains(paje, "2 S1 STATE \"spinning\" ")) << paje;
+  // At 2 a/0/0 pops its state on CPU 1 before a/0/1 pushes on it and a/0/0 pushes on no CPU; at 4 and 5 the
+  // pops, then the containers are destroyed at the end (5).
+  EXPECT_EQ(body(paje),
+            "3 0 M MACHINE 0 \"run\"\n"
+            "3 0 P1 PLACE M \"cpu 1\"\n"
+            "3 0 P1L0 LANE P1 \"a/0/0 on cpu 1\"\n"
+            "3 0 P1L1 LANE P1 \"a/0/1 on cpu 1\"\n"
+            "3 0 PN PLACE M \"no cpu\"\n"
+            "3 0 PNL0 LANE PN \"a/0/0 on no cpu\"\n"
+            "5 0 STATE P1L0 S0\n"
+            "6 0.000000002 STATE P1L0\n"
+            "5 0.000000002 STATE P1L1 S1\n"
+            "5 0.000000002 STATE PNL0 S2\n"
+            "6 0.000000004 STATE P1L1\n"
+            "6 0.000000005 STATE PNL0\n"
+            "4 0.000000005 LANE P1L0\n"
+            "4 0.000000005 LANE P1L1\n"
+            "4 0.000000005 LANE PNL0\n"
+            "4 0.000000005 PLACE PN\n"
+            "4 0.000000005 PLACE P1\n"
+            "4 0.000000005 MACHINE M\n");
+}
+
+TEST(PajeTrace, NanosecondsAreExactDecimalSeconds) {
+  const std::vector<TimelineLane> lanes{{"j", 0, 0, {I{1'500'000, 123'456'789'012, 0, 0}}}};
+  const auto paje = paje_trace(lanes, kStates, {"workstation", 1e9, "ns"});
+  EXPECT_TRUE(contains(paje, "5 0.0015 STATE P0L0 S0\n6 123.456789012 STATE P0L0\n")) << paje;
+}
+
+TEST(PajeTrace, AQuoteInAJobNameCannotEndTheName) {
+  const std::vector<TimelineLane> lanes{{"say \"hi\"", 0, 0, {I{0, 1, 0, 0}}}};
+  EXPECT_TRUE(contains(paje_trace(lanes, kStates, {"cpu", 1, "cycles"}), "\"say 'hi'/0/0 on cpu 0\""));
+}
+
+TEST(ChromeTrace, AProcessPerPlaceAThreadPerLaneAndCompleteEventsInMicroseconds) {
+  const auto text = chrome_trace(two_threads(), kStates, {"cpu", 1e6, "cycles"});  // one cycle = 1 us
+  const auto trace = nlohmann::json::parse(text);
+  std::vector<nlohmann::json> complete, names;
+  for (const auto& event : trace["traceEvents"]) (event["ph"] == "X" ? complete : names).push_back(event);
+  // No CPU is the process after the last place (2).
+  EXPECT_EQ(
+      complete,
+      (std::vector<nlohmann::json>{
+          {{"name", "computing"},
+           {"cat", "state"},
+           {"ph", "X"},
+           {"ts", 0},
+           {"dur", 2},
+           {"pid", 1},
+           {"tid", 0}},
+          {{"name", "ready"}, {"cat", "state"}, {"ph", "X"}, {"ts", 2}, {"dur", 3}, {"pid", 2}, {"tid", 0}},
+          {{"name", "spinning"},
+           {"cat", "state"},
+           {"ph", "X"},
+           {"ts", 2},
+           {"dur", 2},
+           {"pid", 1},
+           {"tid", 1}}}));
+  EXPECT_TRUE(contains(text, R"({"name": "process_name", "ph": "M", "pid": 2, "args": {"name": "no cpu"}})"));
+  EXPECT_TRUE(
+      contains(text, R"({"name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": "a/0/1"}})"));
+  EXPECT_EQ(trace["otherData"]["timeline_unit"], "cycles");
+}
+
+TEST(ChromeTrace, NanosecondsAreExactDecimalMicroseconds) {
+  const std::vector<TimelineLane> lanes{{"j", 0, 0, {I{1'500, 1'000'000'007, 0, 0}}}};
+  const auto text = chrome_trace(lanes, kStates, {"workstation", 1e9, "ns"});
+  EXPECT_TRUE(contains(text, R"("ts": 1.5, "dur": 999998.507,)")) << text;
+}
+
+TEST(TraceWindow, KeepsWhatIsInsideAndCutsWhatCrossesABound) {
+  const auto cut = clip_to_window(two_threads(), 1, 3);
+  ASSERT_EQ(cut.size(), 2u);
+  EXPECT_EQ(cut[0].intervals, (std::vector<I>{{1, 2, 0, 1}, {2, 3, 2, -1}}));
+  EXPECT_EQ(cut[1].intervals, (std::vector<I>{{2, 3, 1, 1}}));
+  EXPECT_TRUE(clip_to_window(two_threads(), 5, 9)[0].intervals.empty()) << "the end is exclusive";
+}
+
+TEST(TraceFiles, OnlyTheFormatsAskedForAndTheWindowApplied) {
+  config::OutputConfig output;
+  EXPECT_TRUE(trace_files(output, two_threads(), kStates, {"cpu", 1e9, "cycles"}).empty());
+  output.trace_chrome = true;
+  output.trace_window = std::make_pair(4, 5);
+  const auto files = trace_files(output, two_threads(), kStates, {"cpu", 1e6, "cycles"});
+  ASSERT_EQ(files.size(), 1u);
+  const auto& text = files.at(kChromeFile);
+  EXPECT_TRUE(contains(text, R"("name": "ready", "cat": "state", "ph": "X", "ts": 4, "dur": 1,)")) << text;
+  EXPECT_FALSE(contains(text, "computing")) << text;
+}
+
+TEST(TraceEstimate, NumaIsAnIntervalPerThreadAndSliceAndAWindowKeepsItsShare) {
+  config::NumaConfig numa;
+  numa.slices = 10;
+  numa.time_slice = 1000;
+  numa.processes = {{.name = "p", .threads = 4, .copies = 2}};
+  config::Scenario scenario{.model = "numa", .model_config = numa};
+  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_intervals(scenario), 8 * 12.0);
+  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_bytes(scenario), 0) << "no trace asked for";
+  auto& output = std::get<config::NumaConfig>(scenario.model_config).output;
+  output.trace_paje = output.trace_chrome = true;
+  output.trace_window = std::make_pair(0, 2500);  // a quarter of 10 slices of 1000 clocks
+  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_intervals(scenario), 8 * 12.0 / 4);
+  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_bytes(scenario), 8 * 12.0 / 4 * (64 + 112));
+}
+
+}  // namespace
+}  // namespace cosched::metrics
