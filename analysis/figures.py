@@ -397,7 +397,10 @@ def _write_share_figure(table: pd.DataFrame, title: str, key: str, shown: list[s
         ax.minorticks_off()
         ax.set_xlabel(f"writes among shared-space references ({WRITE_SHARE_AXIS}, fraction)")
         ax.set_ylabel(ylabel)
-        ax.set_ylim(0, 100)
+        # From 0 (a share of T'), up to the highest line's next ten above it: the figure is about how the
+        # values move with the write share, which a fixed 0-100 axis flattens when they are small.
+        top = (part["percent_mean"] + part["percent_std"].fillna(0)).max()
+        ax.set_ylim(0, min(100.0, 10.0 * np.ceil(1.1 * top / 10.0)) if pd.notna(top) and top > 0 else 100.0)
         ax.set_title(name)
         _legend(ax, len(names), "consistency, " + ("rate" if key == "rate" else "state"))
     return fig

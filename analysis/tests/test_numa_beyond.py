@@ -127,6 +127,7 @@ def test_write_share_figures_draw_each_line_against_the_write_share(fixtures):
     assert panel.get_xscale() == "symlog"
     assert [t.get_text() for t in panel.get_xticklabels()] == ["0", "0.01", "0.05", "0.15"]
     assert "workload.shared_table.write" in panel.get_xlabel() and "(% of T′)" in panel.get_ylabel()
+    assert panel.get_ylim() == (0, 90), "up to the ten above 1.1 x the highest value, 80"
     fig = figures.numa_write_share_breakdown_figure(numa.write_share_breakdown_table(study), "Process set A",
                                                     ["sync", "comm"])
     lines = fig.axes[0].get_lines()
@@ -134,6 +135,7 @@ def test_write_share_figures_draw_each_line_against_the_write_share(fixtures):
     assert lines[3].get_ydata().tolist() == pytest.approx([15, 16, 20, 30])
     assert lines[0].get_linestyle() != lines[2].get_linestyle(), "a line style per consistency"
     assert lines[0].get_color() == lines[2].get_color(), "a colour per state"
+    assert fig.axes[0].get_ylim() == (0, 70), "the highest drawn, comm 60%: the disk and effective shares do not count"
 
 
 def headings(report: str) -> list[str]:
