@@ -291,21 +291,22 @@ def _network_panels(table: pd.DataFrame, title: str) -> tuple[Figure, list, list
     return fig, list(axes[:, 0]), networks
 
 
-def numa_rates_figure(table: pd.DataFrame, title: str) -> Figure:
+def numa_rates_figure(table: pd.DataFrame, title: str, series: str = "strategy") -> Figure:
     """Nobukuni figures 5.1-5.4 for one process set: a panel per network, a group per allocation policy,
     in each group the net, calibrated and maximum effective execution rates (percent of T') of each
     replacement strategy, strategy by strategy (the thesis does not say which bar is which rate: the
-    legend does). Error bars: one standard deviation over seeds, when there are several."""
+    legend does). Error bars: one standard deviation over seeds, when there are several. `series` names
+    the column whose values take the strategies' place (`consistency`: sequential against release)."""
     fig, axes, networks = _network_panels(table, f"{title} ({_seed_note(table)})")
     policies = list(dict.fromkeys(table["policy"]))
-    strategies = list(dict.fromkeys(table["strategy"]))
+    strategies = list(dict.fromkeys(table[series]))
     rates = list(dict.fromkeys(table["rate"]))
     bars = [(strategy, rate) for strategy in strategies for rate in rates]
     width = 0.84 / len(bars)
     for ax, network in zip(axes, networks):
         part = table[table["network"] == network]
         for index, (strategy, rate) in enumerate(bars):
-            values = part[(part["strategy"] == strategy) & (part["rate"] == rate)].set_index("policy").reindex(policies)
+            values = part[(part[series] == strategy) & (part["rate"] == rate)].set_index("policy").reindex(policies)
             positions = np.arange(len(policies)) + (index - (len(bars) - 1) / 2) * width
             errors = values["percent_std"] if values["percent_std"].notna().any() else None
             look = STRATEGY_LOOKS[min(strategies.index(strategy), len(STRATEGY_LOOKS) - 1)]
@@ -317,7 +318,7 @@ def numa_rates_figure(table: pd.DataFrame, title: str) -> Figure:
         ax.set_ylabel("effective execution rate (% of T′)")
         ax.set_ylim(0, 100)
         ax.set_title(f"network {network}")
-    axes[0].legend(title="strategy, rate", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    axes[0].legend(title=f"{series}, rate", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     return fig
 
 
@@ -358,3 +359,61 @@ def numa_breakdown_figure(table: pd.DataFrame, title: str) -> Figure:
     axes[0].legend(handles=handles, title="state (disk apart: not in T′)", fontsize="small", loc="upper left",
                    bbox_to_anchor=(1, 1))
     return fig
+
+
+WRITE_SHARE_AXIS = "workload.shared_table.write"  # the x axis of the write-share figures (analysis/numa.py)
+
+
+def _write_share_figure(table: pd.DataFrame, title: str, key: str, shown: list[str], colours: dict[str, str],
+                        ylabel: str) -> Figure:
+    """Values of `key` (the rates, or the breakdown's states in `shown`) against the shared write share, a
+    panel per network, policy and strategy in the table, a line per consistency (its line style) and value
+    of `key` (its colour), with a mean +- std band over seeds. The x axis is linear up to the smallest
+    write share above 0 and logarithmic beyond (symlog), so that the small shares are not crowded at 0."""
+    table = table[table[key].isin(shown)]
+    table = table.assign(panel=_label(table, ["network", "policy", "strategy"]))
+    fig, axes, names = _panels(table, f"{title} ({_seed_note(table)})")
+    consistencies = list(dict.fromkeys(table["consistency"]))
+    shares = sorted(set(table["write_share"]))
+    positive = [s for s in shares if s > 0]
+    for ax, name in zip(axes, names):
+        part = table[table["panel"] == name]
+        for index, consistency in enumerate(consistencies):
+            style = LINE_STYLES[index % len(LINE_STYLES)]
+            for value in shown:
+                line = part[(part["consistency"] == consistency) & (part[key] == value)].sort_values("write_share")
+                if line.empty:
+                    continue
+                ax.plot(line["write_share"], line["percent_mean"], color=colours.get(value), label=f"{consistency} {value}",
+                        **style)
+                if line["percent_std"].notna().any():
+                    spread = line["percent_std"].fillna(0)
+                    ax.fill_between(line["write_share"], line["percent_mean"] - spread, line["percent_mean"] + spread,
+                                    color=colours.get(value), alpha=0.15, linewidth=0)
+        if positive:
+            ax.set_xscale("symlog", linthresh=positive[0], linscale=0.5)
+        ax.set_xticks(shares, [f"{s:g}" for s in shares])
+        _rotate_if_crowded(ax, len(shares))
+        ax.minorticks_off()
+        ax.set_xlabel(f"writes among shared-space references ({WRITE_SHARE_AXIS}, fraction)")
+        ax.set_ylabel(ylabel)
+        # From 0 (a share of T'), up to the highest line's next ten above it: the figure is about how the
+        # values move with the write share, which a fixed 0-100 axis flattens when they are small.
+        top = (part["percent_mean"] + part["percent_std"].fillna(0)).max()
+        ax.set_ylim(0, min(100.0, 10.0 * np.ceil(1.1 * top / 10.0)) if pd.notna(top) and top > 0 else 100.0)
+        ax.set_title(name)
+        _legend(ax, len(names), "consistency, " + ("rate" if key == "rate" else "state"))
+    return fig
+
+
+def numa_write_share_rates_figure(table: pd.DataFrame, title: str) -> Figure:
+    """The net, calibrated and maximum effective execution rates (percent of T', Nobukuni chapter 5
+    paragraph 3) against the shared write share, a line per consistency model and rate."""
+    rates = list(dict.fromkeys(table["rate"]))
+    return _write_share_figure(table, title, "rate", rates, RATE_COLOURS, "effective execution rate (% of T′)")
+
+
+def numa_write_share_breakdown_figure(table: pd.DataFrame, title: str, states: list[str]) -> Figure:
+    """The shares of T' spent in `states` (synchronization and communication: where the update protocol's
+    waits go, Nobukuni 4.2.4) against the shared write share, a line per consistency model and state."""
+    return _write_share_figure(table, title, "state", states, STATE_COLOURS, "share of T′ (%)")

@@ -432,3 +432,97 @@ def claims_table(frame: pd.DataFrame) -> pd.DataFrame:
     checked` when the runs have nothing to compare) and detail (`disagree:` the comparisons that did
     not agree, by configuration; for C8 and C10 also `agree:` the values that did)."""
     return pd.DataFrame([claim(frame) for claim in CLAIMS], columns=CLAIM_COLUMNS)
+
+
+# ---- beyond the thesis: the consistency model and the shared write share ----
+#
+# Two sweeps go past chapter 5 (sweeps/nobukuni-consistency.yaml, sweeps/nobukuni-write-share.yaml):
+# `memory.consistency: release`, the relaxed memory model of the future work (5.3, chapter 6;
+# docs/models/numa.md 6.7), against the thesis's sequential consistency, per policy; and the rates and the
+# breakdown against the share of writes among the shared-space references, `workload.shared_table.write`,
+# the access mix the thesis does not give (A5). Their figures are drawn when a sweep varies those axes.
+
+CONSISTENCY = "memory.consistency"
+CONSISTENCY_SOURCES = ("resolved.memory.consistency", CONSISTENCY)
+SEQUENTIAL = "sequential"  # the thesis's model (4.2.4), the scenario default
+WRITE_SHARE = "workload.shared_table.write"
+# The rest of the shared table's mix: an axis that takes one value per write share (zipped with it so that
+# the mix adds up to 1, as in nobukuni-write-share.yaml) moves with it and separates no line of its own.
+WRITE_SHARE_MIX = ("workload.shared_table.read", "workload.shared_table.compute")
+WRITE_SHARE_STATES = ["sync", "comm"]  # the breakdown the write share moves: waiting at barriers, for the DSM
+
+
+def varies_consistency(study_: Study) -> bool:
+    return CONSISTENCY in study_.groups
+
+
+def varies_write_share(study_: Study) -> bool:
+    return WRITE_SHARE in study_.groups
+
+
+def _consistency(frame: pd.DataFrame) -> pd.Series:
+    """Each run's memory model: the resolved scenario's, else the axis's, else the thesis's (the default)."""
+    column = next((c for c in CONSISTENCY_SOURCES if c in frame.columns), None)
+    return frame[column].astype(str) if column else pd.Series(SEQUENTIAL, index=frame.index)
+
+
+def _regrouped(study_: Study, shown_apart: list[str]) -> pd.DataFrame:
+    """The study's runs with `group` relabelled from the other varying axes but `shown_apart` (the axes a
+    figure draws as bars or lines rather than as figures of their own), and `consistency`."""
+    frame = with_group_label(study_.frame, [g for g in study_.groups if g not in shown_apart])
+    frame["consistency"] = _consistency(frame)
+    return frame
+
+
+def consistency_rates_table(study_: Study) -> pd.DataFrame:
+    """The three rates (percent of T', chapter 5 paragraph 3) per set, group (the varying axes other than
+    the consistency), network, strategy, policy and consistency, consistencies in the runs' order (the
+    sweep gives sequential first), mean over seeds. Columns: set, group, network, strategy, policy,
+    consistency, rate, percent_mean, percent_std, seeds."""
+    frame = _regrouped(study_, [CONSISTENCY])
+    cell = ["set", "group", "network", "strategy", "policy", "consistency"]
+    long = _numbers(frame, [f"rates.{r}" for r in RATES]).melt(
+        id_vars=cell + ["seed"], value_vars=[f"rates.{r}" for r in RATES], var_name="rate", value_name="percent")
+    long["rate"] = long["rate"].str[len("rates."):]
+    long["percent"] = 100.0 * long["percent"]
+    table = mean_std_over_seeds(long, cell + ["rate"], "percent", "percent")
+    return _in_order(table, frame, cell, "rate", RATES)
+
+
+def _write_share_frame(study_: Study) -> pd.DataFrame:
+    """The runs with `write_share` (a number) and `group` from the varying axes other than the consistency,
+    the write share and the mix axes that move with it (one value per write share)."""
+    frame = study_.frame.copy()
+    frame["write_share"] = pd.to_numeric(frame[WRITE_SHARE], errors="coerce")
+    moving = [a for a in WRITE_SHARE_MIX if a in study_.groups and frame.groupby("write_share")[a].nunique().max() == 1]
+    study_ = Study(frame, study_.sources, study_.groups)
+    return _regrouped(study_, [CONSISTENCY, WRITE_SHARE, *moving])
+
+
+def _against_write_share(study_: Study, prefix: str, names: list[str], key: str) -> pd.DataFrame:
+    frame = _write_share_frame(study_)
+    cell = ["set", "group", "network", "policy", "strategy", "consistency"]
+    columns = [f"{prefix}.{n}" for n in names]
+    long = _numbers(frame, columns).melt(id_vars=cell + ["write_share", "seed"], value_vars=columns, var_name=key,
+                                          value_name="percent")
+    long[key] = long[key].str[len(prefix) + 1:]
+    long["percent"] = 100.0 * long["percent"]
+    table = mean_std_over_seeds(long, cell + [key, "write_share"], "percent", "percent")
+    # Each line's points by increasing write share, lines in the runs' order and then by `names`.
+    table = table.sort_values("write_share", kind="stable")
+    return _in_order(table, frame, cell, key, names)
+
+
+def write_share_rates_table(study_: Study) -> pd.DataFrame:
+    """The three rates (percent of T') against the shared write share (`workload.shared_table.write`, a
+    fraction of the shared-space references), per set, group, network, policy, strategy and consistency,
+    mean over seeds. Columns: set, group, network, policy, strategy, consistency, rate, write_share,
+    percent_mean, percent_std, seeds; a line's points by increasing write share."""
+    return _against_write_share(study_, "rates", RATES, "rate")
+
+
+def write_share_breakdown_table(study_: Study) -> pd.DataFrame:
+    """The breakdown (percent of T': effective, sync, comm and idle adding up to 100, disk beside them)
+    against the shared write share, as write_share_rates_table. The figure draws sync and comm
+    (WRITE_SHARE_STATES); the CSV holds every state. Columns as write_share_rates_table's with `state`."""
+    return _against_write_share(study_, "breakdown", STATES + [DISK], "state")

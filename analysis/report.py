@@ -315,10 +315,88 @@ def _numa_claims(sweep: Sweep) -> Section:
         numa.claims_table(sweep.study.frame), None)
 
 
+NUMA_CONSISTENCY_RATES = (
+    "Beyond the thesis (its future work, 5.3 and chapter 6; docs/models/numa.md 6.7): the net, calibrated and "
+    "maximum effective execution rates (percent of T', chapter 5 paragraph 3) of each allocation policy under "
+    "the thesis's sequential consistency and under release consistency (`memory.consistency`), as figures "
+    "5.1-5.4 lay out the two strategies: a panel per network, a group per policy, in each group the three "
+    "rates of each consistency model, in the runs' order."
+)
+
+
+def _numa_consistency_rates(sweep: Sweep) -> list[Section]:
+    table = numa.consistency_rates_table(sweep.study)
+    sections = []
+    for (set_, group, strategy), part in table.groupby(["set", "group", "strategy"], sort=False):
+        label = f"{numa.set_label(set_, group)}, {strategy}"
+        part = part.reset_index(drop=True)
+        sections.append(Section(
+            f"numa_consistency_rates_{_slug(label)}", f"Effective execution rates by consistency: process set {label}",
+            NUMA_CONSISTENCY_RATES, part,
+            figures.numa_rates_figure(part, f"Process set {label}: sequential against release consistency",
+                                      series="consistency"),
+            shown=numa.wide(part, ["network", "policy"], ["consistency", "rate"])))
+    return sections
+
+
+NUMA_WRITE_SHARE = (
+    "Beyond the thesis: the {what} against the share of writes among the shared-space references "
+    "(`workload.shared_table.write`; the thesis gives no access mix, A5), a line per consistency model "
+    "(`memory.consistency`: sequential, the thesis's, where each shared write to a page with other copies "
+    "waits for every acknowledgement, 4.2.4; release, the future work of 5.3). Percent of T', the processor "
+    "time without disk time (A26). The mix axes that take one value per write share (the read share zipped "
+    "with it) move with it and draw no lines of their own."
+)
+
+
+def _numa_write_share(sweep: Sweep) -> list[Section]:
+    rates = numa.write_share_rates_table(sweep.study)
+    breakdown = numa.write_share_breakdown_table(sweep.study)
+    sections = []
+    for (set_, group), part in rates.groupby(["set", "group"], sort=False):
+        label = numa.set_label(set_, group)
+        part = part.reset_index(drop=True)
+        sections.append(Section(
+            f"numa_write_share_rates_{_slug(label)}", f"Effective execution rates against the write share: process set {label}",
+            NUMA_WRITE_SHARE.format(what="net, calibrated and maximum effective execution rates (chapter 5 paragraph 3)"),
+            part, figures.numa_write_share_rates_figure(part, f"Process set {label}: rates against the shared write share"),
+            shown=numa.wide(part, ["network", "policy", "strategy", "write_share"], ["consistency", "rate"])))
+    for (set_, group), part in breakdown.groupby(["set", "group"], sort=False):
+        label = numa.set_label(set_, group)
+        part = part.reset_index(drop=True)
+        states = numa.WRITE_SHARE_STATES
+        sections.append(Section(
+            f"numa_write_share_breakdown_{_slug(label)}", f"Synchronization and communication against the write share: process set {label}",
+            NUMA_WRITE_SHARE.format(what="shares of T' spent in synchronization and in communication (table 5.4's "
+                                    "Sync and Comm)") + " The CSV also holds the effective, idle and disk shares.",
+            part, figures.numa_write_share_breakdown_figure(
+                part, f"Process set {label}: synchronization and communication against the shared write share", states),
+            shown=numa.wide(part[part["state"].isin(states)], ["network", "policy", "strategy", "write_share"],
+                            ["consistency", "state"])))
+    return sections
+
+
+def _per_configuration_figures(sweep: Sweep) -> bool:
+    """The study's rates and breakdown figures, one per set and group: not when the write share varies,
+    where each write share would be a group of its own (its write-share figures draw them as lines)."""
+    return not numa.varies_write_share(sweep.study)
+
+
 # The SSS-CORE study's figures and tables (numa runs), in report.md's order, as SECTION_TABLE.
 NUMA_SECTION_TABLE: list[tuple[Callable[[Sweep], bool], Callable[[Sweep], Section | list[Section] | str]]] = [
-    (lambda s: True, _numa_rates),
-    (lambda s: True, _numa_breakdown),
+    (_per_configuration_figures, _numa_rates),
+    (_per_configuration_figures, _numa_breakdown),
+    (lambda s: not _per_configuration_figures(s),
+     _noted("rates and breakdown per process set and group",
+            f"`{numa.WRITE_SHARE}` varies: its write-share figures draw each group's values as lines")),
+    (lambda s: numa.varies_consistency(s.study) and not numa.varies_write_share(s.study), _numa_consistency_rates),
+    (lambda s: not numa.varies_consistency(s.study),
+     _noted("rates by consistency", f"`{numa.CONSISTENCY}` does not vary")),
+    (lambda s: numa.varies_consistency(s.study) and numa.varies_write_share(s.study),
+     _noted("rates by consistency", f"`{numa.WRITE_SHARE}` varies too: its figures draw a line per consistency")),
+    (lambda s: numa.varies_write_share(s.study), _numa_write_share),
+    (lambda s: not numa.varies_write_share(s.study),
+     _noted("rates and breakdown against the write share", f"`{numa.WRITE_SHARE}` does not vary")),
     (lambda s: True, _numa_table_5_4),
     (lambda s: True, _numa_table_5_5),
     (lambda s: True, _numa_claims),
