@@ -31,8 +31,14 @@ regression_run() {
 }
 
 # The SHA-256 of summary.json without its wall_seconds line (the one field that differs between runs).
+# A platform file's path in `resolved` names the checkout the scenario was read from: with the caller's $root
+# (the repository) set, it is written relative to it, so that the digests hold in every clone.
 regression_summary_digest() {
-  grep -v '"wall_seconds"' "$1/summary.json" | sha256sum | cut -d' ' -f1
+  if [ -n "${root:-}" ]; then
+    grep -v '"wall_seconds"' "$1/summary.json" | sed "s|$root/|ROOT/|g" | sha256sum | cut -d' ' -f1
+  else
+    grep -v '"wall_seconds"' "$1/summary.json" | sha256sum | cut -d' ' -f1
+  fi
 }
 
 # regression_finish LABEL: records the digest lines, or compares them with the recorded ones.
