@@ -15,13 +15,14 @@ std::string number(const nlohmann::ordered_json& value) {
   return fmt::format("{:.6g}", value.get<double>());
 }
 
-std::string ratio(const nlohmann::ordered_json& value) { return fmt::format("{:.1f}%", 100 * value.get<double>()); }
+std::string ratio(const nlohmann::ordered_json& value) {
+  return fmt::format("{:.1f}%", 100 * value.get<double>());
+}
 
 // The NUMA model's summary: chapter 5's rates and breakdown, then a line per process.
 std::string numa_text(const nlohmann::ordered_json& s, const std::string& out_dir) {
-  std::string text =
-      fmt::format("cosched: scenario '{}' (model numa, seed {})\n", s.at("scenario").get<std::string>(),
-                  s.at("seed").get<unsigned long long>());
+  std::string text = fmt::format("cosched: scenario '{}' (model numa, seed {})\n",
+                                 s.at("scenario").get<std::string>(), s.at("seed").get<unsigned long long>());
   text += fmt::format("  clocks       {} ({} slices, ended by {})\n", s.at("clocks").get<long long>(),
                       s.at("slices").get<int>(), s.at("ended_by").get<std::string>());
   const auto& r = s.at("rates");
@@ -40,9 +41,10 @@ std::string numa_text(const nlohmann::ordered_json& s, const std::string& out_di
   text += fmt::format("  {:<16} {:>5} {:>7} {:>7} {:>12} {:>8}\n", "process", "copy", "threads", "slices",
                       "eff/thread", "net");
   for (const auto& job : s.at("jobs"))
-    text += fmt::format("  {:<16} {:>5} {:>7} {:>7} {:>12.0f} {:>8}\n", job.at("name").get<std::string>(),
-                        job.at("copy").get<int>(), job.at("threads").get<int>(), job.at("slices_run").get<int>(),
-                        job.at("effective_per_thread").get<double>(), ratio(job["rates"]["net"]));
+    text +=
+        fmt::format("  {:<16} {:>5} {:>7} {:>7} {:>12.0f} {:>8}\n", job.at("name").get<std::string>(),
+                    job.at("copy").get<int>(), job.at("threads").get<int>(), job.at("slices_run").get<int>(),
+                    job.at("effective_per_thread").get<double>(), ratio(job["rates"]["net"]));
   text += fmt::format("  events       {}   wall {:.3f} s\n", s.at("events").get<unsigned long long>(),
                       s.at("wall_seconds").get<double>());
   text += fmt::format("  results      {}\n", out_dir);

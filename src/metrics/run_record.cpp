@@ -83,7 +83,7 @@ Json now_job_json(const NowJobRecord& job) {
 
 // ---- numa ----
 
-constexpr const char* kPageClassKeys[] = {"other_copy", "own_copy",  "other_last",
+constexpr const char* kPageClassKeys[] = {"other_copy",  "own_copy", "other_last",
                                           "other_local", "own_last", "own_local"};
 constexpr const char* kMessageKindKeys[] = {"page", "update", "communication"};
 
@@ -102,7 +102,10 @@ Json numa_replaced_json(const NumaPagesReplaced& replaced) {
   return out;
 }
 Json numa_transfers_json(const NumaPageTransfers& t) {
-  return {{"total", t.copies + t.migrations}, {"copies", t.copies}, {"migrations", t.migrations}, {"hops", t.hops}};
+  return {{"total", t.copies + t.migrations},
+          {"copies", t.copies},
+          {"migrations", t.migrations},
+          {"hops", t.hops}};
 }
 Json numa_placements_json(const NumaPlacements& p) {
   return {{"threads", p.threads}, {"on_page_clusters", p.on_page_clusters}, {"stayed", p.stayed}};
@@ -330,7 +333,8 @@ SummaryCells read_summary(const std::filesystem::path& file) {
   }
   check_schema(summary, where);
   const auto model = summary.find("model");
-  if (model == summary.end() || !model->is_string() || (*model != "smp" && *model != "now" && *model != "numa"))
+  if (model == summary.end() || !model->is_string() ||
+      (*model != "smp" && *model != "now" && *model != "numa"))
     throw config::InputError(fmt::format("{}: expected 'model' smp, now or numa", where));
   const auto jobs = summary.find("jobs");
   if (jobs == summary.end() || !jobs->is_array())

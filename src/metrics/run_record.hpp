@@ -191,7 +191,7 @@ struct NumaProcessRecord {
   std::string name;
   int copy = 0;
   int threads = 0;
-  bool finished = false;         // its threads' effective clocks reached threads x work
+  bool finished = false;            // its threads' effective clocks reached threads x work
   double effective_per_thread = 0;  // effective clocks, mean over its threads
   int slices_run = 0;
   NumaClocks clocks;  // idle is always 0: an idle processor belongs to no process
@@ -200,14 +200,14 @@ struct NumaProcessRecord {
   NumaPagesReplaced pages_replaced{};  // of its pages
   NumaPageTransfers page_transfers;
   std::int64_t disk_accesses = 0;
-  std::int64_t writes = 0;    // shared writes that sent updates
-  std::int64_t barriers = 0;  // sync points its threads took part in
+  std::int64_t writes = 0;          // shared writes that sent updates
+  std::int64_t barriers = 0;        // sync points its threads took part in
   std::int64_t copies_dropped = 0;  // copies removed without cost when it was rescheduled (A11)
   NumaPlacements placements;
 };
 
 struct NumaLevelRecord {
-  int level = 0;  // 1: the root switch's links
+  int level = 0;                       // 1: the root switch's links
   std::array<std::int64_t, 3> hops{};  // page, update, communication
   std::int64_t bytes = 0;
   std::int64_t blocked_clocks = 0, queued_clocks = 0;
@@ -230,7 +230,8 @@ struct NumaRunRecord {
   std::string ended_by;  // "first-finish" (a process finished) or "slices"
   NumaClocks processor_clocks;
   NumaRates rates;
-  NumaRates rates_with_disk;  // the same rates over every processor-clock, disk time included (A26's other reading)
+  NumaRates
+      rates_with_disk;  // the same rates over every processor-clock, disk time included (A26's other reading)
   NumaBreakdown breakdown;
   NumaPagesReplaced pages_replaced{};
   NumaPageTransfers page_transfers;

@@ -40,28 +40,28 @@ struct Op {
   OpKind kind = OpKind::None;
   int page = -1;  // Memory, Write: the page accessed
   bool write = false;
-  bool disk = false;   // Memory: a disk access
-  int cluster = -1;    // Memory with disk: where the page is loaded
-  int point = -1;      // Drain: the sync point it arrives at next
-  bool done = false;   // it ended while the thread held no processor
+  bool disk = false;  // Memory: a disk access
+  int cluster = -1;   // Memory with disk: where the page is loaded
+  int point = -1;     // Drain: the sync point it arrives at next
+  bool done = false;  // it ended while the thread held no processor
   std::uint32_t serial = 0;
 };
 
 struct Frame {
   int page = -1;
-  int process = -1;     // the page's process, and whether the page is shared: read by every victim choice
+  int process = -1;  // the page's process, and whether the page is shared: read by every victim choice
   bool shared = false;
   Clock last_ref = 0;
-  std::int64_t ref_eff = 0;     // the referencing thread's effective clocks when last_ref was settled
-  std::uint64_t stamp = 0;      // the placement ref_eff belongs to
-  int pins = 0;                 // coherency processing (thesis 4.4): never a victim while pinned
+  std::int64_t ref_eff = 0;  // the referencing thread's effective clocks when last_ref was settled
+  std::uint64_t stamp = 0;   // the placement ref_eff belongs to
+  int pins = 0;              // coherency processing (thesis 4.4): never a victim while pinned
 };
 
 struct ClusterState {
   std::vector<Frame> frames;
-  std::vector<int> free;       // free frames, taken from the back
-  int process = -1;            // the process allocated this cluster in the slice
-  int thread = -1;             // its thread here
+  std::vector<int> free;                     // free frames, taken from the back
+  int process = -1;                          // the process allocated this cluster in the slice
+  int thread = -1;                           // its thread here
   std::vector<std::pair<int, int>> pending;  // (page, thread) waiting for an evictable frame
 };
 
@@ -71,8 +71,8 @@ struct Copy {
 
 struct Page {
   int process = 0;
-  int thread = -1;  // the owner of a local page; -1 for a shared page
-  int index = 0;    // in its space
+  int thread = -1;               // the owner of a local page; -1 for a shared page
+  int index = 0;                 // in its space
   int cluster = -1, frame = -1;  // a local page: where it is (-1: unloaded)
   bool moving = false;           // a local page on its way to its thread's new cluster
   std::vector<Copy> copies;      // a shared page: its copies
@@ -322,6 +322,7 @@ struct Machine::Impl {
   }
 
   int hops(int a, int b) const { return 2 * topology.height_of_lca(a, b); }
+  int id_of(const Thread& t) const { return static_cast<int>(&t - threads.data()); }
 
   // ---- accounting ----
 
@@ -331,11 +332,20 @@ struct Machine::Impl {
       const Clock spent = at - t.since;
       auto& c = p.stats.clocks;
       switch (t.state) {
-        case State::Effective: c.effective += spent; break;
-        case State::Comm: c.comm += spent; break;
-        case State::Sync: c.sync += spent; break;
-        case State::Disk: c.disk += spent; break;
-        case State::Off: break;
+        case State::Effective:
+          c.effective += spent;
+          break;
+        case State::Comm:
+          c.comm += spent;
+          break;
+        case State::Sync:
+          c.sync += spent;
+          break;
+        case State::Disk:
+          c.disk += spent;
+          break;
+        case State::Off:
+          break;
       }
     }
     const bool was = t.state == State::Effective, is = s == State::Effective;
@@ -349,7 +359,9 @@ struct Machine::Impl {
     t.since = at;
   }
 
-  std::int64_t target(const Process& p) const { return static_cast<std::int64_t>(std::ceil(numa.work)) * p.threads; }
+  std::int64_t target(const Process& p) const {
+    return static_cast<std::int64_t>(std::ceil(numa.work)) * p.threads;
+  }
 
   // A9: the process finishes when its threads' effective clocks add up to threads x work.
   void schedule_finish(Process& p, int id, Clock at) {
@@ -364,10 +376,12 @@ struct Machine::Impl {
   // ---- execution (docs/models/numa.md sections 6.1-6.2) ----
 
   double local_share(const Thread& t, const Process& p) const {
-    return p.local->total > 0 ? (1 - p.shared_rate) * static_cast<double>(t.local_ev.total()) / p.local->total : 0;
+    return p.local->total > 0 ? (1 - p.shared_rate) * static_cast<double>(t.local_ev.total()) / p.local->total
+                              : 0;
   }
   double shared_share(const Thread& t, const Process& p) const {
-    return p.shared->total > 0 ? p.shared_rate * static_cast<double>(t.shared_ev.total()) / p.shared->total : 0;
+    return p.shared->total > 0 ? p.shared_rate * static_cast<double>(t.shared_ev.total()) / p.shared->total
+                               : 0;
   }
   double event_probability(const Thread& t) const {
     const Process& p = processes[t.process];
@@ -389,7 +403,7 @@ struct Machine::Impl {
   // sync point, whichever comes first. Stepped execution: the next clock not decided yet, or the sync point.
   void schedule_next(Thread& t, Clock from, int pre) {
     const std::int64_t to_sync = std::max<std::int64_t>(0, t.next_sync - t.eff);
-    const int id = static_cast<int>(&t - threads.data());
+    const int id = id_of(t);
     ++t.version;
     if (execution == Execution::Stepped) {
       t.next_is_sync = to_sync <= pre;
@@ -485,18 +499,17 @@ struct Machine::Impl {
     }
   }
 
-  // One access of thread t, at `at`, evaluated against where the page is now (docs/models/numa.md section 6.1).
+  // One access of thread t, at `at`, evaluated against where the page is now (docs/models/numa.md
+  // section 6.1).
   void access(Thread& t, int page, bool write, Clock at) {
     Page& pg = pages[page];
-    Process& p = processes[t.process];
     const int here = t.cluster;
     const int frame = frame_of(page, here);
     if (pg.thread >= 0) {  // a local page
       if (frame >= 0) return complete(t, here, frame, at);
       if (pg.moving) return wait_memory(t, page, write, at);
       if (pg.cluster >= 0) {
-        send({Purpose::Request, static_cast<int>(&t - threads.data()), page, true, -1, t.process, -1, here,
-              pg.cluster},
+        send({Purpose::Request, id_of(t), page, true, -1, t.process, -1, here, pg.cluster},
              MessageKind::Communication, at);
         return wait_memory(t, page, write, at);
       }
@@ -513,8 +526,7 @@ struct Machine::Impl {
       const int h = hops(here, c.cluster);
       if (h < best || (h == best && c.cluster < holder)) best = h, holder = c.cluster;
     }
-    (void)p;
-    send({Purpose::Request, static_cast<int>(&t - threads.data()), page, false, -1, t.process, -1, here, holder},
+    send({Purpose::Request, id_of(t), page, false, -1, t.process, -1, here, holder},
          MessageKind::Communication, at);
     wait_memory(t, page, write, at);
   }
@@ -535,7 +547,7 @@ struct Machine::Impl {
     t.op = Op{OpKind::Memory, page, write, true, t.cluster};
     t.op.serial = ++t.version;  // no other event of the thread is pending while it waits
     set_state(t, State::Disk, at);
-    push(at + numa.disk, EventKind::Disk, static_cast<int>(&t - threads.data()), t.op.serial);
+    push(at + numa.disk, EventKind::Disk, id_of(t), t.op.serial);
   }
 
   // Thesis 4.2.4: "Every write access starts update processing by sending update messages to every copy. The
@@ -553,12 +565,13 @@ struct Machine::Impl {
       w = static_cast<int>(writes.size());
       writes.emplace_back();
     }
-    const int tid = static_cast<int>(&t - threads.data());
+    const int tid = id_of(t);
     writes[w] = Write{tid, page, cluster, frame, static_cast<int>(pg.copies.size()) - 1};
     ++clusters[cluster].frames[frame].pins;
     for (const auto& c : pg.copies)
       if (c.cluster != cluster)
-        send({Purpose::Update, tid, page, false, w, t.process, -1, cluster, c.cluster}, MessageKind::Update, at);
+        send({Purpose::Update, tid, page, false, w, t.process, -1, cluster, c.cluster}, MessageKind::Update,
+             at);
     if (numa.consistency == "release") {
       ++t.outstanding_writes;
       complete(t, cluster, frame, at);
@@ -605,7 +618,8 @@ struct Machine::Impl {
       Point pt;
       const int n = p.threads;
       int size = n;
-      if (numa.barrier == "random-subset") size = 2 + static_cast<int>(uniform_below(p.rng, std::max(1, n - 1)));
+      if (numa.barrier == "random-subset")
+        size = 2 + static_cast<int>(uniform_below(p.rng, std::max(1, n - 1)));
       if (numa.barrier == "pair") size = 2;
       size = std::min(size, n);
       std::vector<int> order(n);
@@ -647,8 +661,7 @@ struct Machine::Impl {
     set_state(t, State::Sync, at);
     const Point& pt = point(p, k);
     const Thread& coordinator = threads[p.first_thread + pt.coordinator];
-    send({Purpose::Arrive, static_cast<int>(&t - threads.data()), -1, false, -1, t.process, k, where(t),
-          where(coordinator)},
+    send({Purpose::Arrive, id_of(t), -1, false, -1, t.process, k, where(t), where(coordinator)},
          MessageKind::Communication, at);
   }
 
@@ -750,7 +763,8 @@ struct Machine::Impl {
       pg.cluster = -1;
       pg.frame = -1;
     } else {
-      auto it = std::find_if(pg.copies.begin(), pg.copies.end(), [&](const Copy& c) { return c.cluster == cluster; });
+      auto it = std::find_if(pg.copies.begin(), pg.copies.end(),
+                             [&](const Copy& c) { return c.cluster == cluster; });
       pg.copies.erase(it);
     }
     f.page = -1;
@@ -811,17 +825,18 @@ struct Machine::Impl {
     const Process& p = processes[t->process];
     double q;
     if (pg.thread >= 0) {
-      q = p.local->total > 0 ? (1 - p.shared_rate) *
-                                   static_cast<double>(p.local->page_read[pg.index] + p.local->page_write[pg.index]) /
-                                   p.local->total
-                             : 0;
+      q = p.local->total > 0
+              ? (1 - p.shared_rate) *
+                    static_cast<double>(p.local->page_read[pg.index] + p.local->page_write[pg.index]) /
+                    p.local->total
+              : 0;
     } else {
       const bool writes_local = pg.copies.size() == 1;
-      q = p.shared->total > 0
-              ? p.shared_rate *
-                    static_cast<double>(p.shared->page_read[pg.index] + (writes_local ? p.shared->page_write[pg.index] : 0)) /
-                    p.shared->total
-              : 0;
+      q = p.shared->total > 0 ? p.shared_rate *
+                                    static_cast<double>(p.shared->page_read[pg.index] +
+                                                        (writes_local ? p.shared->page_write[pg.index] : 0)) /
+                                    p.shared->total
+                              : 0;
     }
     const double pev = event_probability(*t);
     if (pev < 1) q /= 1 - pev;
@@ -893,8 +908,8 @@ struct Machine::Impl {
           ++p.stats.page_transfers.copies;
         }
         p.stats.page_transfers.hops += route;
-        send({Purpose::PageData, m.thread, m.page, m.migrate, -1, m.process, -1, m.to, m.from}, MessageKind::Page,
-             at);
+        send({Purpose::PageData, m.thread, m.page, m.migrate, -1, m.process, -1, m.to, m.from},
+             MessageKind::Page, at);
         break;
       }
       case Purpose::PageData:
@@ -938,7 +953,8 @@ struct Machine::Impl {
 
   bool run_slice() {
     if (ended) return false;
-    if (slices >= numa.slices || std::all_of(processes.begin(), processes.end(), [](const Process& p) { return p.finished; })) {
+    if (slices >= numa.slices ||
+        std::all_of(processes.begin(), processes.end(), [](const Process& p) { return p.finished; })) {
       ended = true;
       end_clock = now;
       return false;
@@ -1011,7 +1027,8 @@ struct Machine::Impl {
   void finish(Process& p, Clock at) {
     p.finished = true;
     p.stats.finished = true;
-    XBT_DEBUG("process %s copy %d finished at clock %lld", p.name.c_str(), p.copy, static_cast<long long>(at));
+    XBT_DEBUG("process %s copy %d finished at clock %lld", p.name.c_str(), p.copy,
+              static_cast<long long>(at));
     if (end_at_first_finish) {
       ended = true;
       ended_by = "first-finish";
@@ -1057,7 +1074,8 @@ struct Machine::Impl {
         if (c >= 0) previous.push_back(c);
       const int home = rmt.home_node(id, p.threads);
       const auto& sw = topology.switches[home];
-      sched::AllocationRequest request{p.threads, free, rmt.pages_by_cluster(id), sw.first, sw.count, previous};
+      sched::AllocationRequest request{p.threads, free,     rmt.pages_by_cluster(id),
+                                       sw.first,  sw.count, previous};
       auto got = policy->allocate(request, sched_rng);
       if (!got) continue;  // A19: it waits this slice; the next process is tried
       const auto pages_here = rmt.pages_by_cluster(id);
@@ -1183,7 +1201,8 @@ struct Machine::Impl {
     ClusterState& c = clusters[t.cluster];
     // Settle the LRU times of its pages here before it leaves (section 6.4).
     for (int f = 0; f < static_cast<int>(c.frames.size()); ++f)
-      if (c.frames[f].page >= 0 && user_here(pages[c.frames[f].page], t.cluster)) last_reference(t.cluster, f, at);
+      if (c.frames[f].page >= 0 && user_here(pages[c.frames[f].page], t.cluster))
+        last_reference(t.cluster, f, at);
     materialize(t, at);
     set_state(t, State::Off, at);
     ++t.version;
@@ -1198,7 +1217,8 @@ struct Machine::Impl {
     for (auto& p : processes) {
       int low = std::numeric_limits<int>::max();
       for (int k = 0; k < p.threads; ++k) low = std::min(low, threads[p.first_thread + k].sync_point);
-      while (!p.points.empty() && p.points_base < low && p.points.front().arrived == p.points.front().members) {
+      while (!p.points.empty() && p.points_base < low &&
+             p.points.front().arrived == p.points.front().members) {
         p.points.pop_front();
         ++p.points_base;
       }
@@ -1271,16 +1291,26 @@ struct Machine::Impl {
 Machine::Machine(const MachineSetup& setup) : impl_(std::make_unique<Impl>(setup)) {}
 Machine::~Machine() = default;
 
-bool Machine::run_slice() { return impl_->run_slice(); }
-Clock Machine::now() const { return impl_->now; }
-int Machine::slices() const { return impl_->slices; }
-std::uint64_t Machine::events() const { return impl_->events; }
+bool Machine::run_slice() {
+  return impl_->run_slice();
+}
+Clock Machine::now() const {
+  return impl_->now;
+}
+int Machine::slices() const {
+  return impl_->slices;
+}
+std::uint64_t Machine::events() const {
+  return impl_->events;
+}
 std::int64_t Machine::access_events() const {
   std::int64_t n = 0;
   for (const auto& t : impl_->threads) n += t.access_events;
   return n;
 }
-metrics::NumaRunRecord Machine::record() const { return impl_->record(); }
+metrics::NumaRunRecord Machine::record() const {
+  return impl_->record();
+}
 
 const std::vector<std::string>& Machine::timeline_states() {
   static const std::vector<std::string> names{"running", "waiting", "finished"};
@@ -1292,7 +1322,8 @@ std::vector<metrics::TimelineLane> Machine::timeline() const {
   for (std::size_t tid = 0; tid < impl_->threads.size(); ++tid) {
     const auto& t = impl_->threads[tid];
     const auto& p = impl_->processes[t.process];
-    lanes.push_back({p.name, p.copy, t.index, impl_->timeline.closed(static_cast<int>(tid), impl_->end_clock)});
+    lanes.push_back(
+        {p.name, p.copy, t.index, impl_->timeline.closed(static_cast<int>(tid), impl_->end_clock)});
   }
   return lanes;
 }

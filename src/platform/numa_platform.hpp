@@ -34,8 +34,8 @@ struct NumaTopology {
   // buffer holds `capacity` messages, the input lines of the node it leaves (-1: no limit, a cluster's
   // injection port).
   struct Port {
-    std::string link;   // the SimGrid link (with its direction)
-    int level = 0;      // the switch level of the link's upper end
+    std::string link;      // the SimGrid link (with its direction)
+    int level = 0;         // the switch level of the link's upper end
     double bandwidth = 0;  // bytes per second, as the platform gives it
     int capacity = -1;
   };

@@ -9,7 +9,9 @@ namespace {
 
 // Thesis 4.4, Strategy0: "Simple LRU without page classification": the least recently referenced frame
 // (A30: its last access on this cluster, or its loading), ties to the lower frame.
-std::int64_t strategy0(const FrameView&) { return 0; }
+std::int64_t strategy0(const FrameView&) {
+  return 0;
+}
 
 // Thesis 4.4, Strategy1: "Uses page class. Processes are scanned in reverse priority order." A25: class-major
 // (class 1 of every process before class 2 of any), within a class the lowest-priority process first (the
@@ -37,8 +39,8 @@ std::optional<int> NumaReplacementEntry::victim(std::span<const FrameView> frame
     // page for replacement"; frames whose page is arriving or leaving are left alone too.
     if (!frame.evictable) continue;
     const std::int64_t o = order(frame);
-    if (best == nullptr ||
-        std::tie(o, frame.last_reference, frame.frame) < std::tie(best_order, best->last_reference, best->frame)) {
+    if (best == nullptr || std::tie(o, frame.last_reference, frame.frame) <
+                               std::tie(best_order, best->last_reference, best->frame)) {
       best = &frame;
       best_order = o;
     }

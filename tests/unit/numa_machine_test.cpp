@@ -35,7 +35,8 @@ config::NumaProcessProfile process(const std::string& name, int threads, int loc
 
 // Hot-cold tables as the section reader resolves them (their runs).
 void resolve(config::NumaProcessProfile& p) {
-  for (auto [table, pages] : {std::pair{&p.local_table, p.local_pages}, std::pair{&p.shared_table, p.shared_pages}})
+  for (auto [table, pages] :
+       {std::pair{&p.local_table, p.local_pages}, std::pair{&p.shared_table, p.shared_pages}})
     if (table->shape == "hot-cold") table->entries = hot_cold_runs(*table, pages);
 }
 
@@ -71,7 +72,8 @@ void expect_same_distribution(std::vector<double> a, std::vector<double> b, cons
     return s / (n - 1);
   };
   const double se = std::sqrt(var(a) / n + var(b) / n);
-  EXPECT_LT(std::abs(mean(a) - mean(b)), 4 * se) << what << ": skipping " << mean(a) << ", stepped " << mean(b);
+  EXPECT_LT(std::abs(mean(a) - mean(b)), 4 * se)
+      << what << ": skipping " << mean(a) << ", stepped " << mean(b);
   std::sort(a.begin(), a.end());
   std::sort(b.begin(), b.end());
   double d = 0;
@@ -118,7 +120,8 @@ TEST(NumaMachine, SkippingGivesTheSteppedDistributionOfEvents) {
       per_event[mode].push_back(static_cast<double>(r.record.processor_clocks.effective) /
                                 static_cast<double>(std::max<std::int64_t>(1, r.access_events)));
     }
-  EXPECT_GT(std::accumulate(events[1].begin(), events[1].end(), 0.0) / n, 100);  // there are events to compare
+  EXPECT_GT(std::accumulate(events[1].begin(), events[1].end(), 0.0) / n,
+            100);  // there are events to compare
   expect_same_distribution(events[0], events[1], "access events");
   expect_same_distribution(per_event[0], per_event[1], "effective clocks per access event");
 }
