@@ -27,15 +27,12 @@ struct Message {
   // Diagnostics only (no effect on the run): for a read request, the state the partner was in when it
   // arrived, and for its reply, the same value sent back (a PartnerState).
   std::uint8_t partner = 0;
-  // Traces only (output.trace_messages; no effect on the run): the message's id in the run's
-  // metrics::MessageRecorder, -1 when not recorded. In the padding after `partner`: the message keeps its
-  // size.
-  std::int32_t trace_id = -1;
   std::int32_t arrived = 0;  // BarrierReply: processes arrived at the barrier, the root included
   std::int64_t elapsed = 0;  // BarrierReply: ns since the root first knew of an arrival at it
+  // Traces only (output.trace_messages; no effect on the run): the message's id in the run's
+  // metrics::MessageRecorder, -1 when not recorded. Last, so that positional initializers keep their meaning.
+  std::int32_t trace_id = -1;
 };
-
-static_assert(sizeof(Message) == 40, "Message::trace_id must stay in padding");
 
 // The state of a read's partner when the request reached it.
 enum class PartnerState : std::uint8_t { Running, Ready, Blocked };
