@@ -179,7 +179,7 @@ OutputConfig read_output(MapReader& top, WindowUnit window_unit) {
   OutputConfig output;
   auto section = top.optional("output");
   if (!section) return output;
-  MapReader keys(*section, "a mapping with timeline, trace, trace_window, trace_limit_mb");
+  MapReader keys(*section, "a mapping with timeline, trace, trace_window, trace_limit_mb, trace_messages");
   if (auto v = keys.optional("timeline")) output.timeline = v->boolean();
   if (auto v = keys.optional("trace")) {
     // One format or a list of them (docs/scenario-format.md, "Traces").
@@ -230,6 +230,7 @@ OutputConfig read_output(MapReader& top, WindowUnit window_unit) {
     if (!value || *value <= 0 || *value > 8192) v->fail(kExpected);
     output.trace_limit_mb = *value;
   }
+  if (auto v = keys.optional("trace_messages")) output.trace_messages = v->boolean();
   keys.finish();
   return output;
 }

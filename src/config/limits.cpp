@@ -19,6 +19,11 @@ constexpr double kBytesPerNowProcess = 4096;
 constexpr double kBytesPerWorkstation = 64 * 1024;
 constexpr double kBytesPerTalkingPair = 64;
 constexpr double kBaseBytes = 64 * 1024 * 1024;
+// NUMA messages (pages, updates, synchronization) per running thread per clock: process set A
+// (scenarios/nobukuni/set-a.yaml, w488) sends about 0.0145 per cluster per clock once its pages are loaded
+// (370,000 per slice of 100,000 clocks on 256 clusters, slices 10-40), far fewer in its first, disk-bound
+// slices; rounded up.
+constexpr double kNumaMessagesPerThreadClock = 0.02;
 // NUMA: what its machine must hold (docs/models/numa.md): a record per page of every space (a thread's local
 // pages, a process's shared pages) and per page frame, a bit per shared page and cluster for where its
 // copies are, and a thread's state. Estimated from those structures, not yet measured.
@@ -160,9 +165,10 @@ const OutputConfig& output_of(const Scenario& scenario) {
                     scenario.model_config);
 }
 
-// The intervals estimated for the whole run and the run's estimated length, in the timeline's unit.
+// The intervals and messages estimated for the whole run and the run's estimated length, in the timeline's
+// unit.
 struct TraceEstimate {
-  double intervals = 0, run_length = 1;
+  double intervals = 0, run_length = 1, messages = 0;
 };
 
 // Thesis 2.2 (Tsafrir): a thread computes, then spins or blocks at a barrier and is woken, switched in and
@@ -205,14 +211,30 @@ TraceEstimate now_trace(const NowConfig& now) {
     intervals += static_cast<double>(job.processes) * job.copies * (job.barriers + 1.0) * (6 + 4 * reads);
   }
   intervals += processes * 3 * run_length / std::max<Nanos>(1, now.quantum);
-  return {intervals, run_length};
+  // Messages (B&M 3.1-3.2): a request and a reply per read, an arrival and a notice per barrier.
+  double messages = 0;
+  for (const auto& job : now.jobs) {
+    const double reads = job.pattern == Pattern::None
+                             ? 0
+                             : static_cast<double>(job.sync_interval) / std::max<Nanos>(1, job.comm_interval);
+    messages += static_cast<double>(job.processes) * job.copies * (job.barriers + 1.0) * (2 * reads + 2);
+  }
+  return {intervals, run_length, messages};
 }
 
 // Nobukuni 5.1: a thread's state (running, waiting) and cluster change at most at each time slice's start.
+// Messages: at most a thread per cluster runs at once, each sending kNumaMessagesPerThreadClock messages per
+// clock (pages, updates, synchronization). Before the platform file is loaded the clusters are unknown: the
+// largest process's threads stand for them (as numa_memory does). Rough: docs/scenario-format.md "Traces".
 TraceEstimate numa_trace(const NumaConfig& numa) {
-  double threads = 0;
-  for (const auto& p : numa.processes) threads += static_cast<double>(p.threads) * p.copies;
-  return {threads * (numa.slices + 2.0), std::max(1.0, static_cast<double>(numa.time_slice) * numa.slices)};
+  double threads = 0, clusters = numa.clusters;
+  for (const auto& p : numa.processes) {
+    threads += static_cast<double>(p.threads) * p.copies;
+    clusters = std::max(clusters, static_cast<double>(p.threads));
+  }
+  const double clocks = static_cast<double>(numa.time_slice) * numa.slices;
+  return {threads * (numa.slices + 2.0), std::max(1.0, clocks),
+          std::min(threads, clusters) * clocks * kNumaMessagesPerThreadClock};
 }
 
 // output.trace's field (else output's, else the root's). Built by copies only: assigning a Field would assign
@@ -231,14 +253,18 @@ void check_trace(const Scenario& scenario, const Field& root) {
   const double limit = static_cast<double>(output.trace_limit_mb) * 1e6;
   if (bytes <= limit) return;
   trace_field(root).error(
-      fmt::format("the trace would be about {:.0f} MB ({:.3g} intervals), more than output.trace_limit_mb "
-                  "({} MB); expected a shorter output.trace_window or a larger output.trace_limit_mb",
-                  bytes / 1e6, estimated_trace_intervals(scenario), output.trace_limit_mb));
+      fmt::format("the trace would be about {:.0f} MB ({:.3g} intervals, {:.3g} messages), more than "
+                  "output.trace_limit_mb ({} MB); expected a shorter output.trace_window, "
+                  "output.trace_messages: false or a larger output.trace_limit_mb",
+                  bytes / 1e6, estimated_trace_intervals(scenario), estimated_trace_messages(scenario),
+                  output.trace_limit_mb));
 }
 
 }  // namespace
 
-double estimated_trace_intervals(const Scenario& scenario) {
+namespace {
+
+TraceEstimate trace_estimate(const Scenario& scenario) {
   TraceEstimate estimate;
   if (const auto* smp = std::get_if<SmpConfig>(&scenario.model_config)) {
     estimate = smp_trace(*smp);
@@ -247,12 +273,24 @@ double estimated_trace_intervals(const Scenario& scenario) {
   } else {
     estimate = now_trace(std::get<NowConfig>(scenario.model_config));
   }
+  if (std::holds_alternative<SmpConfig>(scenario.model_config)) estimate.messages = 0;
   // A window keeps its share of the run (at most all of it).
   if (const auto& window = output_of(scenario).trace_window) {
     const double share = static_cast<double>(window->second - window->first) / estimate.run_length;
     estimate.intervals *= std::min(1.0, share);
+    estimate.messages *= std::min(1.0, share);
   }
-  return estimate.intervals;
+  return estimate;
+}
+
+}  // namespace
+
+double estimated_trace_intervals(const Scenario& scenario) {
+  return trace_estimate(scenario).intervals;
+}
+
+double estimated_trace_messages(const Scenario& scenario) {
+  return output_of(scenario).trace_messages ? trace_estimate(scenario).messages : 0;
 }
 
 double estimated_trace_bytes(const Scenario& scenario) {
@@ -260,7 +298,10 @@ double estimated_trace_bytes(const Scenario& scenario) {
   if (!output.traces()) return 0;
   const double per_interval =
       (output.trace_paje ? kPajeBytesPerInterval : 0) + (output.trace_chrome ? kChromeBytesPerInterval : 0);
-  return estimated_trace_intervals(scenario) * per_interval;
+  const double per_message =
+      (output.trace_paje ? kPajeBytesPerMessage : 0) + (output.trace_chrome ? kChromeBytesPerMessage : 0);
+  return estimated_trace_intervals(scenario) * per_interval +
+         estimated_trace_messages(scenario) * per_message;
 }
 
 double estimated_memory_bytes(const Scenario& scenario) {

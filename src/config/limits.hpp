@@ -37,11 +37,18 @@ inline constexpr double kMaxMemoryBytes = 8.0 * (1ull << 30);
 // megabytes is refused before it is simulated.
 inline constexpr double kPajeBytesPerInterval = 64;
 inline constexpr double kChromeBytesPerInterval = 112;
+// A message (output.trace_messages): a PajeStartLink and a PajeEndLink line in trace.paje, two instants and
+// two flow events in trace.json, measured likewise and rounded up.
+inline constexpr double kPajeBytesPerMessage = 96;
+inline constexpr double kChromeBytesPerMessage = 640;
 
 // The estimated count of timeline intervals a run's trace holds (within output.trace_window when given),
 // from the scenario alone: the models' state changes per barrier, per read and per quantum (SMP, NOW) or per
 // time slice (NUMA), over an estimated run length.
 double estimated_trace_intervals(const Scenario& scenario);
+// The estimated count of messages a run's trace holds (0 for SMP, which has none, and with
+// output.trace_messages false), within output.trace_window when given; rough (docs/scenario-format.md).
+double estimated_trace_messages(const Scenario& scenario);
 // The estimated size in bytes of the trace files a run writes (0 without output.trace).
 double estimated_trace_bytes(const Scenario& scenario);
 

@@ -31,10 +31,14 @@ struct OutputConfig {
   std::optional<std::pair<std::int64_t, std::int64_t>> trace_window;
   // output.trace_limit_mb: the largest estimated trace a run writes (config/limits.hpp).
   std::int64_t trace_limit_mb = 1024;
+  // output.trace_messages: a link (Paje) or flow (Chrome) per message, for the models that have messages.
+  bool trace_messages = true;
 
   bool traces() const { return trace_paje || trace_chrome; }
   // The models record their timelines for timeline.csv and for the traces alike.
   bool records_timeline() const { return timeline || traces(); }
+  // The models record their messages for the traces only.
+  bool records_messages() const { return traces() && trace_messages; }
 };
 
 // ---- SMP model (Tsafrir thesis, chapter 2) ----

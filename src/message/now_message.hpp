@@ -29,6 +29,9 @@ struct Message {
   std::uint8_t partner = 0;
   std::int32_t arrived = 0;  // BarrierReply: processes arrived at the barrier, the root included
   std::int64_t elapsed = 0;  // BarrierReply: ns since the root first knew of an arrival at it
+  // Traces only (output.trace_messages; no effect on the run): the message's id in the run's
+  // metrics::MessageRecorder, -1 when not recorded. Last, so that positional initializers keep their meaning.
+  std::int32_t trace_id = -1;
 };
 
 // The state of a read's partner when the request reached it.

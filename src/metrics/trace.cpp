@@ -76,11 +76,22 @@ std::string state_colour(std::size_t state) {
   return palette[state % std::size(palette)];
 }
 
-std::int64_t end_of(const std::vector<TimelineLane>& lanes) {
+std::int64_t end_of(const std::vector<TimelineLane>& lanes, const TraceMessages& messages) {
   std::int64_t end = 0;
   for (const auto& lane : lanes)
     if (!lane.intervals.empty()) end = std::max(end, lane.intervals.back().end);
+  for (const auto& m : messages.messages) end = std::max(end, m.arrived);
   return end;
+}
+
+// The places messages leave or reach (they may have no interval in a window).
+std::set<int> message_places(const TraceMessages& messages) {
+  std::set<int> places;
+  for (const auto& m : messages.messages) {
+    places.insert(m.from);
+    places.insert(m.to);
+  }
+  return places;
 }
 
 }  // namespace
@@ -104,7 +115,7 @@ std::vector<TimelineLane> clip_to_window(const std::vector<TimelineLane>& lanes,
 }
 
 std::string paje_trace(const std::vector<TimelineLane>& lanes, const std::vector<std::string>& state_names,
-                       const TraceLayout& layout) {
+                       const TraceLayout& layout, const TraceMessages& messages) {
   // The event definitions SimGrid's tracing writes (its "basic" header), with their field names and types.
   std::string out = fmt::format(
       "# cosched trace: one state per interval of timeline.csv; times in seconds ({} {} per second)\n",
@@ -124,6 +135,16 @@ std::string paje_trace(const std::vector<TimelineLane>& lanes, const std::vector
       "%       Value string\n%EndEventDef\n"
       "%EventDef PajePopState 6\n%       Time date\n%       Type string\n%       Container string\n"
       "%EndEventDef\n";
+  const bool links = !messages.kinds.empty();
+  if (links)
+    out +=
+        "%EventDef PajeDefineLinkType 7\n%       Alias string\n%       Type string\n"
+        "%       StartContainerType string\n%       EndContainerType string\n%       Name string\n"
+        "%EndEventDef\n"
+        "%EventDef PajeStartLink 8\n%       Time date\n%       Type string\n%       Container string\n"
+        "%       Value string\n%       StartContainer string\n%       Key string\n%EndEventDef\n"
+        "%EventDef PajeEndLink 9\n%       Time date\n%       Type string\n%       Container string\n"
+        "%       Value string\n%       EndContainer string\n%       Key string\n%EndEventDef\n";
   // The type hierarchy: the run, its places, the processes or threads on a place, and their state.
   out += "0 MACHINE 0 \"Machine\"\n";
   out += fmt::format("0 PLACE MACHINE {}\n", paje_string(layout.place_kind));
@@ -131,6 +152,12 @@ std::string paje_trace(const std::vector<TimelineLane>& lanes, const std::vector
   out += "1 STATE LANE \"State\"\n";
   for (std::size_t s = 0; s < state_names.size(); ++s)
     out += fmt::format("2 S{} STATE {} \"{}\"\n", s, paje_string(state_names[s]), state_colour(s));
+  // Messages: links between place containers, in the machine; a value per kind.
+  if (links) {
+    out += "7 LINK MACHINE PLACE PLACE \"Message\"\n";
+    for (std::size_t k = 0; k < messages.kinds.size(); ++k)
+      out += fmt::format("2 K{} LINK {} \"{}\"\n", k, paje_string(messages.kinds[k]), state_colour(k));
+  }
 
   const auto tracks = tracks_of(lanes);
   const std::string zero = seconds(0, layout);
@@ -149,13 +176,19 @@ std::string paje_trace(const std::vector<TimelineLane>& lanes, const std::vector
     out += fmt::format("3 {} {} LANE {} {}\n", zero, track_alias(track), place_alias(track.place),
                        paje_string(lane_name(lanes[track.lane]) + " on " + place_name(layout, track.place)));
   }
+  for (int place : message_places(messages))
+    if (places.insert(place).second)
+      out += fmt::format("3 {} {} PLACE M {}\n", zero, place_alias(place),
+                         paje_string(place_name(layout, place)));
 
   // Every interval pushes its state at its start and pops it at its end. Pajeng needs the events in time
   // order; at one instant pops come first, so that an interval ending there never pops the next one's state.
+  // Links start and end after the states of their instant (their order among states does not matter).
+  enum Kind { kPop, kPush, kStartLink, kEndLink };
   struct Event {
     std::int64_t time;
-    bool push;
-    int track;
+    Kind kind;
+    int track;  // a link's message
     int state;
   };
   std::map<Track, int> track_index;
@@ -164,23 +197,38 @@ std::string paje_trace(const std::vector<TimelineLane>& lanes, const std::vector
   for (std::size_t lane = 0; lane < lanes.size(); ++lane)
     for (const auto& interval : lanes[lane].intervals) {
       const int track = track_index.at({interval.place, static_cast<int>(lane)});
-      events.push_back({interval.start, true, track, interval.state});
-      events.push_back({interval.end, false, track, interval.state});
+      events.push_back({interval.start, kPush, track, interval.state});
+      events.push_back({interval.end, kPop, track, interval.state});
     }
+  for (std::size_t i = 0; i < messages.messages.size(); ++i) {
+    const auto& m = messages.messages[i];
+    events.push_back({m.sent, kStartLink, static_cast<int>(i), m.kind});
+    events.push_back({m.arrived, kEndLink, static_cast<int>(i), m.kind});
+  }
   std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-    return std::tie(a.time, a.push, a.track) < std::tie(b.time, b.push, b.track);
+    return std::tie(a.time, a.kind, a.track) < std::tie(b.time, b.kind, b.track);
   });
   for (const auto& event : events) {
     const auto time = seconds(event.time, layout);
+    if (event.kind == kStartLink) {
+      out += fmt::format("8 {} LINK M K{} {} m{}\n", time, event.state,
+                         place_alias(messages.messages[event.track].from), event.track);
+      continue;
+    }
+    if (event.kind == kEndLink) {
+      out += fmt::format("9 {} LINK M K{} {} m{}\n", time, event.state,
+                         place_alias(messages.messages[event.track].to), event.track);
+      continue;
+    }
     const auto alias = track_alias(tracks[event.track]);
-    if (event.push) {
+    if (event.kind == kPush) {
       out += fmt::format("5 {} STATE {} S{}\n", time, alias, event.state);
     } else {
       out += fmt::format("6 {} STATE {}\n", time, alias);
     }
   }
 
-  const auto end = seconds(end_of(lanes), layout);
+  const auto end = seconds(end_of(lanes, messages), layout);
   for (const auto& track : tracks) out += fmt::format("4 {} LANE {}\n", end, track_alias(track));
   for (int place : places) out += fmt::format("4 {} PLACE {}\n", end, place_alias(place));
   out += fmt::format("4 {} MACHINE M\n", end);
@@ -188,10 +236,12 @@ std::string paje_trace(const std::vector<TimelineLane>& lanes, const std::vector
 }
 
 std::string chrome_trace(const std::vector<TimelineLane>& lanes, const std::vector<std::string>& state_names,
-                         const TraceLayout& layout) {
+                         const TraceLayout& layout, const TraceMessages& messages) {
   const auto tracks = tracks_of(lanes);
+  const auto with_messages = message_places(messages);
   int unplaced = 0;  // the process of no place: after every place
   for (const auto& track : tracks) unplaced = std::max(unplaced, track.place + 1);
+  for (int place : with_messages) unplaced = std::max(unplaced, place + 1);
   const auto pid = [unplaced](int place) { return place >= 0 ? place : unplaced; };
 
   std::string out = fmt::format(
@@ -205,17 +255,27 @@ std::string chrome_trace(const std::vector<TimelineLane>& lanes, const std::vect
     first = false;
   };
   std::set<int> places;
+  const auto name_place = [&](int place) {
+    if (!places.insert(place).second) return;
+    add(fmt::format(R"({{"name": "process_name", "ph": "M", "pid": {}, "args": {{"name": {}}}}})", pid(place),
+                    nlohmann::json(place_name(layout, place)).dump()));
+    // Places in their order, no place last.
+    add(fmt::format(R"({{"name": "process_sort_index", "ph": "M", "pid": {}, "args": {{"sort_index": {}}}}})",
+                    pid(place), pid(place)));
+  };
   for (const auto& track : tracks) {
-    if (places.insert(track.place).second) {
-      add(fmt::format(R"({{"name": "process_name", "ph": "M", "pid": {}, "args": {{"name": {}}}}})",
-                      pid(track.place), nlohmann::json(place_name(layout, track.place)).dump()));
-      // Places in their order, no place last.
-      add(fmt::format(
-          R"({{"name": "process_sort_index", "ph": "M", "pid": {}, "args": {{"sort_index": {}}}}})",
-          pid(track.place), pid(track.place)));
-    }
+    name_place(track.place);
     add(fmt::format(R"({{"name": "thread_name", "ph": "M", "pid": {}, "tid": {}, "args": {{"name": {}}}}})",
                     pid(track.place), track.lane, nlohmann::json(lane_name(lanes[track.lane])).dump()));
+  }
+  // A place's messages are on a thread of their own, past every lane's: a message's ends are instants, which
+  // a lane's complete events need not enclose.
+  const auto messages_tid = lanes.size();
+  for (int place : with_messages) {
+    name_place(place);
+    add(fmt::format(
+        R"({{"name": "thread_name", "ph": "M", "pid": {}, "tid": {}, "args": {{"name": "messages"}}}})",
+        pid(place), messages_tid));
   }
   std::vector<std::string> names;
   for (const auto& name : state_names) names.push_back(nlohmann::json(name).dump());
@@ -227,6 +287,27 @@ std::string chrome_trace(const std::vector<TimelineLane>& lanes, const std::vect
           names.at(interval.state), microseconds(interval.start, layout), duration, pid(interval.place),
           lane));
     }
+  // Each message: an instant naming it and a flow end at the sender's send and at the receiver's arrival,
+  // the flow's ends bound to those instants (bp "e": the slice at that time), its number as the flow's id.
+  std::vector<std::string> kinds;
+  for (const auto& kind : messages.kinds) kinds.push_back(nlohmann::json(kind).dump());
+  for (std::size_t i = 0; i < messages.messages.size(); ++i) {
+    const auto& m = messages.messages[i];
+    const auto& kind = kinds.at(m.kind);
+    const auto sent = microseconds(m.sent, layout), arrived = microseconds(m.arrived, layout);
+    add(fmt::format(
+        R"({{"name": {}, "cat": "message", "ph": "i", "s": "t", "ts": {}, "pid": {}, "tid": {}, "args": {{"message": {}, "to": {}}}}})",
+        kind, sent, pid(m.from), messages_tid, i, nlohmann::json(place_name(layout, m.to)).dump()));
+    add(fmt::format(
+        R"({{"name": {}, "cat": "message", "ph": "s", "id": {}, "ts": {}, "pid": {}, "tid": {}}})", kind, i,
+        sent, pid(m.from), messages_tid));
+    add(fmt::format(
+        R"({{"name": {}, "cat": "message", "ph": "i", "s": "t", "ts": {}, "pid": {}, "tid": {}, "args": {{"message": {}, "from": {}}}}})",
+        kind, arrived, pid(m.to), messages_tid, i, nlohmann::json(place_name(layout, m.from)).dump()));
+    add(fmt::format(
+        R"({{"name": {}, "cat": "message", "ph": "f", "bp": "e", "id": {}, "ts": {}, "pid": {}, "tid": {}}})",
+        kind, i, arrived, pid(m.to), messages_tid));
+  }
   out += "\n]}\n";
   return out;
 }
@@ -234,13 +315,13 @@ std::string chrome_trace(const std::vector<TimelineLane>& lanes, const std::vect
 std::map<std::string, std::string> trace_files(const config::OutputConfig& output,
                                                const std::vector<TimelineLane>& lanes,
                                                const std::vector<std::string>& state_names,
-                                               const TraceLayout& layout) {
+                                               const TraceLayout& layout, const TraceMessages& messages) {
   std::map<std::string, std::string> files;
   if (!output.traces()) return files;
   const auto window = output.trace_window;
   const auto cut = window ? clip_to_window(lanes, window->first, window->second) : lanes;
-  if (output.trace_paje) files[kPajeFile] = paje_trace(cut, state_names, layout);
-  if (output.trace_chrome) files[kChromeFile] = chrome_trace(cut, state_names, layout);
+  if (output.trace_paje) files[kPajeFile] = paje_trace(cut, state_names, layout, messages);
+  if (output.trace_chrome) files[kChromeFile] = chrome_trace(cut, state_names, layout, messages);
   return files;
 }
 

@@ -8,6 +8,12 @@
 // cluster), plus one for the intervals spent on no place (a ready or blocked SMP thread); inside each, a
 // container or thread per process or thread that spent time there. Times are in seconds (Paje) and
 // microseconds (Chrome) from the start of the run.
+//
+// Messages (output.trace_messages, for the models that have them): a Paje link per message from its
+// sender's place container to its receiver's (PajeStartLink at the send, PajeEndLink at the arrival, the
+// message's number as its key and its kind as its value), and in Chrome a flow per message (ph "s" at the
+// send, ph "f" at the arrival, with its number as id) between the places' "messages" threads, each end on an
+// instant event (ph "i") that names the message.
 
 #include <cstdint>
 #include <map>
@@ -17,6 +23,7 @@
 #include <vector>
 
 #include "config/scenario.hpp"
+#include "metrics/message_trace.hpp"
 #include "metrics/timeline.hpp"
 
 namespace cosched::metrics {
@@ -39,18 +46,18 @@ std::vector<TimelineLane> clip_to_window(const std::vector<TimelineLane>& lanes,
 // The Paje trace of `lanes`: the header of event definitions (as SimGrid's tracing writes them), the type
 // hierarchy, one entity value per state name, the containers, and a PushState/PopState pair per interval.
 std::string paje_trace(const std::vector<TimelineLane>& lanes, const std::vector<std::string>& state_names,
-                       const TraceLayout& layout);
+                       const TraceLayout& layout, const TraceMessages& messages = {});
 
 // The Chrome trace-event JSON of `lanes`: metadata events naming every process and thread, and one
 // complete event (ph "X") per interval.
 std::string chrome_trace(const std::vector<TimelineLane>& lanes, const std::vector<std::string>& state_names,
-                         const TraceLayout& layout);
+                         const TraceLayout& layout, const TraceMessages& messages = {});
 
-// The trace files `output` asks for (name -> content), from the lanes cut to its window; none when it asks
-// for no trace.
+// The trace files `output` asks for (name -> content), from the lanes cut to its window and `messages` (the
+// recorder keeps only those within the window); none when it asks for no trace.
 std::map<std::string, std::string> trace_files(const config::OutputConfig& output,
                                                const std::vector<TimelineLane>& lanes,
                                                const std::vector<std::string>& state_names,
-                                               const TraceLayout& layout);
+                                               const TraceLayout& layout, const TraceMessages& messages = {});
 
 }  // namespace cosched::metrics

@@ -549,6 +549,11 @@ void Node::start_op(Op op, Nanos end) {
       }
       outbox_->push_back(p.to_send.front());
       outbox_->back().leaves = now_;
+      if (params_.messages) {
+        auto& sent = outbox_->back();
+        sent.message.trace_id = static_cast<std::int32_t>(params_.messages->sent(
+            params_.workstation, sent.workstation, static_cast<int>(sent.message.kind), now_));
+      }
       p.to_send.pop_front();
       ++messages_sent_;
       break;
@@ -674,6 +679,7 @@ void Node::deliver(Nanos now, const Message& message) {
   now_ = now;
   ++events_;
   ++messages_received_;
+  if (params_.messages) params_.messages->arrived(message.trace_id, now);
   const int id = local_id(message.job, message.to);
   if (id < 0) throw std::logic_error("NOW node: a message for a process that is not on this workstation");
   auto& p = processes_[id];
@@ -863,6 +869,22 @@ const std::vector<std::string>& Node::timeline_states() {
     set(Category::BlockedRead, "blocked_read");
     set(Category::BlockedBarrier, "blocked_barrier");
     set(Category::Finished, "finished");
+    return n;
+  }();
+  return names;
+}
+
+const std::vector<std::string>& Node::message_kinds() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n(static_cast<std::size_t>(Message::Kind::KeepAlive) + 1);
+    auto set = [&n](Message::Kind k, const char* name) { n[static_cast<std::size_t>(k)] = name; };
+    set(Message::Kind::ReadRequest, "read_request");
+    set(Message::Kind::ReadReply, "read_reply");
+    set(Message::Kind::BarrierArrival, "barrier_arrival");
+    set(Message::Kind::BarrierNotice, "barrier_notice");
+    set(Message::Kind::BarrierReply, "barrier_reply");
+    set(Message::Kind::Wakeup, "wakeup");
+    set(Message::Kind::KeepAlive, "keepalive");
     return n;
   }();
   return names;

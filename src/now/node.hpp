@@ -14,6 +14,7 @@
 #include "barrier/protocol.hpp"
 #include "config/scenario.hpp"
 #include "message/now_message.hpp"
+#include "metrics/message_trace.hpp"
 #include "metrics/timeline.hpp"
 #include "now/job_tracker.hpp"
 #include "now/message_ring.hpp"
@@ -65,6 +66,8 @@ struct NodeParams {
   Nanos context_switch = 0;  // W
   std::uint64_t seed = 1;
   bool timeline = false;  // record each process's state intervals (output.timeline)
+  // The run's recorder of messages for the traces (output.trace_messages), shared by every node; null: off.
+  metrics::MessageRecorder* messages = nullptr;
 };
 
 class alignas(64) Node {
@@ -134,6 +137,8 @@ class alignas(64) Node {
   // NodeParams::timeline.
   std::vector<std::pair<int, metrics::TimelineLane>> timeline() const;
   static const std::vector<std::string>& timeline_states();
+  // The names of Message::Kind in the traces, in its order.
+  static const std::vector<std::string>& message_kinds();
 
  private:
   enum class ProcState : std::uint8_t { Ready, Running, Blocked, Finished };

@@ -24,7 +24,10 @@ struct PreparedRun {
   platform::NowPlatform platform;
   std::vector<JobLayout> jobs;
   std::unique_ptr<JobTracker> tracker;
-  std::shared_ptr<sched::GangMatrix> gang;   // under gang scheduling only
+  std::shared_ptr<sched::GangMatrix> gang;  // under gang scheduling only
+  // The messages for the traces (output.trace_messages); null when they are not traced. Before the nodes,
+  // which point to it.
+  std::unique_ptr<metrics::MessageRecorder> messages;
   std::vector<std::unique_ptr<Node>> nodes;  // by workstation
   std::int64_t total_barriers = 0;           // process-barriers in the run (progress)
 

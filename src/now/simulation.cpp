@@ -101,9 +101,15 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
                                                    2 * run.platform.min_latency + now_config.overhead);
     run.tracker->on_job_done([gang = run.gang](int job, Nanos time) { gang->job_finished(job, time); });
   }
+  if (now_config.output.records_messages())
+    run.messages = std::make_unique<metrics::MessageRecorder>(now_config.output.trace_window);
   for (int w = 0; w < run.workstations(); ++w) {
-    NodeParams params{w, now_config.overhead, now_config.context_switch, scenario.seed,
-                      now_config.output.records_timeline()};
+    NodeParams params{w,
+                      now_config.overhead,
+                      now_config.context_switch,
+                      scenario.seed,
+                      now_config.output.records_timeline(),
+                      run.messages.get()};
     run.nodes.push_back(
         std::make_unique<Node>(params, policy.make(now_config, run.gang), &run.jobs, run.tracker.get()));
   }
@@ -255,10 +261,14 @@ metrics::NowRunRecord run(const config::Scenario& scenario, const metrics::RunHo
   const auto& output = prepared.config->output;
   if (output.timeline && hooks.extra_file)
     hooks.extra_file(metrics::kTimelineFile, timeline_csv(prepared.nodes));
-  if (output.traces() && hooks.extra_file)
-    for (auto& [name, content] : metrics::trace_files(output, timeline_lanes(prepared.nodes),
-                                                      Node::timeline_states(), {"workstation", 1e9, "ns"}))
+  if (output.traces() && hooks.extra_file) {
+    metrics::TraceMessages messages;
+    if (prepared.messages) messages = {prepared.messages->messages(), Node::message_kinds()};
+    for (auto& [name, content] :
+         metrics::trace_files(output, timeline_lanes(prepared.nodes), Node::timeline_states(),
+                              {"workstation", 1e9, "ns"}, messages))
       hooks.extra_file(name, std::move(content));
+  }
   return make_record(scenario, prepared, engine);
 }
 

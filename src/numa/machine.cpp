@@ -185,6 +185,7 @@ struct Machine::Impl {
   Network& network;
   const bool end_at_first_finish;
   const bool record_timeline;
+  metrics::MessageRecorder* const message_trace;  // null unless messages are traced
   const Execution execution;
   const sched::NumaPolicyEntry* policy;
   const sched::NumaReplacementEntry* replacement;
@@ -207,6 +208,7 @@ struct Machine::Impl {
   std::vector<Write> writes;
   std::vector<int> free_writes;
   std::vector<Payload> local_messages;  // messages to the sender's own cluster, handed over as events
+  std::vector<std::int64_t> trace_ids;  // by payload slot, when messages are traced: the recorder's id
 
   Clock now = 0;
   Clock slice_end = 0;
@@ -227,6 +229,7 @@ struct Machine::Impl {
         network(*setup.network),
         end_at_first_finish(setup.end_at_first_finish),
         record_timeline(setup.timeline),
+        message_trace(setup.messages),
         execution(setup.execution),
         policy(sched::find_numa_policy(setup.numa->policy)),
         replacement(sched::find_numa_replacement(setup.numa->replacement)),
@@ -313,6 +316,13 @@ struct Machine::Impl {
     } else {
       slot = static_cast<int>(payloads.size());
       payloads.push_back(payload);
+    }
+    if (message_trace) {
+      // Only what crosses the network is traced: a message to the sender's own cluster is no link.
+      if (trace_ids.size() < payloads.size()) trace_ids.resize(payloads.size(), -1);
+      trace_ids[slot] = payload.from == payload.to
+                            ? -1
+                            : message_trace->sent(payload.from, payload.to, static_cast<int>(kind), at);
     }
     if (payload.from == payload.to) {  // a message to the sender's own cluster needs no network
       push(at, EventKind::Local, slot, 0);
@@ -882,6 +892,7 @@ struct Machine::Impl {
   // ---- deliveries ----
 
   void deliver(int slot, Clock at) {
+    if (message_trace) message_trace->arrived(trace_ids[slot], at);
     const Payload m = payloads[slot];
     free_payloads.push_back(slot);
     switch (m.purpose) {
@@ -1314,6 +1325,17 @@ metrics::NumaRunRecord Machine::record() const {
 
 const std::vector<std::string>& Machine::timeline_states() {
   static const std::vector<std::string> names{"running", "waiting", "finished"};
+  return names;
+}
+
+const std::vector<std::string>& Machine::message_kinds() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n(kMessageKinds);
+    n[static_cast<int>(MessageKind::Page)] = "page";
+    n[static_cast<int>(MessageKind::Update)] = "update";
+    n[static_cast<int>(MessageKind::Communication)] = "communication";
+    return n;
+  }();
   return names;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "config/scenario.hpp"
+#include "metrics/message_trace.hpp"
 #include "metrics/run_record.hpp"
 #include "metrics/timeline.hpp"
 #include "numa/network.hpp"
@@ -29,6 +30,8 @@ struct MachineSetup {
   std::uint64_t seed = 1;
   bool end_at_first_finish = true;
   bool timeline = false;  // record which thread holds which cluster in each slice
+  // Records every message that crosses the network, for the traces (output.trace_messages); null: off.
+  metrics::MessageRecorder* messages = nullptr;
   Execution execution = Execution::Skipping;
 };
 
@@ -54,6 +57,8 @@ class Machine {
   // Per thread: the slices it held a cluster (state "running", place the cluster) or waited.
   std::vector<metrics::TimelineLane> timeline() const;
   static const std::vector<std::string>& timeline_states();
+  // The names of MessageKind in the traces, in its order.
+  static const std::vector<std::string>& message_kinds();
 
  private:
   struct Impl;

@@ -54,6 +54,10 @@ metrics::NumaRunRecord run(const config::Scenario& scenario, const metrics::RunH
   if (hooks.started) hooks.started();
 
   std::unique_ptr<Network> network;
+  // The messages for the traces (output.trace_messages), kept within output.trace_window; null when off.
+  std::unique_ptr<metrics::MessageRecorder> messages;
+  if (numa.output.records_messages())
+    messages = std::make_unique<metrics::MessageRecorder>(numa.output.trace_window);
   std::unique_ptr<Machine> machine;
   // One actor drives the machine slice by slice; SimGrid's clock follows the machine's at every slice
   // boundary (and, under platform.network shared, at every message).
@@ -68,6 +72,7 @@ metrics::NumaRunRecord run(const config::Scenario& scenario, const metrics::RunH
                        setup.seed = scenario.seed;
                        setup.end_at_first_finish = scenario.end == config::EndCondition::FirstFinish;
                        setup.timeline = numa.output.records_timeline();
+                       setup.messages = messages.get();
                        machine = std::make_unique<Machine>(setup);
                        while (machine->run_slice()) {
                          const double at = static_cast<double>(machine->now()) / numa.clock_hz;
@@ -92,11 +97,14 @@ metrics::NumaRunRecord run(const config::Scenario& scenario, const metrics::RunH
     hooks.extra_file(metrics::kTimelineFile,
                      metrics::timeline_csv(machine->timeline(), Machine::timeline_states(),
                                            metrics::TimelineTime::Integer));
-  if (numa.output.traces() && hooks.extra_file)
+  if (numa.output.traces() && hooks.extra_file) {
+    metrics::TraceMessages traced;
+    if (messages) traced = {messages->messages(), Machine::message_kinds()};
     for (auto& [name, content] :
          metrics::trace_files(numa.output, machine->timeline(), Machine::timeline_states(),
-                              {"cluster", numa.clock_hz, "clocks"}))
+                              {"cluster", numa.clock_hz, "clocks"}, traced))
       hooks.extra_file(name, std::move(content));
+  }
   return out;
 }
 

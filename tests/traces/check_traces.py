@@ -7,6 +7,11 @@ For a NOW, an SMP and a NUMA run, with timeline.csv and both traces on:
   monotone and never overlap on a track, and its intervals are timeline.csv's in microseconds;
 - every other result file is byte for byte the same as without the traces (summary.json but wall_seconds);
 - output.trace_window keeps exactly the timeline's intervals cut to the window.
+- Messages (output.trace_messages, NOW and NUMA): pj_dump lists a link per message (NOW: as many as summary.json
+  counts), each from a place container to a place container (NUMA: two different clusters), ending no earlier
+  than it starts; trace.json has the same messages as flow pairs (ph "s" on the sender's place, ph "f" on the
+  receiver's, one id each); a window keeps exactly the whole run's messages sent and arrived within it; with
+  output.trace_messages false there is no link and no flow, and the other files are the same.
 Bad values of the new keys (and a trace over its size limit) exit 2 with one located line and leave no results.
 Standard library only, Debian's python3; usage: check_traces.py COSCHED SOURCE_DIR WORK_DIR.
 """
@@ -89,6 +94,77 @@ def pj_dump_states(paje):
     return sorted(states)
 
 
+def pj_dump_links(paje):
+    """The links pj_dump prints, as (from container, to container, kind, start s, end s), sorted."""
+    result = subprocess.run(["pj_dump", "-l", "15", str(paje)], capture_output=True, text=True, timeout=300)
+    links = []
+    for line in result.stdout.splitlines():
+        cells = [c.strip() for c in line.split(",")]
+        if cells[0] == "Link":
+            links.append((cells[7], cells[8], cells[6], float(cells[3]), float(cells[4])))
+    return sorted(links)
+
+
+def chrome_flows(trace_json, label):
+    """trace.json's message flows as (from place, to place, kind, send s, arrival s), sorted; checks each id has
+    one "s" and one "f" of the same kind, each beside an instant naming the message, on a "messages" thread."""
+    trace = json.loads(trace_json.read_text())
+    processes, threads = {}, {}
+    starts, finishes, instants = {}, {}, defaultdict(list)
+    for event in trace["traceEvents"]:
+        if event["ph"] == "M" and event["name"] == "process_name":
+            processes[event["pid"]] = event["args"]["name"]
+        elif event["ph"] == "M" and event["name"] == "thread_name":
+            threads[(event["pid"], event["tid"])] = event["args"]["name"]
+        elif event["ph"] in ("s", "f"):
+            check(event["id"] not in (starts if event["ph"] == "s" else finishes), f"{label}: two {event}")
+            (starts if event["ph"] == "s" else finishes)[event["id"]] = event
+        elif event["ph"] == "i":
+            instants[(event["pid"], event["tid"], event["ts"])].append(event["args"]["message"])
+    check(starts.keys() == finishes.keys(), f"{label}: {len(starts)} flow starts, {len(finishes)} flow ends")
+    flows = []
+    for key, s in starts.items():
+        f = finishes.get(key)
+        if f is None:
+            continue
+        check(f.get("bp") == "e" and f["name"] == s["name"], f"{label}: flow end {f} for {s}")
+        for e in (s, f):
+            check(threads.get((e["pid"], e["tid"])) == "messages", f"{label}: flow on a track not named messages: {e}")
+            check(key in instants[(e["pid"], e["tid"], e["ts"])], f"{label}: no instant of message {key} at {e}")
+        check(f["ts"] >= s["ts"], f"{label}: message {key} arrives before it is sent")
+        flows.append((processes.get(s["pid"]), processes.get(f["pid"]), s["name"], s["ts"] * 1e-6, f["ts"] * 1e-6))
+    return sorted(flows)
+
+
+def same_messages(got, expected, label):
+    if not check(len(got) == len(expected), f"{label}: {len(got)} messages, expected {len(expected)}"):
+        return
+    for g, e in zip(got, expected):
+        if not (g[:3] == e[:3] and close(g[3], e[3]) and close(g[4], e[4])):
+            check(False, f"{label}: message {g}, expected {e}")
+            return
+
+
+def check_links(label, out, kind, count=None, network_only=False):
+    """The links of out/trace.paje checked, and equal to trace.json's flows when there is one; returns them."""
+    links = pj_dump_links(out / "trace.paje")
+    if count is not None:
+        check(len(links) == count, f"{label}: {len(links)} links, expected {count} (summary.json's messages)")
+    check(len(links) > 0, f"{label}: no link")
+    for source, dest, _, start, end in links:
+        if not (source.startswith(kind + " ") and dest.startswith(kind + " ") and end >= start
+                and (source != dest or not network_only)):
+            check(False, f"{label}: link from {source} to {dest}, {start} to {end}")
+            break
+    if (out / "trace.json").exists():
+        same_messages(chrome_flows(out / "trace.json", label), links, f"{label} trace.json flows")
+    return links
+
+
+def within(links, window):
+    return [link for link in links if link[3] >= window[0] - 1e-12 and link[4] <= window[1] + 1e-12]
+
+
 def close(a, b):
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
@@ -118,6 +194,8 @@ def chrome_intervals(trace_json, label):
         elif event["ph"] == "X":
             check(event["dur"] > 0, f"{label}: an event of no duration: {event}")
             tracks[(event["pid"], event["tid"])].append(event)
+        elif event["ph"] in ("s", "f", "i"):
+            check(event.get("cat") == "message", f"{label}: a flow or instant that is no message: {event}")
         elif event["ph"] != "M":
             check(False, f"{label}: unexpected event {event}")
     out = []
@@ -181,6 +259,8 @@ def check_bad_values():
         "trace: paje\n  trace_limit_mb: 9000": "output.trace_limit_mb: expected a positive integer",
         "trace: paje\n  trace_limit_mb: many": "output.trace_limit_mb: expected a positive integer",
         "trace: paje\n  trace_sizes: 1": "output.trace_sizes: unknown key",
+        "trace: paje\n  trace_messages: maybe": "output.trace_messages: expected true or false",
+        "trace: paje\n  trace_messages: [1]": "output.trace_messages: expected true or false",
     }
     with tempfile.TemporaryDirectory(dir=WORK) as tmp:
         for i, (output, message) in enumerate(bad.items()):
@@ -221,6 +301,8 @@ def main():
                  smp_rows)
     now = SOURCE / "scenarios" / "now-quickstart.yaml"
     now_rows, _ = check_run("now", now, "workstation", lambda s: 1.0, ("workload.jobs.0.barriers=2",))
+    now_links = check_links("now", WORK / "now-on", "workstation",
+                            json.loads((WORK / "now-on" / "summary.json").read_text())["messages"])
     # timeline.csv's NOW times are seconds already: the window in its own unit is a duration.
     nanos = 1e9
     rows_ns = [dict(r, start=str(float(r["start"]) * nanos), end=str(float(r["end"]) * nanos)) for r in now_rows]
@@ -230,8 +312,31 @@ def main():
     check(0 < len(expected) < len(rows_ns), f"now: the window keeps {len(expected)} of {len(rows_ns)} intervals")
     same_intervals(pj_dump_states(out / "trace.paje"), expected, "now window pj_dump")
     same_intervals(chrome_intervals(out / "trace.json", "now"), expected, "now window trace.json")
+    kept = within(now_links, (5e-3, 12e-3))
+    check(0 < len(kept) < len(now_links), f"now: the window keeps {len(kept)} of {len(now_links)} messages")
+    same_messages(check_links("now window", out, "workstation"), kept, "now window links")
+    # output.trace_messages false: no link, no flow, the same states and the same other files.
+    off = WORK / "now-no-messages"
+    run(now, off, "output.timeline=true", "output.trace=[paje, chrome]", "output.trace_messages=false",
+        "workload.jobs.0.barriers=2")
+    check(pj_dump_links(off / "trace.paje") == [] and "PajeStartLink" not in (off / "trace.paje").read_text(),
+          "now: links with output.trace_messages false")
+    check('"cat": "message"' not in (off / "trace.json").read_text(), "now: flows with output.trace_messages false")
+    same_other_files(WORK / "now-off", off, "now no messages")
+    same_intervals(pj_dump_states(off / "trace.paje"), pj_dump_states(WORK / "now-on" / "trace.paje"),
+                   "now no messages pj_dump")
     check_run("numa", SOURCE / "scenarios" / "nobukuni" / "set-a.yaml", "cluster",
               lambda s: s["platform"]["clock_hz"], ("scheduler.slices=3",), compare=True)
+    # Messages: 2 slices, the whole run and a window of 40,000 clocks in the second slice.
+    numa_scenario = SOURCE / "scenarios" / "nobukuni" / "set-a.yaml"
+    whole, cut = WORK / "numa-messages", WORK / "numa-messages-window"
+    run(numa_scenario, whole, "output.trace=[paje, chrome]", "scheduler.slices=2")
+    run(numa_scenario, cut, "output.trace=[paje, chrome]", "scheduler.slices=2",
+        "output.trace_window=[120000, 160000]")
+    numa_links = check_links("numa", whole, "cluster", network_only=True)
+    kept = within(numa_links, (120000 / 1e9, 160000 / 1e9))
+    check(0 < len(kept) < len(numa_links), f"numa: the window keeps {len(kept)} of {len(numa_links)} messages")
+    same_messages(check_links("numa window", cut, "cluster", network_only=True), kept, "numa window links")
     check_bad_values()
     for f in failures:
         print("FAIL:", f)

@@ -124,6 +124,117 @@ TEST(TraceFiles, OnlyTheFormatsAskedForAndTheWindowApplied) {
   EXPECT_FALSE(contains(text, "computing")) << text;
 }
 
+// The recorder keeps a message sent within the window that arrives by its end, in a canonical order.
+TEST(MessageRecorder, KeepsTheMessagesSentAndArrivedWithinTheWindowInSendOrder) {
+  MessageRecorder recorder(std::make_pair(std::int64_t{10}, std::int64_t{20}));
+  EXPECT_EQ(recorder.sent(0, 1, 0, 5), -1) << "sent before the window";
+  EXPECT_EQ(recorder.sent(0, 1, 0, 20), -1) << "the window's end is exclusive";
+  const auto late = recorder.sent(2, 0, 1, 12);
+  const auto second = recorder.sent(3, 1, 2, 11);
+  const auto first = recorder.sent(1, 2, 0, 11);
+  const auto lost = recorder.sent(1, 3, 0, 19);  // never arrives: left out
+  ASSERT_GE(late, 0);
+  ASSERT_GE(lost, 0);
+  recorder.arrived(-1, 13);    // one not kept: ignored
+  recorder.arrived(late, 25);  // after the window's end: left out
+  recorder.arrived(second, 20);
+  recorder.arrived(first, 14);
+  EXPECT_EQ(recorder.messages(), (std::vector<TraceMessage>{{1, 2, 0, 11, 14}, {3, 1, 2, 11, 20}}));
+  MessageRecorder all;
+  all.arrived(all.sent(4, 5, 1, 0), 7);
+  EXPECT_EQ(all.messages(), (std::vector<TraceMessage>{{4, 5, 1, 0, 7}}));
+}
+
+// A message from CPU 1 to CPU 3 (a place with no interval), kind "update", sent at 1 and arrived at 3.
+TraceMessages one_message() {
+  return {{{1, 3, 1, 1, 3}}, {"page", "update"}};
+}
+
+TEST(PajeTrace, ALinkPerMessageFromTheSendersPlaceToTheReceivers) {
+  const auto paje = paje_trace(two_threads(), kStates, {"cpu", 1e9, "cycles"}, one_message());
+  EXPECT_TRUE(contains(paje,
+                       "%EventDef PajeStartLink 8\n%       Time date\n%       Type string\n"
+                       "%       Container string\n%       Value string\n%       StartContainer string\n"
+                       "%       Key string\n%EndEventDef\n"))
+      << paje;
+  EXPECT_TRUE(contains(paje, "%EventDef PajeEndLink 9\n")) << paje;
+  EXPECT_TRUE(contains(paje, "7 LINK MACHINE PLACE PLACE \"Message\"\n2 K0 LINK \"page\" ")) << paje;
+  EXPECT_TRUE(contains(paje, "2 K1 LINK \"update\" ")) << paje;
+  // The receiver's place gets a container; the link starts at 1 on P1 and ends at 3 on P3, after the states
+  // of its instant; the containers live until the last arrival or interval end (5).
+  EXPECT_EQ(body(paje),
+            "3 0 M MACHINE 0 \"run\"\n"
+            "3 0 P1 PLACE M \"cpu 1\"\n"
+            "3 0 P1L0 LANE P1 \"a/0/0 on cpu 1\"\n"
+            "3 0 P1L1 LANE P1 \"a/0/1 on cpu 1\"\n"
+            "3 0 PN PLACE M \"no cpu\"\n"
+            "3 0 PNL0 LANE PN \"a/0/0 on no cpu\"\n"
+            "3 0 P3 PLACE M \"cpu 3\"\n"
+            "5 0 STATE P1L0 S0\n"
+            "8 0.000000001 LINK M K1 P1 m0\n"
+            "6 0.000000002 STATE P1L0\n"
+            "5 0.000000002 STATE P1L1 S1\n"
+            "5 0.000000002 STATE PNL0 S2\n"
+            "9 0.000000003 LINK M K1 P3 m0\n"
+            "6 0.000000004 STATE P1L1\n"
+            "6 0.000000005 STATE PNL0\n"
+            "4 0.000000005 LANE P1L0\n"
+            "4 0.000000005 LANE P1L1\n"
+            "4 0.000000005 LANE PNL0\n"
+            "4 0.000000005 PLACE PN\n"
+            "4 0.000000005 PLACE P1\n"
+            "4 0.000000005 PLACE P3\n"
+            "4 0.000000005 MACHINE M\n");
+}
+
+TEST(PajeTrace, NoLinkTypeWithoutMessages) {
+  EXPECT_FALSE(contains(paje_trace(two_threads(), kStates, {"cpu", 1e9, "cycles"}), "Link"));
+}
+
+TEST(ChromeTrace, AFlowPerMessageBetweenThePlacesMessageThreads) {
+  const auto text = chrome_trace(two_threads(), kStates, {"cpu", 1e6, "cycles"}, one_message());
+  const auto trace = nlohmann::json::parse(text);
+  std::vector<nlohmann::json> messages, message_threads;
+  int unplaced = -1;
+  for (const auto& event : trace["traceEvents"]) {
+    if (event["cat"] == "message") messages.push_back(event);
+    if (event["name"] == "thread_name" && event["args"]["name"] == "messages")
+      message_threads.push_back(event);
+    if (event["name"] == "process_name" && event["args"]["name"] == "no cpu") unplaced = event["pid"];
+  }
+  EXPECT_EQ(unplaced, 4) << "no CPU comes after CPU 3, the receiver";
+  // Lanes 0 and 1: the messages' thread is 2, on CPU 1 and CPU 3 (pids are places).
+  EXPECT_EQ(message_threads.size(), 2u);
+  for (const auto& t : message_threads) EXPECT_EQ(t["tid"], 2) << t;
+  ASSERT_EQ(messages.size(), 4u) << text;
+  EXPECT_EQ(messages[0], (nlohmann::json{{"name", "update"},
+                                         {"cat", "message"},
+                                         {"ph", "i"},
+                                         {"s", "t"},
+                                         {"ts", 1},
+                                         {"pid", 1},
+                                         {"tid", 2},
+                                         {"args", {{"message", 0}, {"to", "cpu 3"}}}}));
+  EXPECT_EQ(messages[1], (nlohmann::json{{"name", "update"},
+                                         {"cat", "message"},
+                                         {"ph", "s"},
+                                         {"id", 0},
+                                         {"ts", 1},
+                                         {"pid", 1},
+                                         {"tid", 2}}));
+  EXPECT_EQ(messages[2]["ph"], "i");
+  EXPECT_EQ(messages[2]["pid"], 3);
+  EXPECT_EQ(messages[2]["ts"], 3);
+  EXPECT_EQ(messages[3], (nlohmann::json{{"name", "update"},
+                                         {"cat", "message"},
+                                         {"ph", "f"},
+                                         {"bp", "e"},
+                                         {"id", 0},
+                                         {"ts", 3},
+                                         {"pid", 3},
+                                         {"tid", 2}}));
+}
+
 TEST(TraceEstimate, NumaIsAnIntervalPerThreadAndSliceAndAWindowKeepsItsShare) {
   config::NumaConfig numa;
   numa.slices = 10;
@@ -136,6 +247,13 @@ TEST(TraceEstimate, NumaIsAnIntervalPerThreadAndSliceAndAWindowKeepsItsShare) {
   output.trace_paje = output.trace_chrome = true;
   output.trace_window = std::make_pair(0, 2500);  // a quarter of 10 slices of 1000 clocks
   EXPECT_DOUBLE_EQ(config::limits::estimated_trace_intervals(scenario), 8 * 12.0 / 4);
+  // Messages: 4 threads run at once (the largest process stands for the unknown clusters), 0.02 messages
+  // each per clock, over the window's 2500 clocks.
+  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_messages(scenario), 4 * 0.02 * 2500);
+  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_bytes(scenario),
+                   8 * 12.0 / 4 * (64 + 112) + 4 * 0.02 * 2500 * (96 + 640));
+  output.trace_messages = false;
+  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_messages(scenario), 0);
   EXPECT_DOUBLE_EQ(config::limits::estimated_trace_bytes(scenario), 8 * 12.0 / 4 * (64 + 112));
 }
 
