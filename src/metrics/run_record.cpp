@@ -139,9 +139,11 @@ Json numa_process_json(const NumaProcessRecord& p) {
 
 std::string numa_network_csv(const std::vector<NumaLevelRecord>& rows) {
   std::string csv = "level,page_hops,update_hops,communication_hops,bytes,blocked_clocks,queued_clocks\n";
-  for (const auto& l : rows)
-    csv += fmt::format("{},{},{},{},{},{},{}\n", l.level, l.hops[0], l.hops[1], l.hops[2], l.bytes,
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& l = rows[i];
+    csv += fmt::format("{},{},{},{},{},{},{}\n", i + 1, l.hops[0], l.hops[1], l.hops[2], l.bytes,
                        l.blocked_clocks, l.queued_clocks);
+  }
   return csv;
 }
 
@@ -256,12 +258,14 @@ Json summary_json(const NumaRunRecord& r) {
   out["copies_dropped"] = r.copies_dropped;
   out["placements"] = numa_placements_json(r.placements);
   auto levels = Json::array();
-  for (const auto& l : r.network)
-    levels.push_back({{"level", l.level},
+  for (std::size_t i = 0; i < r.network.size(); ++i) {
+    const auto& l = r.network[i];
+    levels.push_back({{"level", i + 1},
                       {"hops", numa_by_kind_json(l.hops)},
                       {"bytes", l.bytes},
                       {"blocked_clocks", l.blocked_clocks},
                       {"queued_clocks", l.queued_clocks}});
+  }
   out["network"] = std::move(levels);
   auto jobs = Json::array();
   for (const auto& p : r.jobs) jobs.push_back(numa_process_json(p));

@@ -179,12 +179,20 @@ struct NumaPageTransfers {
   std::int64_t copies = 0;      // shared pages fetched as a copy from another cluster
   std::int64_t migrations = 0;  // local pages moved on demand to their thread's new cluster
   std::int64_t hops = 0;        // link crossings of those page messages
+  NumaPageTransfers& operator+=(const NumaPageTransfers& o) {
+    copies += o.copies, migrations += o.migrations, hops += o.hops;
+    return *this;
+  }
 };
 // Where threads were placed, per thread and slice (thesis 4.3 paragraph 5, claim C3).
 struct NumaPlacements {
   std::int64_t threads = 0;           // thread placements
   std::int64_t on_page_clusters = 0;  // onto a cluster already holding a page of the process
   std::int64_t stayed = 0;            // onto the thread's previous cluster
+  NumaPlacements& operator+=(const NumaPlacements& o) {
+    threads += o.threads, on_page_clusters += o.on_page_clusters, stayed += o.stayed;
+    return *this;
+  }
 };
 
 struct NumaProcessRecord {
@@ -206,11 +214,13 @@ struct NumaProcessRecord {
   NumaPlacements placements;
 };
 
+// One switch level's traffic, as the NUMA network counts it (numa::LevelTraffic is this type); a run's
+// levels are listed from the root's (level 1).
 struct NumaLevelRecord {
-  int level = 0;                       // 1: the root switch's links
-  std::array<std::int64_t, 3> hops{};  // page, update, communication
+  std::array<std::int64_t, 3> hops{};  // hops made across links of this level: page, update, communication
   std::int64_t bytes = 0;
-  std::int64_t blocked_clocks = 0, queued_clocks = 0;
+  std::int64_t blocked_clocks = 0;  // clocks messages spent ready at a port whose next buffer was full
+  std::int64_t queued_clocks = 0;   // clocks messages spent waiting for a busy link
 };
 
 struct NumaPlatformRecord {
@@ -239,7 +249,7 @@ struct NumaRunRecord {
   std::int64_t disk_accesses = 0;
   std::int64_t copies_dropped = 0;
   NumaPlacements placements;
-  std::vector<NumaLevelRecord> network;  // by level from the root
+  std::vector<NumaLevelRecord> network;  // by level from the root: network[0] is level 1
   std::vector<NumaProcessRecord> jobs;   // processes: profiles in scenario order, copies in order
   std::uint64_t events = 0;
   NumaPlatformRecord platform;

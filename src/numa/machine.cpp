@@ -169,6 +169,13 @@ std::int64_t uniform_below(std::mt19937_64& rng, std::int64_t n) {
   return static_cast<std::int64_t>((static_cast<Wide>(rng()) * static_cast<std::uint64_t>(n)) >> 64);
 }
 
+// Chapter 5's three rates over `over` processor-clocks (docs/models/numa.md section 7): net = E / T,
+// calibrated = net (1 + I / T), maximum = (E + I) / T.
+metrics::NumaRates rates(std::int64_t effective, std::int64_t idle, double over) {
+  const double net = effective / over;
+  return {net, net * (1 + idle / over), (effective + idle) / over};
+}
+
 // The number of failures before the first success of Bernoulli(p) trials.
 Clock geometric(double p, std::mt19937_64& rng) {
   if (p <= 0) return kNever;
@@ -184,6 +191,7 @@ struct Machine::Impl {
   const platform::NumaTopology& topology;
   Network& network;
   const bool end_at_first_finish;
+  const bool release;  // memory.consistency release (section 6.7), read once: it is asked at every write
   const bool record_timeline;
   metrics::MessageRecorder* const message_trace;  // null unless messages are traced
   const Execution execution;
@@ -228,13 +236,13 @@ struct Machine::Impl {
         topology(*setup.topology),
         network(*setup.network),
         end_at_first_finish(setup.end_at_first_finish),
+        release(setup.numa->consistency == "release"),
         record_timeline(setup.timeline),
         message_trace(setup.messages),
         execution(setup.execution),
         policy(sched::find_numa_policy(setup.numa->policy)),
         replacement(sched::find_numa_replacement(setup.numa->replacement)),
-        clusters_n(static_cast<int>(setup.topology->clusters.empty() ? setup.topology->up.size()
-                                                                     : setup.topology->clusters.size())),
+        clusters_n(static_cast<int>(setup.topology->up.size())),
         bytes(message_bytes(*setup.numa)),
         rmt(*setup.topology, setup.numa->pages_per_cluster, count_processes(*setup.numa)),
         sched_rng(util::mix_seed(setup.seed, 3)),
@@ -582,7 +590,7 @@ struct Machine::Impl {
       if (c.cluster != cluster)
         send({Purpose::Update, tid, page, false, w, t.process, -1, cluster, c.cluster}, MessageKind::Update,
              at);
-    if (numa.consistency == "release") {
+    if (release) {
       ++t.outstanding_writes;
       complete(t, cluster, frame, at);
       return;
@@ -940,7 +948,7 @@ struct Machine::Impl {
         const Write w = writes[m.write];
         --clusters[w.cluster].frames[w.frame].pins;
         Thread& t = threads[w.thread];
-        if (numa.consistency == "release") {
+        if (release) {
           if (--t.outstanding_writes == 0 && t.op.kind == OpKind::Drain) op_ended(t, at);
         } else {
           op_ended(t, at);
@@ -1127,8 +1135,7 @@ struct Machine::Impl {
   void drop_copies(Process& p, Clock at) {
     std::vector<char> mine(clusters_n, 0);
     for (int c : p.allocation) mine[c] = 1;
-    const int shared = static_cast<int>(processes[&p - processes.data()].shared->pages);
-    for (int j = 0; j < shared; ++j) {
+    for (int j = 0; j < p.shared->pages; ++j) {
       Page& pg = pages[p.shared_base + j];
       for (std::size_t k = pg.copies.size(); k-- > 0 && pg.copies.size() > 1;) {
         const Copy c = pg.copies[k];
@@ -1257,18 +1264,14 @@ struct Machine::Impl {
       r.effective_per_thread = static_cast<double>(eff) / p.threads;
       const double held = static_cast<double>(c.effective + c.sync + c.comm);
       if (held > 0) {
-        r.rates = {c.effective / held, c.effective / held, c.effective / held};
+        r.rates = rates(c.effective, 0, held);  // no idle time: its three rates are equal
         r.breakdown = {c.effective / held, c.sync / held, c.comm / held, 0, c.disk / held};
       }
       out.processor_clocks += c;
       for (int k = 0; k < sched::kPageClasses; ++k) out.pages_replaced[k] += r.pages_replaced[k];
-      out.page_transfers.copies += r.page_transfers.copies;
-      out.page_transfers.migrations += r.page_transfers.migrations;
-      out.page_transfers.hops += r.page_transfers.hops;
+      out.page_transfers += r.page_transfers;
       out.disk_accesses += r.disk_accesses;
-      out.placements.threads += r.placements.threads;
-      out.placements.on_page_clusters += r.placements.on_page_clusters;
-      out.placements.stayed += r.placements.stayed;
+      out.placements += r.placements;
       out.copies_dropped += r.copies_dropped;
       out.jobs.push_back(std::move(r));
     }
@@ -1276,24 +1279,13 @@ struct Machine::Impl {
     c.idle = static_cast<std::int64_t>(clusters_n) * end_clock - (c.effective + c.sync + c.comm + c.disk);
     const double t_prime = static_cast<double>(c.effective + c.sync + c.comm + c.idle);
     if (t_prime > 0) {
-      const double net = c.effective / t_prime, idle = c.idle / t_prime;
-      out.rates = {net, net * (1 + idle), (c.effective + c.idle) / t_prime};
-      out.breakdown = {net, c.sync / t_prime, c.comm / t_prime, idle, c.disk / t_prime};
-      const double all = t_prime + static_cast<double>(c.disk);
-      const double net_all = c.effective / all;
-      out.rates_with_disk = {net_all, net_all * (1 + c.idle / all), (c.effective + c.idle) / all};
+      out.rates = rates(c.effective, c.idle, t_prime);
+      out.rates_with_disk = rates(c.effective, c.idle, t_prime + static_cast<double>(c.disk));
+      out.breakdown = {c.effective / t_prime, c.sync / t_prime, c.comm / t_prime, c.idle / t_prime,
+                       c.disk / t_prime};
     }
     out.messages = messages;
-    const auto traffic = network.traffic();
-    for (std::size_t l = 0; l < traffic.size(); ++l) {
-      metrics::NumaLevelRecord level;
-      level.level = static_cast<int>(l) + 1;
-      for (int k = 0; k < kMessageKinds; ++k) level.hops[k] = traffic[l].hops[k];
-      level.bytes = traffic[l].bytes;
-      level.blocked_clocks = traffic[l].blocked_clocks;
-      level.queued_clocks = traffic[l].queued_clocks;
-      out.network.push_back(level);
-    }
+    out.network = network.traffic();
     out.events = events;
     return out;
   }

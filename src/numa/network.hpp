@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/scenario.hpp"
+#include "metrics/run_record.hpp"
 #include "platform/numa_platform.hpp"
 
 namespace cosched::numa {
@@ -33,13 +34,10 @@ struct Delivery {
   Message message;
 };
 
-// Per switch level (index 0: the root's level 1): what crossed it and what waited.
-struct LevelTraffic {
-  std::array<std::int64_t, kMessageKinds> hops{};  // hops made across links of this level, by kind
-  std::int64_t bytes = 0;
-  std::int64_t blocked_clocks = 0;  // clocks messages spent ready at a port whose next buffer was full
-  std::int64_t queued_clocks = 0;   // clocks messages spent waiting for a busy link
-};
+// Per switch level (index 0: the root's level 1): what crossed it and what waited, in the run record's type
+// (hops by MessageKind).
+using LevelTraffic = metrics::NumaLevelRecord;
+static_assert(std::tuple_size_v<decltype(LevelTraffic::hops)> == kMessageKinds);
 
 class Network {
  public:
