@@ -69,6 +69,30 @@ struct Sigma {
   std::string given;                       // as written (after a draw: the drawn value, "80/3.5")
 };
 
+// A phase run as a parallel loop by the job's threads at user level (issue 23; docs/models/smp.md, "User-level
+// scheduling"): OpenMP's static, dynamic and guided schedules; the loop ends at the job's barrier.
+struct SmpLoop {
+  std::int64_t iterations = 0;
+  workload::Distribution cost = workload::Distribution::constant(0);  // cycles of one iteration
+  std::string cost_given;                                             // as written
+  // Iterations whose cost is given apart (the seed's one slow iteration): index in the phase -> cycles.
+  std::vector<std::pair<std::int64_t, double>> exceptions;
+  std::string schedule = "static";  // static, dynamic or guided (OpenMP 5.2, 11.5.3)
+  std::int64_t chunk = 0;           // 0: OpenMP's default for the schedule
+  Cycles dispatch = 0;              // cycles to take one chunk from the shared counter (dynamic, guided)
+};
+
+// A phase run as a fork-join task tree by the job's threads through a user-level scheduler (issue 23).
+struct SmpTasks {
+  std::string tree = "fib";  // fib(n) or binary(depth)
+  int size = 0;              // n of fib(n), depth of binary(depth)
+  std::string tree_given;    // as written, "fib(20)"
+  Cycles leaf = 0;           // a leaf task's work
+  Cycles spawn = 0;          // creating a child task
+  Cycles switch_cost = 0;    // one user-level context switch (`switch`)
+  std::string policy = "central-queue";  // central-queue (the seed's library) or work-stealing
+};
+
 struct SmpJobProfile {
   std::string name;
   int threads = 0;
@@ -81,6 +105,9 @@ struct SmpJobProfile {
   // Keys given as distributions (thesis 5.1.3); their values above are drawn from them when the run's
   // seed is known (config::draw_distributions), the same for every copy of the profile.
   std::optional<workload::Distribution> threads_from, compute_from, sigma_from;
+  // At most one: each phase is a parallel loop or a task tree instead of compute_cycles +- sigma.
+  std::optional<SmpLoop> loop;
+  std::optional<SmpTasks> tasks;
 };
 
 // scheduler.policy: linux24 (Tsafrir thesis chapters 6-7).
@@ -180,6 +207,36 @@ struct NowJobProfile {
 // How messages travel (docs/models/now.md section 2): each on its own (LogP) or sharing links' bandwidth.
 enum class NowNetwork { LogP, Shared };
 
+// An open workload (issue 24; docs/models/now-streams.md): a stream of batch jobs read from a Standard
+// Workload Format file, each job a NOW parallel job with a communication profile from its class.
+struct NowJobClass {
+  std::string name;
+  double weight = 1;                     // share of the jobs when classes are drawn at random
+  std::optional<int> min_processes;      // the class applies to jobs of at least this many processes
+  std::optional<int> max_processes;      // ... and at most this many
+  NowJobProfile profile;                 // pattern, intervals, imbalance, barrier kind, wait (processes,
+                                         // barriers and placement come from the stream)
+};
+
+struct NowStream {
+  std::string swf;            // resolved path of the SWF file
+  std::string swf_given;      // as written
+  std::int64_t first = 0;     // skip this many usable jobs
+  std::optional<std::int64_t> jobs;  // take at most this many usable jobs
+  std::optional<double> load;        // target offered load: arrival_scale is derived from it
+  double arrival_scale = 1;          // inter-arrival times multiplied by this
+  double time_scale = 1;             // run and requested times multiplied by this
+  double bounded_slowdown_threshold = 10;  // seconds, before time_scale (Feitelson et al. 1997)
+  std::string class_rule = "size";   // size (first class whose range holds the job) or random (by weight)
+  std::vector<NowJobClass> classes;
+};
+
+// The job-level scheduler in front of the workstations (top-level `job_scheduler`).
+struct JobSchedulerConfig {
+  std::string policy = "fcfs";  // a name of sched/job_scheduler_registry.cpp
+  int mpl = 1;                  // multiprogramming level: gang rows, time-share processes per workstation
+};
+
 struct NowConfig {
   int workstations = 0;
   NowNetwork network = NowNetwork::LogP;
@@ -195,6 +252,9 @@ struct NowConfig {
   std::optional<Nanos> credit_cap;               // default: one quantum
   WakePreempt wake_preempt = WakePreempt::None;  // stride schedulers; default by policy (its registry entry)
   std::vector<NowJobProfile> jobs;
+  // Open workloads: both set, or neither (today's closed workload of `jobs`).
+  std::optional<NowStream> stream;
+  std::optional<JobSchedulerConfig> job_scheduler;
   OutputConfig output;
 };
 
