@@ -5,6 +5,7 @@ seeds 1 and 2, and runs/<run_id>/jobs.csv with the stream columns. Every value i
     response = 100 load k + seed                    utilization = load k - seed / 100
 """
 
+import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
 
@@ -80,6 +81,7 @@ def test_the_curves_and_their_bands(sweep):
     assert list(ax.lines[0].get_ydata()) == pytest.approx([51.5, 91.5])
     assert len(ax.collections) == 2, "a band per curve: two seeds"
     assert ax.get_ylabel() == "mean response time (s)"
+    plt.close(fig)
 
 
 def test_gantt_window_is_the_first_jobs_to_start_clipped(sweep):
@@ -95,6 +97,7 @@ def test_gantt_window_is_the_first_jobs_to_start_clipped(sweep):
     assert len(whole) == 2 + 1 + 4 + 1 and whole["end"].max() == 40, "fewer jobs than the window: all of them"
     fig = streams.gantt_figure(whole, "t")
     assert len(fig.axes[0].patches) == 8
+    plt.close(fig)
 
 
 def test_gantt_needs_the_workstations_column(sweep):
