@@ -1,6 +1,8 @@
-"""Command line: `python -m analysis report DIR [DIR...] [--out OUTDIR]`. It only loads, calls and saves,
-and words the errors of a role choice (roles.py) with its own flags; exit codes: 0 success, 2 bad
-input (a sweep directory that does not follow the contract, or an option the sweep cannot honour)."""
+"""Command line: `python -m analysis report DIR [DIR...] [--out OUTDIR]`, and `python -m analysis workload
+lublin --jobs N --procs P --seed S --out FILE.swf` (workload.py). It only loads, calls and saves, and words
+the errors of a role choice (roles.py) with its own flags; exit codes: 0 success, 2 bad input (a sweep
+directory that does not follow the contract, an option the sweep cannot honour, a bad workload argument),
+1 for a workload generator that cannot run."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 from .contract import ContractError
 from .report import write_report
 from .roles import RoleError
+from .workload import GeneratorEnvironmentError, WorkloadError, check, write_lublin
 
 FLAGS = {"load": "--load", "variant": "--variant", "baseline": "--baseline", "comparison": "--compare"}
 
@@ -58,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
         help="speedup of variant value X against Y (repeatable; default: every value against the baseline)",
     )
     report.add_argument("--timelines", type=int, default=4, metavar="N", help="state timelines drawn at most (default 4)")
+    add_workload_commands(commands)
     args = parser.parse_args(argv)
+    if args.command == "workload":
+        return workload_command(args)
     if args.out is None and len(args.sweep_dirs) > 1:
         print("analysis: error: --out: required with several sweep directories", file=sys.stderr)
         return 2
@@ -78,6 +84,42 @@ def main(argv: list[str] | None = None) -> int:
         print(f"analysis: error: {message}", file=sys.stderr)
         return 2
     print(f"analysis: wrote {len(written)} files to {out_dir}/ (report.md, report.html)")
+    return 0
+
+
+def _one_line_error(message: str) -> None:
+    """argparse's error as one line (no usage block), exit code 2, as every other bad input."""
+    print(f"analysis: error: workload: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def add_workload_commands(commands) -> None:
+    workload = commands.add_parser("workload", help="write a synthetic job stream as an SWF file")
+    workload.error = _one_line_error
+    models = workload.add_subparsers(dest="model", required=True)
+    lublin = models.add_parser(
+        "lublin", help="the Lublin-Feitelson model (parallelworkloads), written as SWF 2.2 (docs/models/now-streams.md)")
+    lublin.error = _one_line_error
+    # Strings, checked by workload.check, so that every bad value gets the same one-line message.
+    lublin.add_argument("--jobs", required=True, metavar="N", help="jobs in the stream")
+    lublin.add_argument("--procs", required=True, metavar="P", help="processors of the machine (16 or more)")
+    lublin.add_argument("--seed", required=True, metavar="S", help="the model's seed, 0 to 2^31-1")
+    lublin.add_argument("--estimates", default="tsafrir05", metavar="tsafrir05|none",
+                        help="requested times: Tsafrir 2005's user estimates (default; 200 jobs or more), or -1")
+    lublin.add_argument("--out", required=True, type=str, metavar="FILE.swf", help="the SWF file written")
+
+
+def workload_command(args) -> int:
+    try:
+        request = check(args.jobs, args.procs, args.seed, args.estimates, args.out)
+        out = write_lublin(request)
+    except WorkloadError as error:
+        print(f"analysis: error: workload lublin: {error}", file=sys.stderr)
+        return 2
+    except GeneratorEnvironmentError as error:
+        print(f"analysis: error: {error}", file=sys.stderr)
+        return 1
+    print(f"analysis: wrote {out} ({request.jobs} jobs, {request.procs} processors, seed {request.seed})")
     return 0
 
 

@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
-from . import figures, numa, tables
+from . import figures, numa, streams, tables
 from .contract import axis_columns, load_sweeps, load_timelines, load_total_threads
 from .roles import Roles, find_roles
 
@@ -403,6 +403,42 @@ NUMA_SECTION_TABLE: list[tuple[Callable[[Sweep], bool], Callable[[Sweep], Sectio
 ]
 
 
+STREAM_AGAINST_LOAD = (
+    "{what} of the stream's jobs against offered load (`{load}`), one curve per job scheduler (and "
+    "multiprogramming level), mean over seeds with a min-max band (docs/models/now-streams.md)."
+)
+
+
+def _stream_against_load(sweep: Sweep) -> list[Section]:
+    load = streams.load_column(sweep.results)
+    sections = []
+    for metric, (stem, what) in streams.METRICS.items():
+        table = streams.against_load(sweep.results, metric)
+        sections.append(Section(stem, f"{what[0].upper()}{what[1:]} against offered load",
+                                STREAM_AGAINST_LOAD.format(what=what[0].upper() + what[1:], load=load), table,
+                                streams.against_load_figure(table, metric, f"offered load ({load})")))
+    return sections
+
+
+def _stream_gantt(sweep: Sweep) -> list[Section]:
+    sections = []
+    for scheduler, run_id, load in streams.gantt_runs(sweep.results):
+        table = streams.gantt_table(streams.load_jobs(sweep.folders[run_id] / "runs" / run_id))
+        sections.append(Section(
+            f"stream_gantt_{_slug(scheduler)}", f"Which job ran where: {scheduler}, load {load:g}",
+            f"Run {run_id} (its lowest seed at the highest load): each job's bars on its workstations (jobs.csv "
+            f"`workstations`), the first {streams.GANTT_JOBS} jobs to start, until the next one starts.",
+            table, streams.gantt_figure(table, f"{scheduler}, load {load:g}, run {run_id}")))
+    return sections
+
+
+# Open workloads (stream runs, streams.py), in report.md's order, as SECTION_TABLE.
+STREAM_SECTION_TABLE: list[tuple[Callable[[Sweep], bool], Callable[[Sweep], Section | list[Section] | str]]] = [
+    (lambda s: True, _stream_against_load),
+    (lambda s: True, _stream_gantt),
+]
+
+
 def timeline_sections(sweep: Sweep, timelines: int) -> tuple[list[Section], list[str]]:
     """A section for each of the first `timelines` runs with a timeline.csv, and the note saying
     there are none, or how many more there are."""
@@ -440,6 +476,8 @@ def build_sections(sweep_dir: Path | list[Path], load=None, variant=None, baseli
     its axes)."""
     sweep = load_sweep(sweep_dir, load=load, variant=variant, baseline=baseline, compare=compare)
     table = NUMA_SECTION_TABLE if sweep.study is not None else SECTION_TABLE
+    if streams.is_stream(sweep.results):
+        table = STREAM_SECTION_TABLE
     built = []
     for when, build in table:
         if when(sweep):

@@ -40,6 +40,9 @@ struct SwfRecord {
   std::int64_t preceding_job = -1;        // 17
   double think_time = -1;                 // 18
   int line = 0;                           // where it was read
+  // The job's size: field 5, or field 8 when the log has no allocation (the archive's fallback;
+  // SwfTrace::processors_requested lists those lines). Set for every usable job.
+  std::int64_t processors = -1;
 };
 
 struct SwfSkipped {
@@ -52,6 +55,7 @@ struct SwfTrace {
   std::optional<std::int64_t> max_procs;       // MaxProcs (or MaxNodes when it has none)
   std::vector<SwfRecord> jobs;                 // the usable jobs, in file order
   std::vector<SwfSkipped> skipped;             // the others, with why (the archive's cleaning rules)
+  std::vector<int> processors_requested;       // lines of usable jobs sized by field 8 (field 5 unknown)
 };
 
 // Reads a file; throws SwfError for a malformed line (the first one), std::runtime_error when it cannot be read.

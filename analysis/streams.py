@@ -1,0 +1,162 @@
+"""Open workloads on the NOW model (issue 24; docs/models/now-streams.md): the figures of parallel job
+scheduling research from a sweep of job streams over offered load and job-level scheduler.
+
+What it reads (results.csv, flattened from each run's summary.json, and runs/<run_id>/jobs.csv):
+  stream.{jobs, skipped, utilization, throughput, mean_response, mean_bounded_slowdown, offered_load,
+  arrival_scale, time_scale}          per run (seconds for times)
+  workload.stream.load                the sweep's load axis (the target offered load), else stream.offered_load
+  job_scheduler.policy, job_scheduler.mpl
+                                      the axes (else resolved.job_scheduler.*): one curve per policy and MPL
+  jobs.csv: submit, start, end, wait, response, slowdown, bounded_slowdown, processors, class (s, per job)
+            and workstations, the job's ranks' workstations joined by ';' ("0;1;2;3"), for the Gantt chart.
+
+Bands over seeds are min-max: every seed's run lies inside the band. With the handful of seeds a sweep runs
+(3 to 5), a 95% confidence interval of the mean rests on a normality the slowdowns (heavy-tailed) do not
+have, and is wider than the runs it summarises; min-max states what was seen.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+from .contract import ContractError, read_csv_strict  # noqa: E402
+
+LOAD_AXIS = "workload.stream.load"
+LOAD_RESULT = "stream.offered_load"
+POLICY_SOURCES = ("job_scheduler.policy", "resolved.job_scheduler.policy")
+MPL_SOURCES = ("job_scheduler.mpl", "resolved.job_scheduler.mpl")
+METRICS = {
+    # summary.json's stream field -> (figure stem, y-axis title)
+    "mean_bounded_slowdown": ("stream_bounded_slowdown_vs_load", "mean bounded slowdown"),
+    "mean_response": ("stream_response_vs_load", "mean response time (s)"),
+    "utilization": ("stream_utilization_vs_load", "utilization (fraction of workstation time)"),
+}
+GANTT_COLUMNS = ("start", "end", "workstations")
+GANTT_JOBS = 40  # the Gantt chart's window: the first 40 jobs to start, until the next one starts
+
+
+def is_stream(results: pd.DataFrame) -> bool:
+    return "stream.mean_bounded_slowdown" in results.columns
+
+
+def _first(frame: pd.DataFrame, columns: tuple[str, ...]) -> str | None:
+    return next((c for c in columns if c in frame.columns), None)
+
+
+def load_column(results: pd.DataFrame) -> str:
+    """The x axis: the sweep's target load when it is a column, else each run's offered load as applied."""
+    return LOAD_AXIS if LOAD_AXIS in results.columns else LOAD_RESULT
+
+
+def scheduler_label(results: pd.DataFrame) -> pd.Series:
+    """Each run's curve: the job scheduler's policy, with its multiprogramming level when it is above 1
+    (`gang mpl 2`); fcfs and easy run one job per workstation (mpl 1) and are named alone."""
+    policy_column = _first(results, POLICY_SOURCES)
+    policy = results[policy_column].astype(str) if policy_column else pd.Series("-", index=results.index)
+    mpl_column = _first(results, MPL_SOURCES)
+    if mpl_column is None:
+        return policy
+    mpl = pd.to_numeric(results[mpl_column], errors="coerce")
+    named = policy + " mpl " + mpl.map(lambda v: f"{v:g}")
+    return named.where(mpl.notna() & (mpl != 1), policy)
+
+
+def against_load(results: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """`stream.<metric>` per scheduler and load: mean, min and max over seeds and the seed count.
+    Columns: scheduler, load, mean, min, max, seeds; schedulers in the runs' order, loads increasing."""
+    column = f"stream.{metric}"
+    if column not in results.columns:
+        raise ContractError(f"results.csv: no column '{column}' (a stream run's summary.json has stream.{metric})")
+    frame = pd.DataFrame({
+        "scheduler": scheduler_label(results),
+        "load": pd.to_numeric(results[load_column(results)], errors="coerce"),
+        "value": pd.to_numeric(results[column], errors="coerce"),
+    })
+    order = {name: i for i, name in enumerate(dict.fromkeys(frame["scheduler"]))}
+    grouped = frame.groupby(["scheduler", "load"], sort=False)["value"]
+    table = grouped.agg(["mean", "min", "max", "count"]).reset_index().rename(columns={"count": "seeds"})
+    table = table.sort_values(["scheduler", "load"], key=lambda s: s.map(order) if s.name == "scheduler" else s,
+                              kind="stable")
+    return table.reset_index(drop=True)
+
+
+def against_load_figure(table: pd.DataFrame, metric: str, x_title: str) -> Figure:
+    """One curve per scheduler, the mean over seeds, with a min-max band where there are several seeds."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.5), layout="constrained")
+    for scheduler, curve in table.groupby("scheduler", sort=False):
+        (line,) = ax.plot(curve["load"], curve["mean"], marker=".", label=scheduler)
+        if (curve["seeds"] > 1).any():
+            ax.fill_between(curve["load"], curve["min"], curve["max"], color=line.get_color(), alpha=0.2, linewidth=0)
+    ax.set_xlabel(x_title)
+    ax.set_ylabel(METRICS[metric][1])
+    ax.set_title(f"{METRICS[metric][1]} against offered load")
+    ax.legend(title="job scheduler", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    ax.grid(alpha=0.3)
+    return fig
+
+
+def gantt_table(jobs: pd.DataFrame, window_jobs: int = GANTT_JOBS) -> pd.DataFrame:
+    """Which job ran where over a short window: one row per job and workstation, for the jobs that ran
+    within [first start, start of the (`window_jobs` + 1)-th job to start) (to the last end when no more
+    jobs ran), their times clipped to it. Columns: job, workstation, start, end (s)."""
+    missing = [c for c in GANTT_COLUMNS if c not in jobs.columns]
+    if missing:
+        raise ContractError(f"jobs.csv: missing column(s) {', '.join(missing)}")
+    ran = jobs.assign(start=pd.to_numeric(jobs["start"]), end=pd.to_numeric(jobs["end"]))
+    ran = ran[ran["start"].notna() & ran["end"].notna()].sort_values("start", kind="stable")
+    if ran.empty:
+        return pd.DataFrame(columns=["job", "workstation", "start", "end"])
+    begin = ran["start"].iloc[0]
+    finish = ran["start"].iloc[window_jobs] if len(ran) > window_jobs else ran["end"].max()
+    shown = ran[(ran["start"] < finish) & (ran["end"] > begin)]
+    names = shown["name"].astype(str) if "name" in shown.columns else shown.index.astype(str)
+    rows = []
+    for name, (_, job) in zip(names, shown.iterrows()):
+        for workstation in str(job["workstations"]).split(";"):
+            rows.append({"job": name, "workstation": int(workstation), "start": max(job["start"], begin),
+                         "end": min(job["end"], finish)})
+    return pd.DataFrame(rows, columns=["job", "workstation", "start", "end"])
+
+
+def gantt_figure(table: pd.DataFrame, title: str) -> Figure:
+    """A lane per workstation, a bar per job on each of its workstations, one colour per job; jobs sharing a
+    workstation (gang rows, time-sharing) overlap half-transparent."""
+    fig, ax = plt.subplots(figsize=(10, 1.5 + 0.25 * max(1, table["workstation"].nunique())), layout="constrained")
+    colours = plt.get_cmap("tab20").colors
+    for index, (job, bars) in enumerate(table.groupby("job", sort=False)):
+        ax.barh(bars["workstation"], bars["end"] - bars["start"], left=bars["start"], height=0.8,
+                color=colours[index % len(colours)], alpha=0.7, edgecolor="black", linewidth=0.3, label=job)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("workstation")
+    ax.invert_yaxis()
+    ax.set_title(title)
+    return fig
+
+
+def load_jobs(run_folder) -> pd.DataFrame:
+    path = run_folder / "jobs.csv"
+    if not path.is_file():
+        raise ContractError(f"{path}: no such file (a stream run writes one)")
+    return read_csv_strict(path)
+
+
+def gantt_runs(results: pd.DataFrame) -> list[tuple[str, str, float]]:
+    """The runs the Gantt charts show: per scheduler, its run at the highest load with the lowest seed.
+    (scheduler, run id, load) in the schedulers' order."""
+    frame = pd.DataFrame({
+        "scheduler": scheduler_label(results),
+        "load": pd.to_numeric(results[load_column(results)], errors="coerce"),
+        "seed": pd.to_numeric(results["seed"], errors="coerce"),
+        "run_id": results["run_id"].astype(str),
+    })
+    chosen = []
+    for scheduler, runs in frame.groupby("scheduler", sort=False):
+        run = runs.sort_values(["load", "seed"], ascending=[False, True], kind="stable").iloc[0]
+        chosen.append((scheduler, run["run_id"], float(run["load"])))
+    return chosen

@@ -1,0 +1,118 @@
+"""The open-workload figures (analysis/streams.py) on a hand-made sweep folder shaped like a stream sweep's
+output: results.csv over workload.stream.load (0.5, 0.9) x job_scheduler.policy/mpl (fcfs 1, gang 2) x
+seeds 1 and 2, and runs/<run_id>/jobs.csv with the stream columns. Every value is set by a formula:
+    bounded slowdown = 1 + 10 load k + seed / 10    (k = 1 fcfs, 0.5 gang)
+    response = 100 load k + seed                    utilization = load k - seed / 100
+"""
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
+
+from analysis import streams
+from analysis.contract import load_results
+from analysis.report import write_report
+
+SCHEDULERS = [("fcfs", 1, 1.0), ("gang", 2, 0.5)]
+JOBS_CSV = """name,copy,submit,start,end,wait,response,slowdown,bounded_slowdown,processors,class,workstations
+job1,0,0,0,10,0,10,1,1,2,small,0;1
+job2,0,1,2,6,1,5,1.25,1,1,small,2
+job3,0,3,5,20,2,17,1.13,1.13,4,large,0;1;2;3
+job4,0,4,30,40,26,36,3.6,3.6,1,small,3
+"""
+
+
+def run_id(policy, load, seed):
+    return f"{'f' if policy == 'fcfs' else 'a'}{int(load * 10)}{seed}".ljust(16, "0")
+
+
+@pytest.fixture
+def sweep(tmp_path):
+    rows = []
+    for policy, mpl, k in SCHEDULERS:
+        for load in (0.5, 0.9):
+            for seed in (1, 2):
+                rows.append({
+                    "run_id": run_id(policy, load, seed), "seed": seed, "workload.stream.load": load,
+                    "job_scheduler.policy": policy, "job_scheduler.mpl": mpl, "schema_version": 1,
+                    "scenario": "stream", "model": "now", "time_unit": "s",
+                    "stream.jobs": 4, "stream.skipped": 0, "stream.offered_load": load + 0.01 * seed,
+                    "stream.mean_bounded_slowdown": 1 + 10 * load * k + seed / 10,
+                    "stream.mean_response": 100 * load * k + seed,
+                    "stream.utilization": load * k - seed / 100,
+                    "stream.throughput": 0.01, "stream.arrival_scale": 1 / load, "stream.time_scale": 1,
+                })
+                folder = tmp_path / "runs" / run_id(policy, load, seed)
+                folder.mkdir(parents=True)
+                (folder / "jobs.csv").write_text(JOBS_CSV)
+    pd.DataFrame(rows).to_csv(tmp_path / "results.csv", index=False)
+    return tmp_path
+
+
+def test_a_stream_sweep_is_told_by_its_summary_fields(sweep):
+    assert streams.is_stream(load_results(sweep))
+    assert not streams.is_stream(pd.DataFrame({"makespan": [1.0]}))
+
+
+def test_bounded_slowdown_against_load_is_the_mean_over_seeds_with_a_min_max_band(sweep):
+    table = streams.against_load(load_results(sweep), "mean_bounded_slowdown")
+    assert list(table.columns) == ["scheduler", "load", "mean", "min", "max", "seeds"]
+    assert list(table["scheduler"]) == ["fcfs", "fcfs", "gang mpl 2", "gang mpl 2"], "mpl named above 1 only"
+    assert list(table["load"]) == [0.5, 0.9, 0.5, 0.9], "the axis's target load, not the load as applied"
+    # fcfs at 0.9: 1 + 9 + 0.1 and 1 + 9 + 0.2; gang at 0.5: 1 + 2.5 + 0.1 and + 0.2.
+    assert table["mean"].tolist() == pytest.approx([6.15, 10.15, 3.65, 5.65])
+    assert table["min"].tolist() == pytest.approx([6.1, 10.1, 3.6, 5.6])
+    assert table["max"].tolist() == pytest.approx([6.2, 10.2, 3.7, 5.7])
+    assert table["seeds"].tolist() == [2, 2, 2, 2]
+
+
+def test_without_the_load_axis_the_offered_load_as_applied_is_the_x(sweep):
+    results = load_results(sweep).drop(columns=["workload.stream.load"])
+    table = streams.against_load(results, "utilization")
+    assert len(table) == 8, "each seed's offered load differs (0.51, 0.52, ...): a point each"
+    assert table["seeds"].eq(1).all()
+
+
+def test_the_curves_and_their_bands(sweep):
+    table = streams.against_load(load_results(sweep), "mean_response")
+    fig = streams.against_load_figure(table, "mean_response", "offered load")
+    (ax,) = fig.axes
+    assert [line.get_label() for line in ax.lines] == ["fcfs", "gang mpl 2"]
+    assert list(ax.lines[0].get_ydata()) == pytest.approx([51.5, 91.5])
+    assert len(ax.collections) == 2, "a band per curve: two seeds"
+    assert ax.get_ylabel() == "mean response time (s)"
+    plt.close(fig)
+
+
+def test_gantt_window_is_the_first_jobs_to_start_clipped(sweep):
+    jobs = pd.read_csv(sweep / "runs" / run_id("fcfs", 0.9, 1) / "jobs.csv", dtype={"workstations": str})
+    table = streams.gantt_table(jobs, window_jobs=2)
+    # job1 and job2 start first; the window ends when job3 starts (5 s): job1 0-5 on 0 and 1, job2 2-5 on 2.
+    assert table.to_dict("records") == [
+        {"job": "job1", "workstation": 0, "start": 0, "end": 5},
+        {"job": "job1", "workstation": 1, "start": 0, "end": 5},
+        {"job": "job2", "workstation": 2, "start": 2, "end": 5},
+    ]
+    whole = streams.gantt_table(jobs, window_jobs=40)
+    assert len(whole) == 2 + 1 + 4 + 1 and whole["end"].max() == 40, "fewer jobs than the window: all of them"
+    fig = streams.gantt_figure(whole, "t")
+    assert len(fig.axes[0].patches) == 8
+    plt.close(fig)
+
+
+def test_gantt_needs_the_workstations_column(sweep):
+    jobs = pd.read_csv(sweep / "runs" / run_id("fcfs", 0.9, 1) / "jobs.csv").drop(columns=["workstations"])
+    with pytest.raises(Exception, match="jobs.csv: missing column\\(s\\) workstations"):
+        streams.gantt_table(jobs)
+
+
+def test_report_of_a_stream_sweep(sweep, tmp_path):
+    out = tmp_path / "report"
+    write_report(sweep, out)
+    for stem in ["stream_bounded_slowdown_vs_load", "stream_response_vs_load", "stream_utilization_vs_load",
+                 "stream_gantt_fcfs", "stream_gantt_gang-mpl-2"]:
+        assert (out / f"{stem}.png").read_bytes()[:4] == b"\x89PNG", stem
+        assert (out / f"{stem}.csv").is_file()
+    report = (out / "report.md").read_text()
+    assert f"Run {run_id('fcfs', 0.9, 1)} (its lowest seed at the highest load)" in report
+    assert "## Mean bounded slowdown against offered load" in report
