@@ -226,7 +226,7 @@ TaskRuntime::TaskId TaskRuntime::take_next(int thread, Source& source, int& vict
     return child;
   }
   if (policy_ == Policy::CentralQueue) {
-    // Seed 1.3: the scheduler context "chooses a new task to run", the front of the run queue. With free
+    // Seed 1.3: in the scheduler context "a new task is chosen to run", the front of the run queue. With free
     // switches, a thread cycling through tasks whose sync fails spends no time and changes nothing: it waits
     // for work instead of looping.
     if (queue_.size() == (switch_ == 0 ? queued_blocked_ : 0)) return kNoTask;
