@@ -77,9 +77,18 @@ metrics::SmpRunRecord summarize(const Machine& machine, const config::Scenario& 
     job.context_switches = outcome.context_switches;
     job.spin_cycles = outcome.spin_cycles;
     // K&W's barrier overhead per phase (docs/models/smp.md section 18), for partitioned runs.
-    if (partitioned && outcome.completion_time && instance.barriers > 0)
+    if (partitioned && outcome.completion_time && instance.barriers > 0 && !instance.make_runtime)
       job.barrier_overhead_per_phase =
           (static_cast<double>(*outcome.completion_time) - outcome.partition_work) / instance.barriers;
+    if (const auto* runtime = machine.runtime(static_cast<int>(j))) {
+      out.user_level = true;
+      for (int t = 0; t < instance.threads; ++t) {
+        const auto& stats = runtime->stats(t);
+        job.user_level_threads.push_back({stats.iterations, stats.chunks, stats.tasks, stats.dispatches,
+                                          stats.steals, stats.dispatch_cycles, stats.switch_cycles,
+                                          stats.spawn_cycles, stats.waiting_for_work});
+      }
+    }
     out.jobs.push_back(std::move(job));
   }
   out.events = machine.events();

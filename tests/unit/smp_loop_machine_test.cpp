@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <tuple>
 #include <vector>
 
@@ -142,6 +143,7 @@ TEST(SmpLoopMachine, WorkAvailableReasksThePollingThreadOnItsCpu) {
   };
   auto m = dedicated({job}, 2);
   m.record_trace(true);
+  m.record_timeline();
   run_to_end(m);
   using Call = std::tuple<int, int, userlevel::Cycles>;
   EXPECT_EQ(script->calls,
@@ -155,6 +157,17 @@ TEST(SmpLoopMachine, WorkAvailableReasksThePollingThreadOnItsCpu) {
   };
   EXPECT_TRUE(noted(TraceKind::Poll, 1, 1));
   EXPECT_TRUE(noted(TraceKind::Work, 101, 1));
+  // Thread 1's timeline: switching 0-1, polling on CPU 1 from 1 to 101, computing 101-132, spinning to 152.
+  const auto lanes = m.timeline();
+  ASSERT_EQ(lanes.size(), 2u);
+  const auto polling = static_cast<int>(TimelineState::Polling);
+  EXPECT_EQ(ThreadTimeline::state_names(true).at(polling), "polling");
+  EXPECT_NE(std::find(lanes[1].intervals.begin(), lanes[1].intervals.end(),
+                      metrics::TimelineInterval{1, 101, polling, 1}),
+            lanes[1].intervals.end())
+      << "thread 1 polls on CPU 1 from cycle 1 to 101";
+  EXPECT_EQ(ThreadTimeline::state_names().size(), 7u)
+      << "runs without a runtime name the thesis's states only";
 }
 
 // Thread 0 is told to wait; thread 1 works 10 cycles and, asking again, is done and makes work appear while
