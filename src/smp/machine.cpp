@@ -532,6 +532,8 @@ void Machine::handle_running(CpuId cpu) {
         leave(cpu, SwitchOutReason::Release);  // yield-on-wake: regroup in the ready queue (thesis 10)
         return;
       }
+      if (thread.user == UserStep::Ask) [[unlikely]]
+        ask_runtime(id);  // it begins the next phase on this CPU
     } else if (thread.spin_left <= 0) {
       // The last poll failed: yield the CPU (cs_out), then block (thesis 2.1).
       thread.spinning = false;
@@ -545,15 +547,15 @@ void Machine::handle_running(CpuId cpu) {
     }
   } else if (thread.work_left == 0) {
     if (thread.user == UserStep::Work) [[unlikely]] {
-      thread.user = UserStep::Ask;  // the work its runtime gave ran to its end
+      thread.user = UserStep::Ask;  // the work its runtime gave ran to its end: it asks at once
+      ask_runtime(id);
     } else {
       arrive(id, cpu);
       if (c.view.phase != CpuPhase::Running) return;
+      if (thread.user == UserStep::Ask) [[unlikely]]
+        ask_runtime(id);  // it completed the barrier and begins the next phase on this CPU
     }
   }
-  // It asks its runtime at once when its work ended or it passed a barrier on this CPU (a phase begins).
-  if (thread.user == UserStep::Ask) [[unlikely]]
-    ask_runtime(id);
   // An action completing exactly at the end of the quantum counts before the preemption.
   if (now_ >= c.quantum_end) {
     SMP_DECISION(cpu, id, "quantum ends");
