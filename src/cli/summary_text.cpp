@@ -72,6 +72,18 @@ std::string summary_text(const nlohmann::ordered_json& s, const std::string& out
                         fmt::format("{}/{}", job["spins"]["successful"].get<long long>(),
                                     job["spins"]["total"].get<long long>()));
   }
+  // SMP jobs with a parallel loop or a task tree: what their threads did at user level.
+  for (const auto& job : s.at("jobs")) {
+    if (!job.contains("user_level") || job["user_level"]["iterations"].is_null()) continue;
+    const auto& u = job["user_level"];
+    text += fmt::format(
+        "  {:<16} {:>5} user level: {} iterations in {} chunks, {} tasks, {} dispatches ({} cycles), "
+        "{} steals, {} cycles waiting for work\n",
+        job.at("name").get<std::string>(), job.at("copy").get<int>(), u["iterations"].get<long long>(),
+        u["chunks"].get<long long>(), u["tasks"].get<long long>(), u["dispatches"].get<long long>(),
+        u["dispatch_cycles"].get<long long>(), u["steals"].get<long long>(),
+        u["waiting_for_work"].get<long long>());
+  }
   text += fmt::format("  events       {}   wall {:.3f} s\n", s.at("events").get<unsigned long long>(),
                       s.at("wall_seconds").get<double>());
   text += fmt::format("  results      {}\n", out_dir);

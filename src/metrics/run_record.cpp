@@ -31,7 +31,19 @@ Json count_mean_json(const CountMean& value) {
   return {{"count", value.count}, {"mean_s", or_null(value.mean_s)}};
 }
 
-Json smp_job_json(const SmpJobRecord& job, bool partitioned) {
+Json user_level_json(const SmpUserLevelRecord& u) {
+  return {{"iterations", u.iterations},
+          {"chunks", u.chunks},
+          {"tasks", u.tasks},
+          {"dispatches", u.dispatches},
+          {"steals", u.steals},
+          {"dispatch_cycles", u.dispatch_cycles},
+          {"switch_cycles", u.switch_cycles},
+          {"spawn_cycles", u.spawn_cycles},
+          {"waiting_for_work", u.waiting_for_work}};
+}
+
+Json smp_job_json(const SmpJobRecord& job, bool partitioned, bool user_level) {
   Json out;
   out["name"] = job.name;
   out["copy"] = job.copy;
@@ -44,6 +56,19 @@ Json smp_job_json(const SmpJobRecord& job, bool partitioned) {
   out["context_switches"] = job.context_switches;
   out["spin_cycles"] = job.spin_cycles;
   if (partitioned) out["barrier_overhead_per_phase"] = or_null(job.barrier_overhead_per_phase);
+  if (user_level) {
+    // The sums over its threads; every field null for a job without a loop or a task tree, so that every row
+    // of jobs.csv has the same columns.
+    if (job.user_level_threads.empty()) {
+      Json nulls = user_level_json({});
+      for (auto& [key, value] : nulls.items()) value = nullptr;
+      out["user_level"] = std::move(nulls);
+    } else {
+      SmpUserLevelRecord sum;
+      for (const auto& thread : job.user_level_threads) sum += thread;
+      out["user_level"] = user_level_json(sum);
+    }
+  }
   return out;
 }
 
@@ -203,8 +228,19 @@ Json summary_json(const SmpRunRecord& r) {
   out["ssr"] = ssr_json(r.spins());
   out["spins"] = spin_json(r.spins());
   auto jobs = Json::array();
-  for (const auto& job : r.jobs) jobs.push_back(smp_job_json(job, r.partitioned));
+  for (const auto& job : r.jobs) jobs.push_back(smp_job_json(job, r.partitioned, r.user_level));
   out["jobs"] = std::move(jobs);
+  if (r.user_level) {
+    // Each thread of the jobs with a loop or a task tree (jobs.csv has their sums).
+    auto threads = Json::array();
+    for (const auto& job : r.jobs)
+      for (std::size_t t = 0; t < job.user_level_threads.size(); ++t) {
+        Json row = {{"job", job.name}, {"copy", job.copy}, {"thread", t}};
+        row.update(user_level_json(job.user_level_threads[t]));
+        threads.push_back(std::move(row));
+      }
+    out["user_level_threads"] = std::move(threads);
+  }
   out["events"] = r.events;
   out["time_unit"] = "cycles";
   out["platform"] = {{"host", r.platform.host},

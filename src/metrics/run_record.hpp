@@ -33,6 +33,25 @@ struct SpinCount {
 
 // ---- smp: every time in cycles ----
 
+// What a job's threads did at user level, a parallel loop's or a task tree's (docs/models/smp.md, "User-level
+// scheduling"): one thread's figures, or their sums over the job's threads. Cycles, as every SMP time.
+struct SmpUserLevelRecord {
+  std::int64_t iterations = 0, chunks = 0, tasks = 0, dispatches = 0, steals = 0;
+  std::int64_t dispatch_cycles = 0, switch_cycles = 0, spawn_cycles = 0, waiting_for_work = 0;
+  SmpUserLevelRecord& operator+=(const SmpUserLevelRecord& o) {
+    iterations += o.iterations;
+    chunks += o.chunks;
+    tasks += o.tasks;
+    dispatches += o.dispatches;
+    steals += o.steals;
+    dispatch_cycles += o.dispatch_cycles;
+    switch_cycles += o.switch_cycles;
+    spawn_cycles += o.spawn_cycles;
+    waiting_for_work += o.waiting_for_work;
+    return *this;
+  }
+};
+
 struct SmpJobRecord {
   std::string name;
   int copy = 0;
@@ -46,6 +65,8 @@ struct SmpJobRecord {
   // Partitioned runs only (SmpRunRecord::partitioned): K&W's barrier overhead per phase, null when the job
   // did not complete (docs/models/smp.md section 18).
   std::optional<double> barrier_overhead_per_phase;
+  // A job with a loop or a task tree: its threads' user-level figures, in thread order (empty otherwise).
+  std::vector<SmpUserLevelRecord> user_level_threads;
 };
 
 struct SmpPlatformRecord {
@@ -64,6 +85,7 @@ struct SmpRunRecord {
   std::uint64_t events = 0;
   SmpPlatformRecord platform;
   bool partitioned = false;  // scheduler.policy partitioned: the jobs carry barrier_overhead_per_phase
+  bool user_level = false;   // a job has a loop or a task tree: the jobs carry user_level, the run threads
   double wall_seconds = 0;
   nlohmann::ordered_json resolved;  // the scenario as it was run (config::resolved_json, platform filled in)
 

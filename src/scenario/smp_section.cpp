@@ -8,6 +8,7 @@
 
 #include "config/cycles.hpp"
 #include "config/input_error.hpp"
+#include "config/limits.hpp"
 #include "sched/smp_policy_registry.hpp"
 #include "util/normal.hpp"
 #include "wait/smp_wait_registry.hpp"
@@ -125,6 +126,133 @@ void check_sigma_distribution(const Field& f, const workload::Distribution& d, d
   }
 }
 
+// loop.cost: one value in cycles or % of the quantum, a distribution (thesis 5.1.3 notation, percentages
+// converted to cycles here), or a mapping {value: <either>, except: {INDEX: CYCLES, ...}} whose exceptional
+// iterations (the seed's one slow iteration) cost what they say in every phase.
+void read_loop_cost(const Field& f, Cycles quantum, SmpLoop& loop) {
+  const std::string expected_value =
+      "a positive iteration cost in cycles or % of the quantum, or a distribution such as \"100-200:1\"";
+  auto read_value = [&](const Field& v) {
+    if (auto d = read_notation(v, {true, false}, "a distribution of iteration costs such as \"100-200:1\"")) {
+      std::string cycles_notation;
+      for (std::size_t i = 0; i < d->entries().size(); ++i) {
+        const auto& e = d->entries()[i];
+        if (!(e.begin > 0)) v.fail("a distribution of positive iteration costs such as \"100-200:1\"");
+        const double begin = entry_cycles(e, e.begin, quantum), end = entry_cycles(e, e.end, quantum);
+        if (end > kMaxCycles) v.fail(fmt::format("iteration costs of at most {:g} cycles", kMaxCycles));
+        cycles_notation += fmt::format("{}{}-{}:{}", i ? "," : "", begin, end, e.weight);
+      }
+      loop.cost = *workload::Distribution::parse(cycles_notation);
+      loop.cost_given = d->notation();
+      return;
+    }
+    loop.cost_given = v.scalar(expected_value);
+    const double cycles = cycles_or_percent(v, quantum, expected_value, 1e9);
+    if (!(cycles > 0)) v.fail(expected_value);
+    loop.cost = workload::Distribution::constant(cycles);
+  };
+  if (!f.is_map()) {
+    read_value(f);
+    return;
+  }
+  MapReader map(f, "an iteration cost, or a mapping with value and except");
+  read_value(map.required("value"));
+  if (auto except = map.optional("except")) {
+    if (!except->is_map()) except->fail("a mapping of iteration indices to costs, such as {1: 1e10}");
+    for (const auto& item : except->node()) {
+      const auto key = item.first.as<std::string>("");
+      const Field value = except->child(item.second, key);
+      const auto index = parse_integer(key);
+      if (!index || *index < 0 || *index >= loop.iterations)
+        value.error(fmt::format("expected an iteration index in [0, {}) as the key, got {}", loop.iterations,
+                                key.empty() ? "nothing" : key));
+      const double cycles = cycles_or_percent(
+          value, quantum, "a positive cost of that iteration in cycles or % of the quantum", 1e9);
+      if (!(cycles > 0)) value.fail("a positive cost of that iteration in cycles or % of the quantum");
+      loop.exceptions.emplace_back(*index, cycles);
+    }
+  }
+  map.finish();
+}
+
+// loop: a phase run as a parallel loop (issue 23; OpenMP 5.2, 11.5.3).
+SmpLoop read_loop(const Field& f, const SmpConfig& smp, int threads, int barriers) {
+  MapReader map(f, "a mapping with iterations, cost, schedule, chunk and dispatch");
+  SmpLoop loop;
+  constexpr std::int64_t kMaxIterations = 1'000'000'000;
+  auto iterations = map.required("iterations");
+  loop.iterations = iterations.positive_integer();
+  if (loop.iterations > kMaxIterations)
+    iterations.fail(fmt::format("a positive number of iterations up to {}", kMaxIterations));
+  read_loop_cost(map.required("cost"), smp.quantum, loop);
+  if (auto v = map.optional("schedule")) {
+    loop.schedule = v->scalar("static, dynamic or guided");
+    if (loop.schedule != "static" && loop.schedule != "dynamic" && loop.schedule != "guided")
+      v->fail("static, dynamic or guided");
+  }
+  if (auto v = map.optional("chunk")) {
+    loop.chunk = v->non_negative_integer();
+    if (loop.chunk > kMaxIterations)
+      v->fail(fmt::format("a chunk size from 0 (the schedule's default) to {}", kMaxIterations));
+  }
+  if (auto v = map.optional("dispatch"))
+    loop.dispatch = smp_cycles(*v, smp.quantum, "a dispatch cost in cycles or % of the quantum");
+  map.finish();
+  // Every sum of cycles stays far from overflowing: a phase's work on one thread, and the job alone on
+  // dedicated CPUs (at least its phase's work spread over its threads, times its barriers).
+  double phase_work = static_cast<double>(loop.iterations) * (loop.cost.max() + loop.dispatch);
+  for (const auto& e : loop.exceptions) phase_work += e.second;
+  if (phase_work > kMaxCycles)
+    f.error(
+        fmt::format("a phase's iterations cost up to {:g} cycles, more than {:g}; expected fewer or "
+                    "cheaper iterations",
+                    phase_work, kMaxCycles));
+  const double dedicated = static_cast<double>(barriers) * phase_work / threads;
+  if (dedicated > static_cast<double>(limits::kMaxSimulatedTime))
+    f.error(
+        fmt::format("barriers x a phase's work per thread = {:g} cycles, more than the largest simulated "
+                    "time ({:g} cycles); expected fewer barriers or a shorter loop",
+                    dedicated, static_cast<double>(limits::kMaxSimulatedTime)));
+  return loop;
+}
+
+// tasks: a phase run as a fork-join task tree (issue 23; the seed's task library).
+SmpTasks read_tasks(const Field& f, const SmpConfig& smp) {
+  MapReader map(f, "a mapping with tree, leaf, spawn, switch and policy");
+  SmpTasks tasks;
+  {
+    const std::string expected = "fib(N) with N from 0 to 32, or binary(DEPTH) with DEPTH from 0 to 22";
+    auto tree = map.required("tree");
+    tasks.tree_given = tree.scalar(expected);
+    const auto open = tasks.tree_given.find('(');
+    if (open == std::string::npos || tasks.tree_given.back() != ')') tree.fail(expected);
+    tasks.tree = tasks.tree_given.substr(0, open);
+    const auto size = parse_integer(
+        std::string_view(tasks.tree_given).substr(open + 1, tasks.tree_given.size() - open - 2));
+    // Bounds that keep a phase's tasks to a few million: fib(32) has 7 049 155 tasks, binary(22) 8 388 607.
+    const int max_size = tasks.tree == "fib" ? 32 : tasks.tree == "binary" ? 22 : -1;
+    if (max_size < 0 || !size || *size < 0 || *size > max_size) tree.fail(expected);
+    tasks.size = static_cast<int>(*size);
+  }
+  {
+    const std::string expected = "a positive leaf task's work in cycles or % of the quantum";
+    auto leaf = map.required("leaf");
+    tasks.leaf = smp_cycles(leaf, smp.quantum, expected);
+    if (tasks.leaf <= 0) leaf.fail(expected);
+  }
+  if (auto v = map.optional("spawn"))
+    tasks.spawn = smp_cycles(*v, smp.quantum, "a spawn cost in cycles or % of the quantum");
+  if (auto v = map.optional("switch"))
+    tasks.switch_cost = smp_cycles(*v, smp.quantum, "a user-level switch cost in cycles or % of the quantum");
+  if (auto v = map.optional("policy")) {
+    tasks.policy = v->scalar("central-queue or work-stealing");
+    if (tasks.policy != "central-queue" && tasks.policy != "work-stealing")
+      v->fail("central-queue or work-stealing");
+  }
+  map.finish();
+  return tasks;
+}
+
 SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index) {
   MapReader map(f, "a job profile mapping with threads, barriers, compute and wait");
   SmpJobProfile job;
@@ -138,6 +266,26 @@ SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index) 
     job.threads = count(threads);
   }
   job.barriers = count(map.required("barriers"));
+  // A phase is a parallel loop, a task tree, or the thesis's computation interval (compute +- sigma).
+  auto loop = map.optional("loop");
+  auto tasks = map.optional("tasks");
+  if (loop && tasks) tasks->error("give either 'loop' or 'tasks', not both: a phase is one or the other");
+  if (loop || tasks) {
+    const Field& user_level = loop ? *loop : *tasks;
+    const char* key = loop ? "loop" : "tasks";
+    for (const char* other : {"compute", "sigma"})
+      if (auto v = map.optional(other))
+        v->error(fmt::format("a job with '{}' has no '{}': its {} gives its work", key, other,
+                             loop ? "loop" : "task tree"));
+    if (job.threads_from)
+      threads.error(fmt::format("a job with '{}' has a fixed number of threads, not a distribution", key));
+    if (loop) job.loop = read_loop(user_level, smp, job.threads, job.barriers);
+    if (tasks) job.tasks = read_tasks(user_level, smp);
+    if (auto v = map.optional("copies")) job.copies = count(*v);
+    job.wait = wait::read_smp_wait(map.required("wait"), {smp.quantum, smp.cs_in + smp.cs_out});
+    map.finish();
+    return job;
+  }
   auto compute = map.required("compute");
   double mu_min = 0;
   if (auto d = read_notation(compute, {true, false},
@@ -317,6 +465,26 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
       if (job.threads_from) from["threads"] = job.threads_from->notation();
       if (job.compute_from) from["compute"] = job.compute_from->notation();
       if (job.sigma_from) from["sigma"] = job.sigma_from->notation();
+    }
+    if (job.loop) {
+      auto& loop = j["loop"];
+      loop["iterations"] = job.loop->iterations;
+      loop["cost"] = job.loop->cost_given;
+      loop["cost_cycles"] = job.loop->cost.notation();
+      if (!job.loop->exceptions.empty()) {
+        auto& except = loop["except"] = nlohmann::ordered_json::object();
+        for (const auto& [index, cycles] : job.loop->exceptions) except[std::to_string(index)] = cycles;
+      }
+      loop["schedule"] = job.loop->schedule;
+      loop["chunk"] = job.loop->chunk;
+      loop["dispatch"] = job.loop->dispatch;
+    }
+    if (job.tasks) {
+      j["tasks"] = {{"tree", job.tasks->tree_given},
+                    {"leaf", job.tasks->leaf},
+                    {"spawn", job.tasks->spawn},
+                    {"switch", job.tasks->switch_cost},
+                    {"policy", job.tasks->policy}};
     }
     j["wait"] = wait::smp_wait_json(job.wait);
     jobs.push_back(j);

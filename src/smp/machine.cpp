@@ -46,7 +46,8 @@ inline void Machine::note(TraceKind kind, CpuId cpu, ThreadId thread) {
   if (tracing_) trace_.push_back(TraceEntry{now_, kind, cpu, thread});
   // The timeline shows the synchronizing jobs' threads.
   if (timeline_ && thread >= 0 && threads_[thread].job >= 0)
-    timeline_->note(kind, now_, cpu, thread, threads_[thread].spinning);
+    timeline_->note(kind, now_, cpu, thread, threads_[thread].spinning,
+                    threads_[thread].user == UserStep::Poll);
 }
 
 Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> scheduler)
@@ -71,6 +72,7 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
   for (std::size_t j = 0; j < config_.jobs.size(); ++j) {
     const auto& job = config_.jobs[j];
     jobs_[j].waiter = job.wait->make_waiter();
+    if (job.make_runtime) jobs_[j].runtime = job.make_runtime();
     job_first_thread_.push_back(static_cast<ThreadId>(threads_.size()));
     barriers_total_ += job.barriers;
     for (int t = 0; t < job.threads; ++t) {
@@ -78,6 +80,7 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
       thread.job = static_cast<int>(j);
       thread.address_space = static_cast<int>(j);  // the threads of a job share its address space
       thread.compute.emplace(job.compute_mean, job.compute_sigma, util::mix_seed(config_.seed, j + 1, t));
+      if (jobs_[j].runtime) thread.user = UserStep::Ask;
       start_phase(thread);
       threads_.push_back(std::move(thread));
     }
@@ -161,6 +164,12 @@ void Machine::log_noted(TraceKind kind, CpuId cpu, ThreadId id) const {
       break;
     case TraceKind::Wait4cs:
       log_decision(cpu, id, "chosen by schedule(), waits for the switch out");
+      break;
+    case TraceKind::Poll:
+      log_decision(cpu, id, "its user-level runtime has no work for it yet: polls");
+      break;
+    case TraceKind::Work:
+      log_decision(cpu, id, "got work from its user-level runtime");
       break;
     default:
       break;  // no decision: a step of one the machine tells where it is made
@@ -277,10 +286,75 @@ void Machine::handle(CpuId cpu) {
 }
 
 void Machine::start_phase(Thread& thread) {
+  thread.phase_started_at = now_;
+  if (thread.user != UserStep::None) {
+    // Its runtime hands out the phase's work when the thread is on a CPU (userlevel/job_runtime.hpp).
+    thread.user = UserStep::Ask;
+    thread.work_left = 0;
+    return;
+  }
   // Compute, then one cycle for the arrival itself (thesis 3.2.1.1: one cycle to compute, two to
   // synchronize).
   thread.work_left = thread.compute->draw() + 1;
-  thread.phase_started_at = now_;
+}
+
+void Machine::ask_runtime(ThreadId id) {
+  take_next(id);
+  const int job = threads_[id].job;
+  if (jobs_[job].runtime->work_available()) offer_work(job);
+}
+
+void Machine::take_next(ThreadId id) {
+  auto& thread = threads_[id];
+  const bool was_polling = thread.user == UserStep::Poll;
+  const auto next = jobs_[thread.job].runtime->next(id - job_first_thread_[thread.job], thread.barrier, now_);
+  switch (next.kind) {
+    case userlevel::Next::Kind::Work:
+      if (next.cycles <= 0)
+        throw std::logic_error("SMP machine: a user-level runtime gave work of no cycles");
+      thread.user = UserStep::Work;
+      thread.work_left = next.cycles;
+      break;
+    case userlevel::Next::Kind::WaitForWork:
+      // It polls on its CPU: user time for the kernel, not a barrier spin (docs/models/smp.md).
+      thread.user = UserStep::Poll;
+      thread.work_left = kNever;
+      break;
+    case userlevel::Next::Kind::Done:
+      // The phase's work is over: the arrival's one cycle follows, as for every job (thesis 3.2.1.1).
+      thread.user = UserStep::Arrive;
+      thread.work_left = 1;
+      break;
+  }
+  const bool polling = thread.user == UserStep::Poll;
+  if (polling != was_polling) note(polling ? TraceKind::Poll : TraceKind::Work, thread.cpu, id);
+}
+
+void Machine::offer_work(int job_index) {
+  // Work appeared: the job's polling threads on a CPU at this moment ask again, in CPU id order, while the
+  // runtime has some (the contract, userlevel/job_runtime.hpp). Polling threads off a CPU ask when they are
+  // switched in.
+  auto& runtime = *jobs_[job_index].runtime;
+  bool asked = true;
+  while (asked && runtime.work_available()) {
+    asked = false;
+    for (CpuId cpu = 0; cpu < static_cast<CpuId>(cpus_.size()) && runtime.work_available(); ++cpu) {
+      auto& c = cpus_[cpu];
+      if (c.view.phase != CpuPhase::Running) continue;
+      const ThreadId id = c.view.current;
+      auto& thread = threads_[id];
+      if (thread.job != job_index || thread.user != UserStep::Poll) continue;
+      settle(cpu);
+      take_next(id);
+      asked = true;
+      if (cpu == current_cpu_) continue;  // its own handler schedules its next event
+      // Its pending event (a quantum end, an interrupt) stays if it comes first.
+      const bool had_event = c.pending;
+      const Cycles pending_at = c.next_event;
+      schedule_running(cpu);
+      if (had_event && pending_at < c.next_event) schedule(cpu, pending_at);
+    }
+  }
 }
 
 void Machine::handle_switch_in_end(CpuId cpu) {
@@ -315,6 +389,9 @@ void Machine::handle_switch_in_end(CpuId cpu) {
     switch_out(cpu, SwitchOutReason::Preempt);
     return;
   }
+  // A thread that begins its phase, or polled for work, asks its runtime once back in user mode.
+  if (thread.user == UserStep::Ask || thread.user == UserStep::Poll) [[unlikely]]
+    ask_runtime(c.view.current);
   schedule_running(cpu);
 }
 
@@ -389,7 +466,9 @@ void Machine::record_timeline() {
         if (cpus_[place].view.phase != CpuPhase::Running) {
           state = TimelineState::Switching;
         } else {
-          state = thread.spinning ? TimelineState::Spinning : TimelineState::Computing;
+          state = thread.spinning                 ? TimelineState::Spinning
+                  : thread.user == UserStep::Poll ? TimelineState::Polling
+                                                  : TimelineState::Computing;
         }
         break;
       case ThreadState::Blocked:
@@ -453,6 +532,8 @@ void Machine::handle_running(CpuId cpu) {
         leave(cpu, SwitchOutReason::Release);  // yield-on-wake: regroup in the ready queue (thesis 10)
         return;
       }
+      if (thread.user == UserStep::Ask) [[unlikely]]
+        ask_runtime(id);  // it begins the next phase on this CPU
     } else if (thread.spin_left <= 0) {
       // The last poll failed: yield the CPU (cs_out), then block (thesis 2.1).
       thread.spinning = false;
@@ -465,8 +546,15 @@ void Machine::handle_running(CpuId cpu) {
       return;
     }
   } else if (thread.work_left == 0) {
-    arrive(id, cpu);
-    if (c.view.phase != CpuPhase::Running) return;
+    if (thread.user == UserStep::Work) [[unlikely]] {
+      thread.user = UserStep::Ask;  // the work its runtime gave ran to its end: it asks at once
+      ask_runtime(id);
+    } else {
+      arrive(id, cpu);
+      if (c.view.phase != CpuPhase::Running) return;
+      if (thread.user == UserStep::Ask) [[unlikely]]
+        ask_runtime(id);  // it completed the barrier and begins the next phase on this CPU
+    }
   }
   // An action completing exactly at the end of the quantum counts before the preemption.
   if (now_ >= c.quantum_end) {

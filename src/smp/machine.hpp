@@ -7,6 +7,7 @@
 // The scheduling policy (sched::SmpScheduler) decides; the machine owns the CPUs and shows them to it.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -18,6 +19,7 @@
 #include "smp/cpu_events.hpp"
 #include "smp/thread_timeline.hpp"
 #include "smp/trace.hpp"
+#include "userlevel/job_runtime.hpp"
 #include "wait/smp_wait.hpp"
 #include "workload/compute_interval.hpp"
 
@@ -33,6 +35,10 @@ struct JobInstance {
   double compute_mean = 0;
   double compute_sigma = 0;
   std::shared_ptr<const wait::SmpWaitAlgorithm> wait;
+  // A job whose phases are a parallel loop or a task tree: makes its user-level runtime, which hands out its
+  // threads' work instead of compute_mean +- sigma (docs/models/smp.md, "User-level scheduling"). Empty for
+  // the thesis's jobs.
+  std::function<std::unique_ptr<userlevel::JobRuntime>()> make_runtime;
 };
 
 struct MachineConfig {
@@ -93,6 +99,10 @@ class Machine final : private sched::SmpHost {
   int thread_count() const override { return static_cast<int>(threads_.size()); }
   const sched::CpuView& cpu(CpuId cpu) const override { return cpus_[cpu].view; }
   const sched::SmpScheduler& scheduler() const { return *scheduler_; }
+  // The job's user-level runtime, null for a job without one.
+  const userlevel::JobRuntime* runtime(int job) const { return jobs_[job].runtime.get(); }
+  // Whether the thread polls for work (its runtime answered WaitForWork).
+  bool polling(ThreadId thread) const { return threads_[thread].user == UserStep::Poll; }
   sched::SmpScheduler& scheduler() { return *scheduler_; }
   void record_trace(bool on) {
     tracing_ = on;
@@ -107,6 +117,11 @@ class Machine final : private sched::SmpHost {
 
  private:
   enum class SwitchOutReason { Preempt, Yield, Finish, Release };
+  // Where a thread of a job with a user-level runtime is in its phase (None: a job without one).
+  // Ask: it must call the runtime's next() once on a CPU (a phase begins, or its work ran to its end);
+  // Work: it runs what next() gave (work_left); Poll: it waits for work on its CPU; Arrive: next() said
+  // Done, work_left is the arrival's one cycle.
+  enum class UserStep : std::uint8_t { None, Ask, Work, Poll, Arrive };
 
   struct Thread {
     int job = -1;  // -1: non-synchronizing
@@ -116,9 +131,10 @@ class Machine final : private sched::SmpHost {
     int barrier = 0;              // index of the barrier it works toward or waits at
     bool spinning = false;        // waiting at a barrier with spin budget left (on or off a CPU)
     bool finish_pending = false;  // passed its last barrier while off the CPU
-    Cycles work_left = 0;         // computation plus the one-cycle arrival, for the current phase
-    Cycles spin_left = 0;         // spin budget left
-    Cycles success_at = 0;        // when the spin succeeds, once its barrier has completed
+    UserStep user = UserStep::None;
+    Cycles work_left = 0;   // computation plus the one-cycle arrival, for the current phase
+    Cycles spin_left = 0;   // spin budget left
+    Cycles success_at = 0;  // when the spin succeeds, once its barrier has completed
     Cycles phase_started_at = 0;
     Cycles blocked_at = 0;        // when it last blocked
     bool wait_to_record = false;  // a wait that blocked: told to the waiter when the thread runs again
@@ -149,6 +165,7 @@ class Machine final : private sched::SmpHost {
     std::vector<ThreadId> blocked;  // in the order they blocked
     std::unique_ptr<wait::SmpWaiter> waiter;
     int woken_at_last_completion = 0;
+    std::unique_ptr<userlevel::JobRuntime> runtime;  // null: compute_mean +- sigma
   };
 
   // SmpHost
@@ -189,6 +206,11 @@ class Machine final : private sched::SmpHost {
   void recheck_spinners(int job);
   void finish(ThreadId thread);
   void start_phase(Thread& thread);
+  // Calls the runtime's next() for a thread running on its CPU (docs/models/smp.md, "The runtime
+  // contract"); then, if its job's runtime has work for polling threads, offers it to them (offer_work).
+  void ask_runtime(ThreadId thread);
+  void take_next(ThreadId thread);  // one call of next() and its answer
+  void offer_work(int job);
   bool barrier_complete(const Thread& thread) const { return jobs_[thread.job].completed > thread.barrier; }
   wait::ArrivalView arrival_view(ThreadId thread) const;
   bool before_switch() const { return decides_before_switch_; }

@@ -1,9 +1,35 @@
 #include "smp/setup.hpp"
 
 #include "sched/smp_policy_registry.hpp"
+#include "userlevel/job_runtime.hpp"
+#include "util/normal.hpp"
 #include "wait/smp_wait_registry.hpp"
 
 namespace cosched::smp {
+namespace {
+
+// The iteration costs' stream of a loop job instance: (seed, instance + 1, this), apart from its threads'
+// computation streams (seed, instance + 1, thread index).
+constexpr std::uint64_t kLoopCostStream = 0x100B'C057'0000'0001ULL;
+
+// A job profile's user-level runtime, if its phases are a parallel loop or a task tree.
+std::function<std::unique_ptr<userlevel::JobRuntime>()> runtime_factory(const config::SmpJobProfile& profile,
+                                                                        std::uint64_t seed,
+                                                                        std::size_t instance) {
+  if (profile.loop) {
+    const std::uint64_t stream = util::mix_seed(seed, instance + 1, kLoopCostStream);
+    return [loop = *profile.loop, threads = profile.threads, stream] {
+      return userlevel::make_loop_runtime(loop, threads, stream);
+    };
+  }
+  if (profile.tasks)
+    return [tasks = *profile.tasks, threads = profile.threads] {
+      return userlevel::make_task_runtime(tasks, threads);
+    };
+  return {};
+}
+
+}  // namespace
 
 Machine build_machine(const config::Scenario& scenario, int cpus) {
   const auto& smp = std::get<config::SmpConfig>(scenario.model_config);
@@ -20,7 +46,8 @@ Machine build_machine(const config::Scenario& scenario, int cpus) {
     std::shared_ptr<const wait::SmpWaitAlgorithm> wait = wait::make_smp_wait(profile.wait);
     for (int copy = 0; copy < profile.copies; ++copy) {
       machine.jobs.push_back(JobInstance{profile.name, copy, profile.threads, profile.barriers,
-                                         profile.compute_cycles, profile.sigma.cycles, wait});
+                                         profile.compute_cycles, profile.sigma.cycles, wait,
+                                         runtime_factory(profile, scenario.seed, machine.jobs.size())});
     }
   }
   return Machine(std::move(machine), sched::find_smp_policy(smp.policy)->make(smp, cpus, scenario.seed));
@@ -50,9 +77,18 @@ metrics::SmpRunRecord summarize(const Machine& machine, const config::Scenario& 
     job.context_switches = outcome.context_switches;
     job.spin_cycles = outcome.spin_cycles;
     // K&W's barrier overhead per phase (docs/models/smp.md section 18), for partitioned runs.
-    if (partitioned && outcome.completion_time && instance.barriers > 0)
+    if (partitioned && outcome.completion_time && instance.barriers > 0 && !instance.make_runtime)
       job.barrier_overhead_per_phase =
           (static_cast<double>(*outcome.completion_time) - outcome.partition_work) / instance.barriers;
+    if (const auto* runtime = machine.runtime(static_cast<int>(j))) {
+      out.user_level = true;
+      for (int t = 0; t < instance.threads; ++t) {
+        const auto& stats = runtime->stats(t);
+        job.user_level_threads.push_back({stats.iterations, stats.chunks, stats.tasks, stats.dispatches,
+                                          stats.steals, stats.dispatch_cycles, stats.switch_cycles,
+                                          stats.spawn_cycles, stats.waiting_for_work});
+      }
+    }
     out.jobs.push_back(std::move(job));
   }
   out.events = machine.events();

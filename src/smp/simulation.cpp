@@ -53,13 +53,17 @@ metrics::SmpRunRecord run(const config::Scenario& scenario, const metrics::RunHo
   engine.run();
   platform::rethrow_actor_error();
 
+  // The polling state is named only in runs with a user-level runtime, so the others' files keep theirs.
+  const bool polling =
+      std::any_of(machine.config().jobs.begin(), machine.config().jobs.end(),
+                  [](const JobInstance& job) { return static_cast<bool>(job.make_runtime); });
   if (smp.output.timeline && hooks.extra_file)
     hooks.extra_file(metrics::kTimelineFile,
-                     metrics::timeline_csv(machine.timeline(), ThreadTimeline::state_names(),
+                     metrics::timeline_csv(machine.timeline(), ThreadTimeline::state_names(polling),
                                            metrics::TimelineTime::Integer));
   if (smp.output.traces() && hooks.extra_file)
     for (auto& [name, content] :
-         metrics::trace_files(smp.output, machine.timeline(), ThreadTimeline::state_names(),
+         metrics::trace_files(smp.output, machine.timeline(), ThreadTimeline::state_names(polling),
                               {"cpu", host.cycles_per_second, "cycles"}))
       hooks.extra_file(name, std::move(content));
   auto out = summarize(machine, scenario);

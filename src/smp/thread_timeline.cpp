@@ -2,7 +2,8 @@
 
 namespace cosched::smp {
 
-void ThreadTimeline::note(TraceKind kind, Cycles now, CpuId cpu, ThreadId thread, bool spinning) {
+void ThreadTimeline::note(TraceKind kind, Cycles now, CpuId cpu, ThreadId thread, bool spinning,
+                          bool polling) {
   TimelineState state;
   switch (kind) {
     case TraceKind::SwitchIn:
@@ -10,7 +11,15 @@ void ThreadTimeline::note(TraceKind kind, Cycles now, CpuId cpu, ThreadId thread
       state = TimelineState::Switching;
       break;
     case TraceKind::Run:
-      state = spinning ? TimelineState::Spinning : TimelineState::Computing;
+      state = spinning  ? TimelineState::Spinning
+              : polling ? TimelineState::Polling
+                        : TimelineState::Computing;
+      break;
+    case TraceKind::Poll:
+      state = TimelineState::Polling;
+      break;
+    case TraceKind::Work:
+      state = TimelineState::Computing;
       break;
     case TraceKind::Spin:
       state = TimelineState::Spinning;
@@ -39,7 +48,7 @@ void ThreadTimeline::note(TraceKind kind, Cycles now, CpuId cpu, ThreadId thread
   enter(thread, now, state, cpu);
 }
 
-const std::vector<std::string>& ThreadTimeline::state_names() {
+const std::vector<std::string>& ThreadTimeline::state_names(bool polling) {
   // Indexed by TimelineState, each name set by its enumerator, so that reordering it cannot mislabel rows.
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n(static_cast<std::size_t>(TimelineState::Finished) + 1);
@@ -53,7 +62,12 @@ const std::vector<std::string>& ThreadTimeline::state_names() {
     set(TimelineState::Finished, "finished");
     return n;
   }();
-  return names;
+  static const std::vector<std::string> with_polling = [] {
+    auto n = names;
+    n.push_back("polling");  // TimelineState::Polling, the last
+    return n;
+  }();
+  return polling ? with_polling : names;
 }
 
 }  // namespace cosched::smp

@@ -27,6 +27,8 @@ enum class TraceKind {
   Finish,          // it finished, at the end of its switch out
   NeedResched,     // the CPU's need_resched is set (thread: the CPU's current thread)
   RescheduleIdle,  // reschedule_idle(thread) after a switch chose cpu (-1: none)
+  Poll,            // its user-level runtime has no work for it yet: it polls on its CPU
+  Work,            // polling, it got work from its runtime
 };
 
 struct TraceEntry {

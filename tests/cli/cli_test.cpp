@@ -82,6 +82,19 @@ const BadCase kBadCases[] = {
     {"spin-overflow.yaml", "15:43", "workload.jobs[0].wait.spin", ""},
     {"cs-in-overflow.yaml", "7:10", "scheduler.cs_in", ""},
     {"compute-overflow.yaml", "15:16", "workload.jobs[0].compute", ""},
+    // Parallel loops and task trees (issue 23).
+    {"loop-and-tasks.yaml", "14:14", "workload.jobs[0].tasks", "either 'loop' or 'tasks'"},
+    {"loop-with-compute.yaml", "14:16", "workload.jobs[0].compute", "has no 'compute'"},
+    {"loop-chunk-negative.yaml", "13:67", "workload.jobs[0].loop.chunk", "got \"-1\""},
+    {"loop-iterations-zero.yaml", "13:26", "workload.jobs[0].loop.iterations", "got \"0\""},
+    {"loop-schedule-unknown.yaml", "13:51", "workload.jobs[0].loop.schedule", "got \"auto\""},
+    {"loop-cost-zero.yaml", "13:37", "workload.jobs[0].loop.cost", "got \"0\""},
+    {"loop-except-index.yaml", "13:63", "workload.jobs[0].loop.cost.except[100]", "in [0, 100)"},
+    {"loop-overflow.yaml", "13:13", "workload.jobs[0].loop", "fewer or cheaper iterations"},
+    {"loop-dispatch-string.yaml", "13:70", "workload.jobs[0].loop.dispatch", "got \"soon\""},
+    {"tasks-policy-unknown.yaml", "13:47", "workload.jobs[0].tasks.policy", "got \"lifo\""},
+    {"tasks-tree-unknown.yaml", "13:21", "workload.jobs[0].tasks.tree", "got \"ternary(3)\""},
+    {"tasks-fib-too-large.yaml", "13:21", "workload.jobs[0].tasks.tree", "got \"fib(40)\""},
 };
 
 // Names the case by its file in test output and ctest names (instead of the struct's bytes).

@@ -38,6 +38,28 @@ SmpRunRecord two_job_smp_record() {
   return r;
 }
 
+TEST(RunRecord, SmpUserLevelSumsPerJobAndThreadsListed) {
+  // Job a ran a loop on two threads; job b has no user-level runtime: its user_level fields are null, so
+  // that jobs.csv keeps one set of columns.
+  auto r = two_job_smp_record();
+  r.user_level = true;
+  r.jobs[0].user_level_threads = {{10, 2, 0, 2, 0, 100, 0, 0, 0}, {6, 3, 0, 3, 0, 150, 0, 0, 5}};
+  const auto s = summary_json(r);
+  EXPECT_EQ(s["jobs"][0]["user_level"]["iterations"], 16);
+  EXPECT_EQ(s["jobs"][0]["user_level"]["chunks"], 5);
+  EXPECT_EQ(s["jobs"][0]["user_level"]["dispatch_cycles"], 250);
+  EXPECT_EQ(s["jobs"][0]["user_level"]["waiting_for_work"], 5);
+  EXPECT_TRUE(s["jobs"][1]["user_level"]["iterations"].is_null());
+  ASSERT_EQ(s["user_level_threads"].size(), 2u);
+  EXPECT_EQ(s["user_level_threads"][1]["thread"], 1);
+  EXPECT_EQ(s["user_level_threads"][1]["iterations"], 6);
+  const auto csv = jobs_csv(s["jobs"]);
+  EXPECT_NE(csv.find(",spin_cycles,user_level_iterations,user_level_chunks,"), std::string::npos) << csv;
+  EXPECT_NE(csv.find("\nb,0,,,0,0,2,,0,1,0,,,,,,,,,\n"), std::string::npos) << csv;
+  EXPECT_FALSE(summary_json(two_job_smp_record()).contains("user_level_threads"))
+      << "runs without a user-level runtime keep their fields";
+}
+
 TEST(RunRecord, SmpSummaryHasTheContractsFieldsInOrder) {
   const auto s = summary_json(two_job_smp_record());
   EXPECT_EQ(keys(s), (std::vector<std::string>{"schema_version", "scenario", "model", "seed", "makespan",
