@@ -261,8 +261,9 @@ Measurement measure_kernel(const Plan& plan, int cpu, Counter& counter, double& 
 
 // --- dispatch of a chunk -----------------------------------------------------------------------------------
 
-// The shared counter of a dynamic loop, on a cache line of its own: taking a chunk is one fetch_add. Relaxed,
-// as libgomp's dynamic schedule takes its next iteration (the chunk's index is all it needs).
+// The shared counter of a dynamic loop, on a cache line of its own: taking a chunk is one fetch_add,
+// sequentially consistent as libgomp's dynamic schedule takes its next chunk (__sync_fetch_and_add in
+// libgomp/iter.c, gomp_iter_dynamic_next).
 struct alignas(64) ChunkCounter {
   std::atomic<std::int64_t> next{0};
 };
@@ -271,8 +272,7 @@ Measurement measure_dispatch(const Plan& plan, ChunkCounter& chunks, Counter& co
   Measurement m;
   m.rows = measure_rows(plan.dispatches, plan.repetitions, [&](std::int64_t dispatches) {
     return time_per_operation_ns(
-        steady_ns, dispatches, 1, [&chunks] { chunks.next.fetch_add(1, std::memory_order_relaxed); },
-        counter);
+        steady_ns, dispatches, 1, [&chunks] { chunks.next.fetch_add(1); }, counter);
   });
   return m;
 }
@@ -283,7 +283,7 @@ Measurement measure_contended_dispatch(const Plan& plan, int other_cpu, Counter&
   std::atomic<bool> started{false}, stopping{false};
   std::thread contender([&] {
     started.store(true, std::memory_order_release);
-    while (!stopping.load(std::memory_order_relaxed)) chunks.next.fetch_add(1, std::memory_order_relaxed);
+    while (!stopping.load(std::memory_order_relaxed)) chunks.next.fetch_add(1);
   });
   Measurement m;
   try {

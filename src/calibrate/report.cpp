@@ -66,6 +66,7 @@ void text_table(std::string& out, const char* operations, const std::vector<std:
       else
         out += fmt::format("  {:>18}  {:>9}", "unmeasured", "");
     }
+    out.erase(out.find_last_not_of(' ') + 1);  // an unmeasured last column leaves blanks
     out += "\n";
   }
 }
