@@ -69,11 +69,36 @@ void pin(pthread_t thread, int cpu) {
     fail_errno(error, fmt::format("pinning a thread to CPU {}", cpu));
 }
 
-// The calling thread's context switches so far, voluntary and involuntary (getrusage, Linux 2.6.26+).
-long context_switches_of_this_thread() {
+rusage usage_of_this_thread() {
   rusage usage{};
-  if (::getrusage(RUSAGE_THREAD, &usage) != 0) fail_errno(errno, "getrusage");
+  if (::getrusage(RUSAGE_THREAD, &usage) != 0) fail_errno(errno, "getrusage");  // Linux 2.6.26+
+  return usage;
+}
+
+// The calling thread's context switches so far, voluntary and involuntary.
+long context_switches_of_this_thread() {
+  const rusage usage = usage_of_this_thread();
   return usage.ru_nvcsw + usage.ru_nivcsw;
+}
+
+// The times the kernel took the CPU from the calling thread so far: it was preempted.
+long preemptions_of_this_thread() {
+  return usage_of_this_thread().ru_nivcsw;
+}
+
+// Attempts of a trial the kernel preempts (calibrate::undisturbed).
+constexpr int kAttempts = 3;
+
+// The seed's table for a figure whose measuring thread never leaves its CPU of its own accord.
+template <class Trial>
+Measurement measure_undisturbed(const std::vector<std::int64_t>& sizes, int repetitions, Trial&& trial) {
+  Measurement m;
+  m.disturbances.emplace();
+  m.rows = measure_rows(sizes, repetitions, [&](std::int64_t operations) {
+    return undisturbed([&] { return trial(operations); }, preemptions_of_this_thread, kAttempts,
+                       *m.disturbances);
+  });
+  return m;
 }
 
 // --- cpu_hz ------------------------------------------------------------------------------------------------
@@ -145,8 +170,7 @@ Measurement measure_ucontext(const Plan& plan, Counter& counter) {
   pair.partner.uc_link = nullptr;  // the partner never returns
   ::makecontext(&pair.partner, ucontext_partner, 0);
   g_pair = &pair;
-  Measurement m;
-  m.rows = measure_rows(plan.user_switches, plan.repetitions, [&](std::int64_t switches) {
+  Measurement m = measure_undisturbed(plan.user_switches, plan.repetitions, [&](std::int64_t switches) {
     return time_switches(
         switches, [&pair] { ::swapcontext(&pair.measuring, &pair.partner); }, counter);
   });
@@ -164,12 +188,10 @@ Measurement measure_fcontext(const Plan& plan, Counter& counter) {
     }
     return std::move(measuring);
   }};
-  Measurement m;
-  m.rows = measure_rows(plan.user_switches, plan.repetitions, [&](std::int64_t switches) {
+  return measure_undisturbed(plan.user_switches, plan.repetitions, [&](std::int64_t switches) {
     return time_switches(
         switches, [&partner] { partner = std::move(partner).resume(); }, counter);
   });
-  return m;
 }
 
 // --- a kernel switch ---------------------------------------------------------------------------------------
@@ -269,12 +291,10 @@ struct alignas(64) ChunkCounter {
 };
 
 Measurement measure_dispatch(const Plan& plan, ChunkCounter& chunks, Counter& counter) {
-  Measurement m;
-  m.rows = measure_rows(plan.dispatches, plan.repetitions, [&](std::int64_t dispatches) {
+  return measure_undisturbed(plan.dispatches, plan.repetitions, [&](std::int64_t dispatches) {
     return time_per_operation_ns(
         steady_ns, dispatches, 1, [&chunks] { chunks.next.fetch_add(1); }, counter);
   });
-  return m;
 }
 
 // The same, while a thread on `other_cpu` takes chunks from the same counter as fast as it can.

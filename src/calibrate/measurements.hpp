@@ -6,6 +6,7 @@
 // figure is timed by the seed's method (calibrate/method.hpp).
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ Plan quick_plan();
 struct Measurement {
   std::vector<Row> rows;
   std::string unmeasured;  // the reason it was not measured; empty when it was
+  // Trials preempted by the kernel and run again (calibrate::undisturbed); not for the kernel switch,
+  // whose measuring thread leaves its CPU at every hand-over (see kernel_switches_per_handover instead).
+  std::optional<Disturbances> disturbances;
 
   bool measured() const { return unmeasured.empty(); }
   // The figure itself (calibrate::headline); needs measured().

@@ -59,6 +59,31 @@ double time_per_operation_ns(Clock&& clock, std::int64_t rounds, int operations_
   return static_cast<double>((switched - start) - (end - switched)) / static_cast<double>(operations);
 }
 
+// Trials the kernel disturbed: run again, or kept when they all were.
+struct Disturbances {
+  std::int64_t reruns = 0;  // trials run again
+  std::int64_t kept = 0;    // trials kept though disturbed: every attempt was
+};
+
+// The seed ran its benchmark on an otherwise idle machine. On a busy one, a trial during which the kernel
+// preempted the measuring thread timed another thread's work too, in one loop and not the other, so it is
+// run again (a choice, docs/calibration.md): `trial()` is attempted until `disturbance()`, a count that only
+// grows (the thread's involuntary context switches), is the same after it as before, at most `attempts`
+// times; the last attempt stands. Counts what it did in `seen`.
+template <class Trial, class Disturbance>
+double undisturbed(Trial&& trial, Disturbance&& disturbance, int attempts, Disturbances& seen) {
+  for (int attempt = 1;; ++attempt) {
+    const auto before = disturbance();
+    const double result = trial();
+    if (disturbance() == before) return result;
+    if (attempt >= attempts) {
+      ++seen.kept;
+      return result;
+    }
+    ++seen.reruns;
+  }
+}
+
 // The seed's table: for each row size, `repetitions` trials of `trial(operations)` (ns per operation).
 // One trial of the smallest size runs first and is discarded: it takes the first touches of the stacks
 // and caches, which belong to no row (a choice; the seed does not say).

@@ -40,6 +40,9 @@ void yaml_figure(std::string& out, const std::string& name, const Measurement& m
   const Stats s = m.figure();
   out += fmt::format("    mean: {}\n    std: {}\n    mean_cycles: {}\n    std_cycles: {}\n", ns(s.mean),
                      ns(s.std), cycles(s.mean, hz), cycles(s.std, hz));
+  if (m.disturbances)
+    out += fmt::format("    trials_rerun: {}\n    disturbed_trials_kept: {}\n", m.disturbances->reruns,
+                       m.disturbances->kept);
   out += extra;
   out += "    table:\n";
   for (const Row& row : m.rows)
@@ -164,6 +167,15 @@ std::string calibration_text(const Calibration& c) {
   text_figure(out, "switch kernel", c.kernel, hz);
   text_figure(out, "dispatch uncontended", c.dispatch_uncontended, hz);
   text_figure(out, "dispatch contended", c.dispatch_contended, hz);
+  std::string reruns;
+  for (const auto& [name, m] : {std::pair<const char*, const Measurement*>{"ucontext", &c.ucontext},
+                                {"fcontext", &c.fcontext},
+                                {"uncontended", &c.dispatch_uncontended},
+                                {"contended", &c.dispatch_contended}})
+    if (m->disturbances)
+      reruns += fmt::format("{}{} {} ({})", reruns.empty() ? "" : ", ", name, m->disturbances->reruns,
+                            m->disturbances->kept);
+  out += fmt::format("Trials preempted and run again (kept though preempted at every attempt): {}\n", reruns);
   return out;
 }
 

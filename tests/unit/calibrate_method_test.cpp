@@ -85,6 +85,49 @@ TEST(CalibrateStatistics, OneRepetitionHasNoSpread) {
   EXPECT_THROW(summarize({}), std::invalid_argument);
 }
 
+TEST(CalibrateDisturbances, APreemptedTrialIsRunAgain) {
+  // The count of preemptions grows during the first two attempts only: the third is kept.
+  long preemptions = 0;
+  int attempts = 0;
+  Disturbances seen;
+  const double result = undisturbed(
+      [&] {
+        ++attempts;
+        if (attempts <= 2) ++preemptions;
+        return 10.0 * attempts;
+      },
+      [&] { return preemptions; }, 3, seen);
+  EXPECT_EQ(attempts, 3);
+  EXPECT_DOUBLE_EQ(result, 30.0) << "the undisturbed attempt's figure";
+  EXPECT_EQ(seen.reruns, 2);
+  EXPECT_EQ(seen.kept, 0);
+}
+
+TEST(CalibrateDisturbances, AnUndisturbedTrialRunsOnce) {
+  int attempts = 0;
+  Disturbances seen;
+  EXPECT_DOUBLE_EQ(undisturbed([&] { return 1.5 + attempts++; }, [] { return 7L; }, 3, seen), 1.5);
+  EXPECT_EQ(attempts, 1);
+  EXPECT_EQ(seen.reruns, 0);
+  EXPECT_EQ(seen.kept, 0);
+}
+
+TEST(CalibrateDisturbances, TheLastAttemptStandsWhenEveryOneIsPreempted) {
+  long preemptions = 0;
+  int attempts = 0;
+  Disturbances seen;
+  const double result = undisturbed(
+      [&] {
+        ++preemptions;
+        return static_cast<double>(++attempts);
+      },
+      [&] { return preemptions; }, 3, seen);
+  EXPECT_EQ(attempts, 3) << "at most 3 attempts";
+  EXPECT_DOUBLE_EQ(result, 3.0);
+  EXPECT_EQ(seen.reruns, 2);
+  EXPECT_EQ(seen.kept, 1) << "kept, and counted as disturbed";
+}
+
 TEST(CalibrateTable, RowsOfRepetitionsAfterOneDiscardedWarmUp) {
   std::vector<std::int64_t> asked;
   // The warm-up answers 1000 (slow first touches): it must appear in no row.

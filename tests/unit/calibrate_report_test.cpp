@@ -33,6 +33,7 @@ Calibration hand_made() {
   c.kernel.rows = {row(100, {3000, 3002})};                          // mean 3001 ns = 7502.5 cycles
   c.dispatch_uncontended.rows = {row(10, {6.0, 6.4})};               // mean 6.2 ns = 15.5 cycles
   c.dispatch_contended.unmeasured = "only CPU 3 is allowed to this process";
+  c.ucontext.disturbances = Disturbances{4, 1};
   return c;
 }
 
@@ -72,7 +73,11 @@ TEST(CalibrateYaml, HoldsTheContractKeysInNsAndCycles) {
   EXPECT_DOUBLE_EQ(ucontext["table"][0]["std"].as<double>(), 7.071);
   EXPECT_DOUBLE_EQ(ucontext["table"][0]["mean_cycles"].as<double>(), 387.5);
 
+  EXPECT_EQ(ucontext["trials_rerun"].as<int>(), 4);
+  EXPECT_EQ(ucontext["disturbed_trials_kept"].as<int>(), 1);
+
   EXPECT_DOUBLE_EQ(doc["switch_ns"]["fcontext"]["mean"].as<double>(), 5.0);
+  EXPECT_FALSE(doc["switch_ns"]["fcontext"]["trials_rerun"]) << "not watched for preemptions: nothing to say";
   const YAML::Node kernel = doc["switch_ns"]["kernel"];
   EXPECT_DOUBLE_EQ(kernel["mean"].as<double>(), 3001.0);
   EXPECT_DOUBLE_EQ(kernel["mean_cycles"].as<double>(), 7502.5);
@@ -111,6 +116,10 @@ TEST(CalibrateText, TheSeedsTablesAndTheFigures) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("switch kernel"), std::string::npos) << text;
+  EXPECT_NE(
+      text.find("Trials preempted and run again (kept though preempted at every attempt): ucontext 4 (1)\n"),
+      std::string::npos)
+      << text;
 }
 
 }  // namespace
