@@ -86,7 +86,7 @@ long preemptions_of_this_thread() {
   return usage_of_this_thread().ru_nivcsw;
 }
 
-// Attempts of a trial the kernel preempts (calibrate::undisturbed).
+// Attempts of a trial the kernel preempts (calibrate::undisturbed), within the figure's budget below.
 constexpr int kAttempts = 3;
 
 // The seed's table for a figure whose measuring thread never leaves its CPU of its own accord.
@@ -94,6 +94,8 @@ template <class Trial>
 Measurement measure_undisturbed(const std::vector<std::int64_t>& sizes, int repetitions, Trial&& trial) {
   Measurement m;
   m.disturbances.emplace();
+  // At most half the trials run again: a busy machine makes the run at most half as long again.
+  m.disturbances->max_reruns = static_cast<std::int64_t>(sizes.size()) * repetitions / 2;
   m.rows = measure_rows(sizes, repetitions, [&](std::int64_t operations) {
     return undisturbed([&] { return trial(operations); }, preemptions_of_this_thread, kAttempts,
                        *m.disturbances);

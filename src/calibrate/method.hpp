@@ -59,24 +59,27 @@ double time_per_operation_ns(Clock&& clock, std::int64_t rounds, int operations_
   return static_cast<double>((switched - start) - (end - switched)) / static_cast<double>(operations);
 }
 
-// Trials the kernel disturbed: run again, or kept when they all were.
+// Trials the kernel disturbed: run again, or kept.
 struct Disturbances {
-  std::int64_t reruns = 0;  // trials run again
-  std::int64_t kept = 0;    // trials kept though disturbed: every attempt was
+  std::int64_t max_reruns = 0;  // the figure's budget of trials run again
+  std::int64_t reruns = 0;      // trials run again
+  std::int64_t kept = 0;        // trials kept though disturbed (every attempt was, or the budget was spent)
 };
 
 // The seed ran its benchmark on an otherwise idle machine. On a busy one, a trial during which the kernel
 // preempted the measuring thread timed another thread's work too, in one loop and not the other, so it is
 // run again (a choice, docs/calibration.md): `trial()` is attempted until `disturbance()`, a count that only
 // grows (the thread's involuntary context switches), is the same after it as before, at most `attempts`
-// times; the last attempt stands. Counts what it did in `seen`.
+// times and while `seen.reruns` is below `seen.max_reruns` (on a machine so busy that every trial is
+// preempted, running them again only lengthens the run); the last attempt stands. Counts what it did in
+// `seen`.
 template <class Trial, class Disturbance>
 double undisturbed(Trial&& trial, Disturbance&& disturbance, int attempts, Disturbances& seen) {
   for (int attempt = 1;; ++attempt) {
     const auto before = disturbance();
     const double result = trial();
     if (disturbance() == before) return result;
-    if (attempt >= attempts) {
+    if (attempt >= attempts || seen.reruns >= seen.max_reruns) {
       ++seen.kept;
       return result;
     }

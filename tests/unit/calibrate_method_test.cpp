@@ -89,7 +89,7 @@ TEST(CalibrateDisturbances, APreemptedTrialIsRunAgain) {
   // The count of preemptions grows during the first two attempts only: the third is kept.
   long preemptions = 0;
   int attempts = 0;
-  Disturbances seen;
+  Disturbances seen{100};
   const double result = undisturbed(
       [&] {
         ++attempts;
@@ -105,7 +105,7 @@ TEST(CalibrateDisturbances, APreemptedTrialIsRunAgain) {
 
 TEST(CalibrateDisturbances, AnUndisturbedTrialRunsOnce) {
   int attempts = 0;
-  Disturbances seen;
+  Disturbances seen{100};
   EXPECT_DOUBLE_EQ(undisturbed([&] { return 1.5 + attempts++; }, [] { return 7L; }, 3, seen), 1.5);
   EXPECT_EQ(attempts, 1);
   EXPECT_EQ(seen.reruns, 0);
@@ -115,7 +115,7 @@ TEST(CalibrateDisturbances, AnUndisturbedTrialRunsOnce) {
 TEST(CalibrateDisturbances, TheLastAttemptStandsWhenEveryOneIsPreempted) {
   long preemptions = 0;
   int attempts = 0;
-  Disturbances seen;
+  Disturbances seen{100};
   const double result = undisturbed(
       [&] {
         ++preemptions;
@@ -126,6 +126,25 @@ TEST(CalibrateDisturbances, TheLastAttemptStandsWhenEveryOneIsPreempted) {
   EXPECT_DOUBLE_EQ(result, 3.0);
   EXPECT_EQ(seen.reruns, 2);
   EXPECT_EQ(seen.kept, 1) << "kept, and counted as disturbed";
+}
+
+TEST(CalibrateDisturbances, NoMoreRerunsOnceTheFiguresBudgetIsSpent) {
+  long preemptions = 0;
+  int attempts = 0;
+  Disturbances seen{3};  // a budget of 3 reruns for the figure
+  const auto always_preempted = [&] {
+    ++preemptions;
+    return static_cast<double>(++attempts);
+  };
+  const auto count = [&] { return preemptions; };
+  undisturbed(always_preempted, count, 3, seen);  // 2 reruns, kept
+  EXPECT_EQ(attempts, 3);
+  undisturbed(always_preempted, count, 3, seen);  // 1 rerun: the budget is spent
+  EXPECT_EQ(attempts, 5);
+  undisturbed(always_preempted, count, 3, seen);  // once
+  EXPECT_EQ(attempts, 6);
+  EXPECT_EQ(seen.reruns, 3);
+  EXPECT_EQ(seen.kept, 3);
 }
 
 TEST(CalibrateTable, RowsOfRepetitionsAfterOneDiscardedWarmUp) {
