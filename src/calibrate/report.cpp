@@ -175,7 +175,7 @@ std::string calibration_text(const Calibration& c) {
     if (m->disturbances)
       reruns += fmt::format("{}{} {} ({})", reruns.empty() ? "" : ", ", name, m->disturbances->reruns,
                             m->disturbances->kept);
-  out += fmt::format("Trials preempted and run again (kept though preempted at every attempt): {}\n", reruns);
+  out += fmt::format("Trials preempted: run again (kept though preempted): {}\n", reruns);
   return out;
 }
 
