@@ -66,13 +66,13 @@ struct Disturbances {
   std::int64_t kept = 0;        // trials kept though disturbed (every attempt was, or the budget was spent)
 };
 
-// The seed ran its benchmark on an otherwise idle machine. On a busy one, a trial during which the kernel
-// preempted the measuring thread timed another thread's work too, in one loop and not the other, so it is
-// run again (a choice, docs/calibration.md): `trial()` is attempted until `disturbance()`, a count that only
-// grows (the thread's involuntary context switches), is the same after it as before, at most `attempts`
-// times and while `seen.reruns` is below `seen.max_reruns` (on a machine so busy that every trial is
-// preempted, running them again only lengthens the run); the last attempt stands. Counts what it did in
-// `seen`.
+// The seed says nothing of preemption (its tiny standard deviations suggest a quiet machine). On a busy
+// machine, a trial during which the kernel preempted the measuring thread timed another thread's work too,
+// in one loop and not the other, so it is run again (a choice, docs/calibration.md): `trial()` is attempted
+// until `disturbance()`, a count that only grows (the thread's involuntary context switches), is the same
+// after it as before, at most `attempts` times and while `seen.reruns` is below `seen.max_reruns` (on a
+// machine so busy that every trial is preempted, running them again only lengthens the run); the last
+// attempt stands. Counts what it did in `seen`.
 template <class Trial, class Disturbance>
 double undisturbed(Trial&& trial, Disturbance&& disturbance, int attempts, Disturbances& seen) {
   for (int attempt = 1;; ++attempt) {
