@@ -8,6 +8,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libsimgrid-dev libyaml-cpp-dev libboost-graph-dev
+  libboost-context-dev  # cosched calibrate's fcontext switches (Boost.Context's library and CMake config)
   googletest libgtest-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev
   python3 python3-venv python3-pip

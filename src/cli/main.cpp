@@ -14,6 +14,7 @@
 #include <simgrid/s4u.hpp>
 #include <variant>
 
+#include "cli/calibrate_command.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/summary_text.hpp"
@@ -213,6 +214,8 @@ int main(int argc, char** argv) {
   auto* sweep_cmd = cli::add_sweep_command(app, sweep_options);
   cli::TreeOptions tree_options;
   auto* tree_cmd = cli::add_tree_command(app, tree_options);
+  cli::CalibrateOptions calibrate_options;
+  auto* calibrate_cmd = cli::add_calibrate_command(app, calibrate_options);
 
   try {
     app.parse(argc, argv);
@@ -236,6 +239,7 @@ int main(int argc, char** argv) {
     if (*validate_cmd) return validate(options);
     if (*sweep_cmd) return cli::run_sweep_command(*sweep_cmd, sweep_options);
     if (*tree_cmd) return cli::run_tree_command(tree_options);
+    if (*calibrate_cmd) return cli::run_calibrate_command(calibrate_options);
     return run(options);
   } catch (const config::InputError& e) {
     std::cerr << "cosched: error: " << one_line(e.what()) << "\n";

@@ -1,0 +1,182 @@
+#include "calibrate/report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace cosched::calibrate {
+namespace {
+
+std::int64_t whole(double value) {
+  return std::max<std::int64_t>(0, std::llround(value));
+}
+
+// A YAML double-quoted scalar.
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string ns(double value) {
+  return fmt::format("{:.3f}", value);
+}
+std::string cycles(double value_ns, double hz) {
+  return fmt::format("{:.1f}", value_ns * hz * 1e-9);
+}
+
+// One figure of calibration.yaml, indented under its name; `operations` names the table's first column.
+void yaml_figure(std::string& out, const std::string& name, const Measurement& m, double hz,
+                 const char* operations, const std::string& extra = {}) {
+  out += fmt::format("  {}:\n", name);
+  if (!m.measured()) {
+    out += fmt::format("    mean: null\n    std: null\n    unmeasured: {}\n", quoted(m.unmeasured));
+    return;
+  }
+  const Stats s = m.figure();
+  out += fmt::format("    mean: {}\n    std: {}\n    mean_cycles: {}\n    std_cycles: {}\n", ns(s.mean),
+                     ns(s.std), cycles(s.mean, hz), cycles(s.std, hz));
+  if (m.disturbances)
+    out += fmt::format("    trials_rerun: {}\n    disturbed_trials_kept: {}\n", m.disturbances->reruns,
+                       m.disturbances->kept);
+  out += extra;
+  out += "    table:\n";
+  for (const Row& row : m.rows)
+    out += fmt::format("      - {{{}: {}, mean: {}, std: {}, mean_cycles: {}, std_cycles: {}}}\n", operations,
+                       row.operations, ns(row.ns.mean), ns(row.ns.std), cycles(row.ns.mean, hz),
+                       cycles(row.ns.std, hz));
+}
+
+// A table of the seed's layout: the operations, then a mean and a standard deviation per column.
+void text_table(std::string& out, const char* operations, const std::vector<std::string>& names,
+                const std::vector<const Measurement*>& columns) {
+  out += fmt::format("  {:>10}", operations);
+  for (const auto& name : names) out += fmt::format("  {:>18}  {:>9}", name + " mean", "std");
+  out += "\n";
+  const Measurement* reference = nullptr;
+  for (const auto* column : columns)
+    if (column->measured()) reference = column;
+  if (reference == nullptr) return;
+  for (std::size_t r = 0; r < reference->rows.size(); ++r) {
+    out += fmt::format("  {:>10}", reference->rows[r].operations);
+    for (const auto* column : columns) {
+      if (column->measured())
+        out += fmt::format("  {:>18}  {:>9}", ns(column->rows[r].ns.mean), ns(column->rows[r].ns.std));
+      else
+        out += fmt::format("  {:>18}  {:>9}", "unmeasured", "");
+    }
+    out.erase(out.find_last_not_of(' ') + 1);  // an unmeasured last column leaves blanks
+    out += "\n";
+  }
+}
+
+void text_figure(std::string& out, const std::string& name, const Measurement& m, double hz) {
+  if (!m.measured()) {
+    out += fmt::format("  {:<22} unmeasured: {}\n", name, m.unmeasured);
+    return;
+  }
+  const Stats s = m.figure();
+  out += fmt::format("  {:<22} {:>10} ns  std {:>8} ns  {:>10} cycles\n", name, ns(s.mean), ns(s.std),
+                     cycles(s.mean, hz));
+}
+
+}  // namespace
+
+ScenarioKeys scenario_keys(const Calibration& calibration) {
+  const double hz = calibration.clock.hz;
+  const double kernel_ns = calibration.kernel.figure().mean;
+  ScenarioKeys keys;
+  keys.now_context_switch_ns = whole(kernel_ns);
+  const std::int64_t kernel_cycles = whole(kernel_ns * hz * 1e-9);
+  keys.smp_cs_in_cycles = (kernel_cycles + 1) / 2;
+  keys.smp_cs_out_cycles = kernel_cycles - keys.smp_cs_in_cycles;
+  keys.loop_dispatch_cycles = whole(calibration.dispatch_uncontended.figure().mean * hz * 1e-9);
+  keys.task_switch_cycles = whole(calibration.ucontext.figure().mean * hz * 1e-9);
+  return keys;
+}
+
+std::string calibration_yaml(const Calibration& c) {
+  const double hz = c.clock.hz;
+  std::string out =
+      "# cosched calibrate: this machine's context-switch and dispatch costs (docs/calibration.md).\n"
+      "# Each figure is the seed's t = (time of N operations - time of the same loop without them) / N,\n"
+      "# repeated: mean and sample standard deviation of the row of its table with the most operations, in "
+      "ns,\n"
+      "# and in cycles at cpu_hz.\n";
+  out += fmt::format("quick: {}\nrepetitions: {}\n", c.quick ? "true" : "false", c.repetitions);
+  out += fmt::format("cpu_hz: {:.0f}\ncpu_hz_source: {}\n", hz, quoted(c.clock.source));
+  out += fmt::format("cpus:\n  allowed: {}\n  measured_on: {}\n  contending: {}\n", c.allowed_cpus, c.cpu,
+                     c.contending_cpu < 0 ? std::string("null") : std::to_string(c.contending_cpu));
+  out += "switch_ns:\n";
+  yaml_figure(out, "ucontext", c.ucontext, hz, "switches");
+  yaml_figure(out, "fcontext", c.fcontext, hz, "switches");
+  yaml_figure(out, "kernel", c.kernel, hz, "switches",
+              fmt::format("    context_switches_per_handover: {:.3f}\n", c.kernel_switches_per_handover));
+  out += "dispatch_ns:\n";
+  yaml_figure(out, "uncontended", c.dispatch_uncontended, hz, "dispatches");
+  yaml_figure(out, "contended", c.dispatch_contended, hz, "dispatches");
+
+  const ScenarioKeys keys = scenario_keys(c);
+  out +=
+      "# The scenario keys these figures feed (docs/calibration.md), and the same as cosched run "
+      "arguments.\n";
+  out += "scenario_keys:\n";
+  out += fmt::format("  now:\n    scheduler.context_switch: {}ns  # one kernel switch\n",
+                     keys.now_context_switch_ns);
+  out += fmt::format(
+      "  smp:\n    scheduler.cs_in: {}  # cycles: half a kernel switch each\n    scheduler.cs_out: {}\n",
+      keys.smp_cs_in_cycles, keys.smp_cs_out_cycles);
+  out += fmt::format(
+      "  smp_job:  # keys of a job profile, workload.jobs[i]\n"
+      "    loop.dispatch: {}  # cycles: one uncontended dispatch\n"
+      "    tasks.switch: {}  # cycles: one ucontext switch\n",
+      keys.loop_dispatch_cycles, keys.task_switch_cycles);
+  out += fmt::format("  set_now: --set scheduler.context_switch={}ns\n", keys.now_context_switch_ns);
+  out += fmt::format("  set_smp: --set scheduler.cs_in={} --set scheduler.cs_out={}\n", keys.smp_cs_in_cycles,
+                     keys.smp_cs_out_cycles);
+  return out;
+}
+
+std::string calibration_text(const Calibration& c) {
+  const double hz = c.clock.hz;
+  std::string out = fmt::format(
+      "cosched calibrate: {} repetitions per row, measured on CPU {} ({} CPU{} allowed)\n"
+      "cpu_hz {:.1f} MHz ({})\n\n",
+      c.repetitions, c.cpu, c.allowed_cpus, c.allowed_cpus == 1 ? "" : "s", hz * 1e-6, c.clock.source);
+  out += "User-level context switches, ns per switch: (time of N switches - time without them) / N\n";
+  text_table(out, "Switches", {"ucontext", "fcontext"}, {&c.ucontext, &c.fcontext});
+  out += fmt::format(
+      "\nKernel context switch, ns per hand-over: two threads and a futex, both on CPU {} ({:.2f} switches "
+      "counted per hand-over)\n",
+      c.cpu, c.kernel_switches_per_handover);
+  text_table(out, "Switches", {"kernel"}, {&c.kernel});
+  out +=
+      c.contending_cpu < 0
+          ? std::string("\nDispatch of one chunk, ns per fetch_add on a shared counter\n")
+          : fmt::format("\nDispatch of one chunk, ns per fetch_add on a shared counter (CPU {} contending)\n",
+                        c.contending_cpu);
+  text_table(out, "Dispatches", {"uncontended", "contended"},
+             {&c.dispatch_uncontended, &c.dispatch_contended});
+  out += fmt::format("\nFigures (the rows with the most operations; cycles at {:.1f} MHz)\n", hz * 1e-6);
+  text_figure(out, "switch ucontext", c.ucontext, hz);
+  text_figure(out, "switch fcontext", c.fcontext, hz);
+  text_figure(out, "switch kernel", c.kernel, hz);
+  text_figure(out, "dispatch uncontended", c.dispatch_uncontended, hz);
+  text_figure(out, "dispatch contended", c.dispatch_contended, hz);
+  std::string reruns;
+  for (const auto& [name, m] : {std::pair<const char*, const Measurement*>{"ucontext", &c.ucontext},
+                                {"fcontext", &c.fcontext},
+                                {"uncontended", &c.dispatch_uncontended},
+                                {"contended", &c.dispatch_contended}})
+    if (m->disturbances)
+      reruns += fmt::format("{}{} {} ({})", reruns.empty() ? "" : ", ", name, m->disturbances->reruns,
+                            m->disturbances->kept);
+  out += fmt::format("Trials preempted: run again (kept though preempted): {}\n", reruns);
+  return out;
+}
+
+}  // namespace cosched::calibrate

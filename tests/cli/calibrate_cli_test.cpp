@@ -1,0 +1,111 @@
+// `cosched calibrate` for real (--quick): positive finite figures, user-level switches below a kernel
+// switch, the YAML's keys, scenario keys the loader accepts; bad arguments are one line and exit 2.
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "sandbox.hpp"
+
+namespace {
+
+using namespace cosched::cli_test;
+
+// A figure's mean and std, positive (std: not negative) and finite, in ns and in cycles.
+void expect_figure(const YAML::Node& figure, const std::string& name) {
+  ASSERT_TRUE(figure.IsMap()) << name;
+  for (const char* key : {"mean", "mean_cycles"}) {
+    const double value = figure[key].as<double>();
+    EXPECT_TRUE(std::isfinite(value) && value > 0) << name << "." << key << " = " << value;
+  }
+  for (const char* key : {"std", "std_cycles"}) {
+    const double value = figure[key].as<double>();
+    EXPECT_TRUE(std::isfinite(value) && value >= 0) << name << "." << key << " = " << value;
+  }
+  ASSERT_TRUE(figure["table"].IsSequence()) << name;
+  EXPECT_EQ(figure["table"].size(), 3u) << name << ": the quick plan's three rows";
+}
+
+std::vector<std::string> words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> out;
+  for (std::string word; in >> word;) out.push_back(word);
+  return out;
+}
+
+TEST(CalibrateCommand, QuickRunGivesPositiveFiguresWithUserLevelBelowKernel) {
+  Sandbox box;
+  const auto r = box.run({"calibrate", "--quick", "--out", "cal.yaml"}, 120);
+  expect_success(r);
+  ASSERT_EQ(r.status, 0);
+  EXPECT_TRUE(contains(r.out, "wrote cal.yaml")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "Switches")) << "the seed's table" << r.describe();
+  EXPECT_FALSE(fs::exists(box.work() / "cal.yaml.partial")) << "written atomically, nothing left beside it";
+
+  const YAML::Node doc = YAML::LoadFile((box.work() / "cal.yaml").string());
+  const double hz = doc["cpu_hz"].as<double>();
+  EXPECT_TRUE(std::isfinite(hz) && hz > 1e8 && hz < 1e11) << "cpu_hz " << hz;
+  EXPECT_FALSE(doc["cpu_hz_source"].as<std::string>().empty());
+  EXPECT_TRUE(doc["quick"].as<bool>());
+  EXPECT_GE(doc["cpus"]["measured_on"].as<int>(), 0) << "says which CPU was used";
+  for (const char* name : {"ucontext", "fcontext", "kernel"}) expect_figure(doc["switch_ns"][name], name);
+  expect_figure(doc["dispatch_ns"]["uncontended"], "uncontended");
+  const YAML::Node contended = doc["dispatch_ns"]["contended"];
+  if (doc["cpus"]["contending"].IsNull()) {
+    EXPECT_TRUE(contended["mean"].IsNull()) << "one CPU: unmeasured, with its reason";
+    EXPECT_FALSE(contended["unmeasured"].as<std::string>().empty());
+  } else {
+    expect_figure(contended, "contended");
+  }
+
+  const double kernel = doc["switch_ns"]["kernel"]["mean"].as<double>();
+  EXPECT_LT(doc["switch_ns"]["ucontext"]["mean"].as<double>(), kernel)
+      << "a user-level switch enters no kernel scheduler";
+  EXPECT_LT(doc["switch_ns"]["fcontext"]["mean"].as<double>(), kernel);
+  EXPECT_NEAR(doc["switch_ns"]["kernel"]["mean_cycles"].as<double>(), kernel * hz * 1e-9,
+              0.05 + kernel * hz * 1e-12)
+      << "cycles at cpu_hz";
+
+  // The scenario keys, as the YAML gives them, are accepted by the scenario loader.
+  const YAML::Node keys = doc["scenario_keys"];
+  EXPECT_EQ(
+      keys["smp"]["scheduler.cs_in"].as<std::int64_t>() + keys["smp"]["scheduler.cs_out"].as<std::int64_t>(),
+      std::llround(doc["switch_ns"]["kernel"]["mean_cycles"].as<double>()))
+      << "cs_in + cs_out is one kernel switch";
+  auto args = words(keys["set_smp"].as<std::string>());
+  args.insert(args.begin(), {"validate", kQuickstart.string()});
+  expect_success(box.run(args));
+  args = words(keys["set_now"].as<std::string>());
+  args.insert(args.begin(), {"validate", (kRoot / "scenarios" / "now-quickstart.yaml").string()});
+  const auto now = box.run(args);
+  expect_success(now);
+  EXPECT_TRUE(contains(now.out, "valid now scenario")) << now.describe();
+}
+
+struct BadCalibrate {
+  std::vector<std::string> args;
+  const char* fragment;
+};
+
+TEST(CalibrateCommand, BadArgumentsAreOneLineAndExit2) {
+  Sandbox box;
+  fs::create_directories(box.work() / "a-directory");
+  const BadCalibrate cases[] = {
+      {{"calibrate", "--fast"}, "--fast"},
+      {{"calibrate", "--quick", "extra"}, "extra"},
+      {{"calibrate", "--out"}, "--out"},
+      {{"calibrate", "--quick", "--out", "a-directory"}, "--out a-directory: it is a directory"},
+      {{"calibrate", "--quick", "--out", "no/such/dir/cal.yaml"}, "--out no/such/dir/cal.yaml: no directory"},
+      {{"calibrate", "--quick", "--out", "/proc/cal.yaml"}, "--out /proc/cal.yaml: cannot write in /proc"},
+      {{"calibrate", "--quick", "--out", ""}, "--out : empty path"},
+  };
+  for (const auto& c : cases) {
+    const auto r = box.run(c.args);
+    const auto line = expect_input_error(r);
+    EXPECT_TRUE(contains(line, c.fragment)) << "expected '" << c.fragment << "'" << r.describe();
+  }
+  EXPECT_FALSE(fs::exists(box.work() / "calibration.yaml")) << "nothing written for bad arguments";
+}
+
+}  // namespace
