@@ -208,9 +208,11 @@ TEST(StreamJobs, PhasesOfACommunicationFreeJob) {
   EXPECT_EQ(build.jobs[0].profile.barriers, 5);
   EXPECT_EQ(build.jobs[0].profile.sync_interval, 9'947'184);
 
-  // Imbalance 1.5: factors uniform on [0.8, 1.2]; the slowest of 4 is expected at 0.8 + 0.4 x 4/5 = 1.12,
-  // so the mean phase is 9 947 184 / 1.12 = 8 881 414.3 -> 8 881 414.
+  // Imbalance 1.5 with a waiting algorithm that never blocks (spin): factors uniform on [0.8, 1.2]; the
+  // slowest of 4 is expected at 0.8 + 0.4 x 4/5 = 1.12, so the mean phase is 9 947 184 / 1.12 =
+  // 8 881 414.3 -> 8 881 414.
   now.stream->classes[0].profile.imbalance = 1.5;
+  now.stream->classes[0].profile.wait.algorithm = "spin";
   const StreamBuild imbalanced = build_stream(trace_of({record(3, 1, 0, 25, 4)}), now, 4, 1);
   EXPECT_EQ(imbalanced.jobs[0].profile.sync_interval, 8'881'414);
 
@@ -220,6 +222,69 @@ TEST(StreamJobs, PhasesOfACommunicationFreeJob) {
       build_stream(trace_of({record(3, 1, 0, 25, 1)}), now_config({job_class("all")}), 4, 1);
   EXPECT_EQ(alone.jobs[0].profile.barriers, 2500);
   EXPECT_EQ(alone.jobs[0].profile.sync_interval, 9'999'960);
+}
+
+TEST(StreamJobs, ImbalanceCountsTheContextSwitchesOfWakingAtBarriers) {
+  // The job of PhasesOfACommunicationFreeJob (50 ms, 4 processes, 5 barriers, fixed 264 080 ns) at
+  // imbalance 1.5: phase factors uniform on [0.8, 1.2], width w = 0.4 S; the slowest expected at 1.12.
+  auto c = job_class("all");
+  c.profile.imbalance = 1.5;
+  auto now = now_config({c});
+  now.stream->time_scale = 0.002;
+  const auto sized = [&](const config::NowConfig& n) {
+    return build_stream(trace_of({record(3, 1, 0, 25, 4)}), n, 4, 1).jobs[0].profile.sync_interval;
+  };
+
+  // block-immediately: every process but the last to arrive blocks (spin 0, x = 0: P(gap_k > 0) = 1).
+  // Root blocked when the last arrival comes: 3/4 per barrier, 5 x 3/4 = 3.75; a process drawn at random
+  // blocks with probability 3/4, so the next phase's slowest is a blocked non-root one with probability
+  // 3/4 x 3/4, 4 x 9/16 = 2.25; at the last barrier some non-root process blocked: 1 - (1/4)^3 =
+  // 0.984375. 6.984375 wake-ups x W = 698 437.5 -> 698 438 ns. A phase: (50 000 000 - 264 080 -
+  // 698 438) / 5 = 9 807 496 for the slowest, 9 807 496 / 1.12 = 8 756 692.86 -> 8 756 693.
+  now.stream->classes[0].profile.wait.algorithm = "block-immediately";
+  EXPECT_EQ(sized(now), 8'756'693);
+
+  // pairwise, barrier spin 3W = 300 000 ns: x = 300 000 / (0.4 S). With P(gap_k > s) = P(Binomial(4, x)
+  // <= k - 2): root 3/4 (1-x)^4 per barrier; a process blocks with probability s = ((1-x)^4 x 3 + 4x(1-x)^3
+  // x 2 + 6x^2(1-x)^2) / 4; late starts 4 x 3/4 s; last 1 - (1-s)^3. From S = 8 881 414 (no wake-ups):
+  // x = 0.084447, 5.594213 wake-ups, 559 421 ns, phase (50 000 000 - 264 080 - 559 421) / 5 = 9 835 299,
+  // S = 8 781 517; again: x = 0.085407, 5.579969 wake-ups, 557 997 ns, 9 835 584, S = 8 781 771; again:
+  // x = 0.085404, 5.580005, 558 001 ns, 9 835 583, 8 781 771: the fixed point.
+  now.stream->classes[0].profile.wait.algorithm = "pairwise";
+  EXPECT_EQ(sized(now), 8'781'771);
+
+  // A barrier spin longer than the factors' whole width (0.4 x 8.88 ms = 3.55 ms): nobody blocks, the
+  // phase is 8 881 414 as without wake-ups; likewise under a gang local scheduler (processes spin).
+  now.stream->classes[0].profile.wait.barrier_spin = 4 * kMs;
+  EXPECT_EQ(sized(now), 8'881'414);
+  now.stream->classes[0].profile.wait.barrier_spin.reset();
+  now.policy = "gang";
+  EXPECT_EQ(sized(now), 8'881'414);
+}
+
+TEST(StreamJobs, TreeBarriersTakeTheirCriticalPath) {
+  // 50 ms on 8 processes, 5 barriers, root barrier with a binomial notification tree and flat arrivals;
+  // d = 10 008, o = 2 000. Notification tree: 0 -> 1, 2, 4; 1 -> 3, 5; 2 -> 6; 3 -> 7. After the root
+  // passes at 0 it sends 3 notices (o each) and starts its phase at 6 000. A notice is handled d + o after
+  // its send ends; a process then forwards its own (o each), passes and starts: ranks 1, 2, 4 notified at
+  // 14 008, 16 008, 18 008 start at 18 008 (1 forwards two, 2 one); ranks 3, 5, 6 notified at 28 016,
+  // 30 016, 30 016 start at 30 016; rank 7 notified and started at 42 024. Each arrival reaches the root a
+  // phase T plus o + d = 12 008 after its sender started: ranks 1, 2, 4 at
+  // T + 30 016, ranks 3, 5, 6 at T + 42 024, rank 7 at T + 54 032. The root, done at T + 6 000, handles
+  // them o each: the last at T + 54 032 + 2 000 = T + 56 032 (the first three by T + 36 016, the next
+  // three by T + 48 024). Between passes: 56 032 (a gathering and a notification, 26 008 + 42 024 =
+  // 68 032, would be 12 us too long). First barrier: all start together, 7 arrivals at T + o + d, the
+  // root passes at T + 12 008 + 7 x 2 000 = T + 26 008. Last: rank 7 passes 42 024 after the root.
+  // Fixed: 100 000 + 26 008 + 4 x 56 032 + 42 024 = 392 160; a phase (50 000 000 - 392 160) / 5 =
+  // 9 921 568.
+  auto c = job_class("all");
+  c.profile.barrier_notify = barrier::TreeKind::Binomial;
+  auto now = now_config({c});
+  now.workstations = 8;
+  now.stream->time_scale = 0.002;
+  const StreamBuild build = build_stream(trace_of({record(3, 1, 0, 25, 8)}), now, 8, 1);
+  EXPECT_EQ(build.jobs[0].profile.barriers, 5);
+  EXPECT_EQ(build.jobs[0].profile.sync_interval, 9'921'568);
 }
 
 TEST(StreamJobs, PhasesOfANewsJobComputeBasis) {
