@@ -11,6 +11,7 @@
 #include "util/normal.hpp"
 
 XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(cosched_smp_machine);
+XBT_LOG_EXTERNAL_CATEGORY(cosched_userlevel);
 
 // A scheduling or waiting decision: "cycle 1250 cpu 3 job fine#0 thread 2: <what>". Off, it costs one test
 // of logs_; the line is made by a cold function, so the event handlers are compiled as without it.
@@ -185,6 +186,10 @@ void Machine::log_decision(CpuId cpu, ThreadId thread, const char* what, ...) co
   XBT_DEBUG("cycle %lld cpu %d %s: %s", static_cast<long long>(now_), cpu, who(thread).c_str(), text);
 }
 
+void Machine::name_userlevel_caller(ThreadId id) const {
+  util::set_userlevel_log_subject("cpu " + std::to_string(threads_[id].cpu) + " " + who(id));
+}
+
 std::string Machine::who(ThreadId id) const {
   const auto& thread = threads_[id];
   if (thread.job < 0) return "nosync thread " + std::to_string(id);
@@ -307,7 +312,13 @@ void Machine::ask_runtime(ThreadId id) {
 void Machine::take_next(ThreadId id) {
   auto& thread = threads_[id];
   const bool was_polling = thread.user == UserStep::Poll;
+  // The runtime's cosched_userlevel line names the caller as the machine's lines do (util/log.hpp).
+  const bool named = XBT_LOG_ISENABLED(cosched_userlevel, xbt_log_priority_debug);
+  if (named) [[unlikely]]
+    name_userlevel_caller(id);
   const auto next = jobs_[thread.job].runtime->next(id - job_first_thread_[thread.job], thread.barrier, now_);
+  if (named) [[unlikely]]
+    util::set_userlevel_log_subject({});
   switch (next.kind) {
     case userlevel::Next::Kind::Work:
       if (next.cycles <= 0)

@@ -220,6 +220,8 @@ class Machine final : private sched::SmpHost {
   [[gnu::cold, gnu::noinline, gnu::format(printf, 4, 5)]] void log_decision(CpuId cpu, ThreadId thread,
                                                                             const char* what, ...) const;
   std::string who(ThreadId thread) const;
+  // Names the thread as the subject of its runtime's cosched_userlevel lines (util/log.hpp).
+  [[gnu::cold, gnu::noinline]] void name_userlevel_caller(ThreadId thread) const;
   static const char* reason_name(SwitchOutReason reason);
 
   MachineConfig config_;

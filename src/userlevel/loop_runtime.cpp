@@ -4,7 +4,10 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "util/log.hpp"
 #include "util/normal.hpp"
+
+XBT_LOG_EXTERNAL_CATEGORY(cosched_userlevel);
 
 namespace cosched::userlevel {
 namespace {
@@ -133,14 +136,15 @@ class LoopRuntime final : public JobRuntime {
         static_(loop.schedule == "static"),
         guided_(loop.schedule == "guided"),
         position_(threads),
-        stats_(threads) {
+        stats_(threads),
+        logs_(XBT_LOG_ISENABLED(cosched_userlevel, xbt_log_priority_debug)) {
     if (threads <= 0) throw std::invalid_argument("loop runtime: a job needs at least one thread");
     if (loop.iterations < 1) throw std::invalid_argument("loop runtime: iterations must be at least 1");
     if (!static_ && !guided_ && loop.schedule != "dynamic")
       throw std::invalid_argument("loop runtime: unknown schedule " + loop.schedule);
   }
 
-  Next next(int thread, int phase, Cycles /*now*/) override {
+  Next next(int thread, int phase, Cycles now) override {
     auto& mine = position_[thread];
     if (mine.phase != phase) {
       mine = Position{phase, 0};  // its first call in this phase
@@ -167,10 +171,27 @@ class LoopRuntime final : public JobRuntime {
         stats.dispatch_cycles += dispatch_;
       }
     }
-    if (chunk.end <= chunk.begin) return Next{Next::Kind::Done, 0};
+    if (chunk.end <= chunk.begin) {
+      if (logs_) [[unlikely]]
+        util::log_userlevel(now, thread, "phase %d: no chunk left, done", phase);
+      return Next{Next::Kind::Done, 0};
+    }
     ++stats.chunks;
     stats.iterations += chunk.end - chunk.begin;
     work += costs_.sum(phase, chunk.begin, chunk.end);
+    if (logs_) [[unlikely]] {
+      const auto first = static_cast<long long>(chunk.begin), last = static_cast<long long>(chunk.end - 1);
+      if (static_) {
+        util::log_userlevel(now, thread, "phase %d: its static chunk %lld..%lld, %lld cycles", phase, first,
+                            last, static_cast<long long>(work));
+      } else {
+        util::log_userlevel(now, thread,
+                            "phase %d: takes chunk %lld..%lld from the shared counter, %lld cycles "
+                            "(dispatch %lld)",
+                            phase, first, last, static_cast<long long>(work),
+                            static_cast<long long>(dispatch_));
+      }
+    }
     return Next{Next::Kind::Work, work};
   }
 
@@ -195,6 +216,7 @@ class LoopRuntime final : public JobRuntime {
   std::int64_t next_ = 0;  // dynamic, guided: the shared counter, the first unassigned iteration
   std::vector<Position> position_;
   std::vector<ThreadStats> stats_;
+  bool logs_;  // cosched_userlevel is on at debug (log settings are made before the run)
 };
 
 }  // namespace

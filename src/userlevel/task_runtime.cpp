@@ -6,6 +6,10 @@
 #include <string>
 #include <utility>
 
+#include "util/log.hpp"
+
+XBT_LOG_EXTERNAL_CATEGORY(cosched_userlevel);
+
 namespace cosched::userlevel {
 
 namespace {
@@ -65,7 +69,8 @@ TaskRuntime::TaskRuntime(const config::SmpTasks& tasks, int threads)
       size_(tasks.size),
       leaf_(tasks.leaf),
       spawn_(tasks.spawn),
-      switch_(tasks.switch_cost) {
+      switch_(tasks.switch_cost),
+      logs_(XBT_LOG_ISENABLED(cosched_userlevel, xbt_log_priority_debug)) {
   if (threads < 1)
     throw std::invalid_argument("task runtime: expected threads >= 1, got " + std::to_string(threads));
   if (size_ < 0) throw std::invalid_argument("tasks.tree: expected a size >= 0, got " + tasks.tree_given);
@@ -317,6 +322,42 @@ Cycles TaskRuntime::enter(int thread, TaskId id, Source source, int victim, Cycl
     }
     record(now, thread, label(id) + " " + from + " " + action);
   }
+  if (logs_) [[unlikely]] {
+    std::string how;
+    switch (source) {
+      case Source::Child:
+        how = "runs " + label(id) + ", just spawned";
+        break;
+      case Source::Queue:
+        how = "takes " + label(id) + " from the run queue";
+        break;
+      case Source::Own:
+        how = "pops " + label(id) + " from its deque";
+        break;
+      case Source::Steal:
+        how = "steals " + label(id) + " from thread " + std::to_string(victim) + "'s deque";
+        break;
+    }
+    std::string does;
+    switch (worker.ending) {
+      case Ending::Spawned:
+        does = "it spawns " + label(worker.child);
+        break;
+      case Ending::Returned:
+        does = is_leaf(task.size) ? "a leaf, it runs and returns" : "its children have returned: it returns";
+        break;
+      case Ending::Yielded:
+        does = "its sync fails: it yields to the back of the run queue";
+        break;
+      case Ending::Suspended:
+        does = "its sync fails: it is suspended until its last child returns";
+        break;
+      case Ending::Nothing:
+        break;
+    }
+    util::log_userlevel(now, thread, "phase %d: %s; %s (%lld cycles)", phase_, how.c_str(), does.c_str(),
+                        static_cast<long long>(2 * switch_ + own));
+  }
   return 2 * switch_ + own;
 }
 
@@ -340,6 +381,8 @@ Next TaskRuntime::next(int thread, int phase, Cycles now) {
       stop_waiting(worker, now);
       worker.done = true;
       if (steps_ != nullptr) record(now, thread, "done");
+      if (logs_) [[unlikely]]
+        util::log_userlevel(now, thread, "phase %d: the root has returned, done", phase_);
       return Next{Next::Kind::Done, 0};
     }
     Source source = Source::Child;
@@ -351,6 +394,8 @@ Next TaskRuntime::next(int thread, int phase, Cycles now) {
         worker.waiting_since = now;
       }
       if (steps_ != nullptr) record(now, thread, "wait");
+      if (logs_) [[unlikely]]
+        util::log_userlevel(now, thread, "phase %d: no task to take, waits for work", phase_);
       return Next{Next::Kind::WaitForWork, 0};
     }
     const Cycles cycles = enter(thread, id, source, victim, now);

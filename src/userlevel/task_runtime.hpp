@@ -123,6 +123,7 @@ class TaskRuntime final : public JobRuntime {
   int phase_ = -1;
   bool finished_ = false;  // the current phase's root has returned
   std::vector<Step>* steps_ = nullptr;
+  bool logs_;  // cosched_userlevel is on at debug (log settings are made before the run)
 };
 
 }  // namespace cosched::userlevel

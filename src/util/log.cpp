@@ -9,9 +9,15 @@
 //   ├─ cosched_barrier        barrier protocols: arrivals, completions, notices, keep-alive rounds
 //   ├─ cosched_smp            the SMP model's machine actor
 //   │  ├─ cosched_smp_machine the machine's scheduling and waiting decisions
-//   │  └─ cosched_linux24     the Linux 2.4 scheduler's goodness and wakeup decisions
+//   │  ├─ cosched_linux24     the Linux 2.4 scheduler's goodness and wakeup decisions
+//   │  └─ cosched_userlevel   the user-level runtimes' answers: chunks, tasks taken, spawned, returned,
+//   │                         yielded, stolen, waiting for work, done
 //   └─ cosched_numa           the NUMA model: slices, placements, finished processes
-#include <xbt/log.h>
+#include "util/log.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+#include <utility>
 
 XBT_LOG_NEW_CATEGORY(cosched, "cosched: coscheduling simulator");
 XBT_LOG_NEW_SUBCATEGORY(cosched_now, cosched, "The NOW model's engines");
@@ -21,4 +27,31 @@ XBT_LOG_NEW_SUBCATEGORY(cosched_barrier, cosched, "Barrier protocols");
 XBT_LOG_NEW_SUBCATEGORY(cosched_smp, cosched, "The SMP model's machine actor");
 XBT_LOG_NEW_SUBCATEGORY(cosched_smp_machine, cosched_smp, "SMP machine: scheduling and waiting decisions");
 XBT_LOG_NEW_SUBCATEGORY(cosched_linux24, cosched_smp, "Linux 2.4 scheduler: goodness and wakeup decisions");
+XBT_LOG_NEW_SUBCATEGORY(cosched_userlevel, cosched_smp,
+                        "SMP jobs' user-level runtimes: each answer to a thread");
 XBT_LOG_NEW_SUBCATEGORY(cosched_numa, cosched, "The NUMA model: slices, placements, finished processes");
+
+namespace cosched::util {
+namespace {
+
+// thread_local: each thread that drives a machine names its own callers.
+thread_local std::string userlevel_subject;
+
+}  // namespace
+
+void set_userlevel_log_subject(std::string subject) {
+  userlevel_subject = std::move(subject);
+}
+
+void log_userlevel(long long now, int thread, const char* what, ...) {
+  char text[256];
+  std::va_list args;
+  va_start(args, what);
+  std::vsnprintf(text, sizeof text, what, args);
+  va_end(args);
+  const std::string subject =
+      userlevel_subject.empty() ? "thread " + std::to_string(thread) : userlevel_subject;
+  XBT_CDEBUG(cosched_userlevel, "cycle %lld %s: %s", now, subject.c_str(), text);
+}
+
+}  // namespace cosched::util

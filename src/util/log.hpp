@@ -18,3 +18,19 @@
     XBT_CDEBUG(category, __VA_ARGS__);     \
   }                                        \
   ()
+
+#include <string>
+
+namespace cosched::util {
+
+// The lines of cosched_userlevel, one per answer of a user-level runtime (docs/models/smp.md, 21.3). A
+// runtime knows a thread only by its index in its job; the SMP machine that calls it knows the job and the
+// CPU, and names them as the line's subject ("cpu 1 job fib#0 thread 1") for the length of each call while
+// the category is on. Outside such a call (a runtime driven by a test) the subject is "thread T".
+void set_userlevel_log_subject(std::string subject);
+// "cycle NOW SUBJECT: WHAT", WHAT a printf format and its arguments. Cold: call it behind a test that the
+// category is on.
+[[gnu::cold, gnu::noinline, gnu::format(printf, 3, 4)]] void log_userlevel(long long now, int thread,
+                                                                           const char* what, ...);
+
+}  // namespace cosched::util

@@ -791,3 +791,51 @@ workload:
   EXPECT_EQ(read_text(box.work() / "logged" / "jobs.csv"), read_text(box.work() / "quiet" / "jobs.csv"))
       << "logging changes no result";
 }
+
+// --log=cosched_userlevel.thresh:debug: one line per answer of a job's user-level runtime, named as the
+// machine's lines. fib(3) under work stealing on 2 CPUs with cs_in = cs_out = 1, leaf 10, spawn 2, switch 3:
+// the trace of SmpTaskMachine.Fib3WorkStealingOnTwoCpusStealsAsSoonAsTheDequeFills (tests/unit), where
+// thread 1 steals the root at 9 (a spawn: 2 x 3 + 2 = 8 cycles), and r0 at 41, which it suspends (6), and
+// both threads are told at 69 that the root has returned.
+TEST(Logs, UserLevelAnswersOnlyWithLog) {
+  Sandbox box;
+  write_text(box.work() / "fib.yaml", R"(model: smp
+platform: {cpus: 2}
+scheduler: {policy: rr, quantum: 1000000, cs_in: 1, cs_out: 1}
+workload:
+  jobs:
+    - {name: T, threads: 2, barriers: 1, wait: {algorithm: fixed-spin, spin: 1000},
+       tasks: {tree: fib(3), leaf: 10, spawn: 2, switch: 3, policy: work-stealing}}
+)");
+  const auto logged =
+      box.run({"run", "fib.yaml", "--out", "logged", "--quiet", "--log=cosched_userlevel.thresh:debug"});
+  ASSERT_EQ(logged.status, 0) << logged.describe();
+  for (const char* line :
+       {"[cosched_userlevel/DEBUG] cycle 1 cpu 1 job T#0 thread 1: phase 0: no task to take, waits for "
+        "work\n",
+        "cycle 9 cpu 1 job T#0 thread 1: phase 0: steals r from thread 0's deque; it spawns r1 (8 cycles)\n",
+        "cycle 17 cpu 0 job T#0 thread 0: phase 0: runs r00, just spawned; a leaf, it runs and returns (16 "
+        "cycles)\n",
+        "cycle 41 cpu 1 job T#0 thread 1: phase 0: steals r0 from thread 0's deque; its sync fails: it is "
+        "suspended until its last child returns (6 cycles)\n",
+        "cycle 63 cpu 0 job T#0 thread 0: phase 0: pops r from its deque; its children have returned: it "
+        "returns (6 cycles)\n",
+        "cycle 69 cpu 1 job T#0 thread 1: phase 0: the root has returned, done\n"}) {
+    EXPECT_TRUE(contains(logged.err, line)) << "expected: " << line << logged.describe();
+  }
+  EXPECT_FALSE(contains(logged.err, "cosched_smp_machine")) << "one category only" << logged.describe();
+  const auto quiet = box.run({"run", "fib.yaml", "--out", "quiet", "--quiet"});
+  ASSERT_EQ(quiet.status, 0) << quiet.describe();
+  EXPECT_EQ(quiet.err, "") << "nothing on stderr without --log" << quiet.describe();
+  EXPECT_EQ(read_text(box.work() / "logged" / "jobs.csv"), read_text(box.work() / "quiet" / "jobs.csv"))
+      << "logging changes no result";
+  // A loop job's answers: the seed's example, static chunks of 2 on 2 threads from cycle 0 (no switch cost):
+  // thread 1's first chunk is iterations 2..3, 2000 cycles.
+  const auto loop = box.run({"run", (kRoot / "scenarios" / "loops" / "seed-example.yaml").string(), "--out",
+                             "loop", "--quiet", "--log=cosched_userlevel.thresh:debug"});
+  ASSERT_EQ(loop.status, 0) << loop.describe();
+  EXPECT_TRUE(contains(loop.err,
+                       "cycle 0 cpu 1 job loop#0 thread 1: phase 0: its static chunk 2..3, 2000 "
+                       "cycles\n"))
+      << loop.describe();
+}
