@@ -327,8 +327,24 @@ double estimated_memory_bytes(const Scenario& scenario) {
     pairs += all_pairs ? p * p : 6 * p;
   }
   pairs = std::min(pairs, workstations * workstations);
+  // An open workload's jobs are counted when its SWF file is read (check_stream): the platform's share here.
   return kBaseBytes + workstations * kBytesPerWorkstation + processes * kBytesPerNowProcess +
          pairs * kBytesPerTalkingPair;
+}
+
+double estimated_stream_bytes(std::int64_t jobs, std::int64_t processes) {
+  // A job's layout, barrier protocol and records: a few hundred bytes each, rounded up like a process.
+  return static_cast<double>(processes) * kBytesPerNowProcess +
+         static_cast<double>(jobs) * kBytesPerNowProcess;
+}
+
+void check_stream(std::int64_t jobs, std::int64_t processes, const Field& where) {
+  if (processes > kMaxProcesses)
+    where.error(
+        fmt::format("the stream's {} jobs have {} processes in all, more than the limit of {}; expected "
+                    "fewer jobs (workload.stream.jobs)",
+                    jobs, processes, kMaxProcesses));
+  check_memory(kBaseBytes + estimated_stream_bytes(jobs, processes), where);
 }
 
 void check_simulated_time(std::int64_t now, const std::string& scenario_file, const char* unit) {
