@@ -41,7 +41,7 @@ std::string resolve_swf(const Field& f, const std::string& scenario_dir) {
   candidates.push_back(given);
   std::error_code ec;
   for (const auto& candidate : candidates)
-    if (fs::is_regular_file(candidate, ec)) return candidate.string();
+    if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
   f.fail(
       "a Standard Workload Format file that exists (relative to the scenario file, a folder above it, or "
       "the current directory)");
