@@ -154,7 +154,7 @@ class Stepper {
           coordinate(decision);
           continue;
         }
-        if (now == kNever && !stream_->done())
+        if (stream_->stalled())
           throw std::logic_error("NOW stream: jobs wait with nothing running and nothing left to decide");
       }
       if (now == kNever) break;

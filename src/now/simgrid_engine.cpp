@@ -196,6 +196,8 @@ void coordinate(PreparedRun& run, Wakeups& wakeups) {
   for (;;) {
     const Nanos next = stream.next_decision();
     if (next == kNoTime && stream.done()) break;
+    if (stream.stalled())
+      throw std::logic_error("NOW stream: jobs wait with nothing running and nothing left to decide");
     if (next == kNoTime || next > simulated_now()) {
       wakeups.sleep(self, next);
       continue;

@@ -67,6 +67,7 @@ std::vector<int> Stream::decide(Nanos now) {
     check_start(start);
     const int job = start.job;
     start_[job] = at;
+    ++started_;
     row_[job] = start.row;
     (*layouts_)[job].workstation_of = start.workstations;
     if (rows_) rows_->enter_row(job, start.row, at);

@@ -66,6 +66,9 @@ class Stream {
   void on_earlier_decision(std::function<void(Nanos)> listener) { earlier_ = std::move(listener); }
   // Every job has finished and the coordinator knows it: nothing is left to decide or start.
   bool done() const { return known_finished_ == static_cast<int>(build_.jobs.size()); }
+  // Jobs wait that the job scheduler never starts, with nothing running and nothing left to tell it: a
+  // policy's bug, which the engines report rather than wait forever.
+  bool stalled() const { return !done() && next_decision() == kNoTime && started_ == known_finished_; }
 
   // The workstations. The time of workstation w's next process start; kNoTime for none.
   Nanos next_start(int w) const { return pending_[w].empty() ? kNoTime : pending_[w].front().at; }
@@ -88,6 +91,7 @@ class Stream {
   std::size_t next_submit_ = 0;                    // the first job not yet submitted
   std::set<std::pair<Nanos, int>> notices_;        // (time known to the coordinator, job), not yet told
   int known_finished_ = 0;                         // finishes told to the job scheduler
+  int started_ = 0;                                // jobs started
   std::vector<Nanos> start_;                       // by job
   std::vector<int> row_;                           // by job: its gang row, -1
   std::vector<std::vector<int>> load_;             // by row (one unless gang), by workstation: jobs placed
