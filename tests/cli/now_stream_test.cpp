@@ -106,9 +106,10 @@ class NowStreamPolicy : public ::testing::TestWithParam<PolicyCase> {};
 TEST_P(NowStreamPolicy, BothEnginesGiveTheSameConsistentRecords) {
   const auto& policy = GetParam();
   Sandbox box;
-  // Arrivals 100 times closer: the jobs overlap and queue.
+  // Arrivals 100 times closer: the jobs overlap and queue. With the timeline: every process's states, each
+  // from its start.
   std::vector<std::string> args{(kStreams / "fcfs-small.yaml").string(), "--set",
-                                "workload.stream.arrival_scale=0.01"};
+                                "workload.stream.arrival_scale=0.01", "--set", "output.timeline=true"};
   for (const auto& set : policy.sets) args.insert(args.end(), {"--set", set});
   auto with = [&](const char* engine) {
     auto a = args;
@@ -121,7 +122,7 @@ TEST_P(NowStreamPolicy, BothEnginesGiveTheSameConsistentRecords) {
   const auto varying = {"/wall_seconds"_json_pointer, "/engine"_json_pointer};
   EXPECT_EQ(without(sequential, varying), without(simgrid, varying))
       << "expected identical summaries from the two engines";
-  for (const char* file : {"jobs.csv", "workstations.csv", "barriers.csv"})
+  for (const char* file : {"jobs.csv", "workstations.csv", "barriers.csv", "timeline.csv"})
     EXPECT_EQ(read_text(box.work() / "sequential" / file), read_text(box.work() / "simgrid" / file))
         << "expected identical " << file << " from the two engines";
 
@@ -152,6 +153,25 @@ TEST_P(NowStreamPolicy, BothEnginesGiveTheSameConsistentRecords) {
     mean_response += response / 8;
     mean_bsld += number(job, "bounded_slowdown") / 8;
     responses.push_back(response);
+  }
+  // Each job's processes enter the timeline at its start, on its workstations (timeline.csv: job, copy,
+  // rank, state, start, end, place).
+  std::map<std::string, double> first_state;
+  std::map<std::string, std::set<int>> places;
+  const auto timeline = read_csv(box.work() / "sequential" / "timeline.csv");
+  for (std::size_t r = 1; r < timeline.size(); ++r) {
+    const auto& cells = timeline[r];
+    const double start = std::stod(cells[4]);
+    auto [it, inserted] = first_state.emplace(cells[0], start);
+    if (!inserted) it->second = std::min(it->second, start);
+    places[cells[0]].insert(std::stoi(cells[6]));
+  }
+  for (const auto& job : jobs) {
+    EXPECT_NEAR(first_state[job.at("name")], number(job, "start"), 1e-9)
+        << "expected " << job.at("name") << "'s processes to appear in the timeline at its start";
+    const auto where = workstations(job);
+    EXPECT_EQ(places[job.at("name")], std::set<int>(where.begin(), where.end()))
+        << "expected " << job.at("name") << "'s processes on the workstations jobs.csv names";
   }
   // No workstation holds more jobs at once than the policy allows.
   for (const auto& [w, spans] : busy_on) {
