@@ -66,6 +66,12 @@ void check(const Scenario& scenario, const Field& root);
 // limit.
 double estimated_stream_bytes(std::int64_t jobs, std::int64_t processes);
 void check_stream(std::int64_t jobs, std::int64_t processes, const Field& where);
+// An open workload's trace (output.trace): its jobs bring `process_seconds` of dedicated run time (scaled)
+// over about `run_seconds` of simulated time (0: unknown, no window share), at the rates of its busiest
+// class (the closed workload's estimate per process-second). Throws InputError at output.trace (under
+// `root`) past output.trace_limit_mb. Returns the estimated bytes.
+double check_stream_trace(const NowConfig& now, double process_seconds, double run_seconds,
+                          const Field& root);
 
 // Estimated peak memory of a run in bytes (the numbers behind kMaxMemoryBytes).
 double estimated_memory_bytes(const Scenario& scenario);

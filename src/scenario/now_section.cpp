@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "barrier/keepalive.hpp"
+#include "config/limits.hpp"
 #include "config/now_fields.hpp"
 #include "sched/job_scheduler_registry.hpp"
 #include "sched/local_scheduler_registry.hpp"
@@ -255,6 +256,7 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
     scheduler.finish();
   }
   const auto workload_field = top.required("workload");
+  NowStreamSize stream_size;
   {
     MapReader workload(workload_field, "a mapping with 'jobs' or 'stream'");
     auto jobs = workload.optional("jobs");
@@ -268,7 +270,7 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
       for (std::size_t i = 0; i < items.size(); ++i)
         now.jobs.push_back(read_job(items[i], i, now.workstations));
     } else {
-      now.stream = read_now_stream(*stream, scenario_dir);
+      now.stream = read_now_stream(*stream, scenario_dir, stream_size);
     }
     workload.finish();
   }
@@ -297,6 +299,8 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
                ")");
   }
   now.output = read_output(top, WindowUnit::Duration);
+  if (now.stream)
+    limits::check_stream_trace(now, stream_size.process_seconds, stream_size.run_seconds, top.field());
   return now;
 }
 

@@ -19,7 +19,14 @@ NowJobClass read_now_job_class(const Field& f, std::size_t index);
 
 // Open workloads (scenario/now_stream_section.cpp): workload.stream, whose SWF file is read and checked
 // here (its errors are input errors), and the top-level job_scheduler.
-NowStream read_now_stream(const Field& f, const std::string& scenario_dir);
+// What the trace's estimate needs of the stream (config::limits::check_stream_trace): its jobs' dedicated
+// processor-seconds after time_scale, and the span of its submits after arrival_scale plus its longest run
+// (0 when `load` sets the scale: unknown before the platform).
+struct NowStreamSize {
+  double process_seconds = 0;
+  double run_seconds = 0;
+};
+NowStream read_now_stream(const Field& f, const std::string& scenario_dir, NowStreamSize& size);
 JobSchedulerConfig read_job_scheduler(const Field& f);
 nlohmann::ordered_json now_stream_json(const NowStream& stream);
 

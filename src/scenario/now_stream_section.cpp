@@ -49,7 +49,7 @@ std::string resolve_swf(const Field& f, const std::string& scenario_dir) {
 
 }  // namespace
 
-NowStream read_now_stream(const Field& f, const std::string& scenario_dir) {
+NowStream read_now_stream(const Field& f, const std::string& scenario_dir, NowStreamSize& size) {
   MapReader map(f,
                 "a mapping with swf, classes and optionally first, jobs, load or arrival_scale, time_scale");
   NowStream stream;
@@ -96,10 +96,17 @@ NowStream read_now_stream(const Field& f, const std::string& scenario_dir) {
         .error(fmt::format("the SWF file has {} usable jobs; expected 'first' ({}) below that", usable,
                            stream.first));
   std::int64_t taken = 0, processes = 0;
+  double first_submit = 0, last_submit = 0, longest = 0;
   for (std::int64_t j = stream.first; j < usable && (!stream.jobs || taken < *stream.jobs); ++j, ++taken) {
     const auto& r = trace.jobs[static_cast<std::size_t>(j)];
-    processes += std::max<std::int64_t>(r.allocated_processors, r.requested_processors);
+    const auto p = std::max<std::int64_t>(r.allocated_processors, r.requested_processors);
+    processes += p;
+    size.process_seconds += static_cast<double>(p) * std::max(0.0, r.run_time) * stream.time_scale;
+    if (taken == 0) first_submit = r.submit;
+    last_submit = std::max(last_submit, r.submit);
+    longest = std::max(longest, r.run_time * stream.time_scale);
   }
+  if (!stream.load) size.run_seconds = (last_submit - first_submit) * stream.arrival_scale + longest;
   limits::check_stream(taken, processes, swf);
   return stream;
 }

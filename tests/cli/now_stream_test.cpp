@@ -238,6 +238,7 @@ const BadStreamCase kBadStreamCases[] = {
     {"classes-empty.yaml", "17:14: workload.stream.classes: ", "at least one job class"},
     {"gang-without-gang-slots.yaml", "10:11: scheduler.policy: ", "needs scheduler.policy gang"},
     {"gang-slots-under-fcfs.yaml", "10:11: scheduler.policy: ", "needs job_scheduler.policy gang"},
+    {"trace-too-large.yaml", "25:10: output.trace: ", "more than output.trace_limit_mb (1024 MB)"},
     {"first-past-the-end.yaml", "17:12: workload.stream.first: ", "has 1 usable jobs"},
 };
 
