@@ -16,7 +16,6 @@
 #include <functional>
 #include <limits>
 #include <memory>
-#include <queue>
 #include <set>
 #include <vector>
 
