@@ -64,6 +64,21 @@ std::string summary_text(const nlohmann::ordered_json& s, const std::string& out
     text += fmt::format("  SSR          {} ({} of {} spins successful)\n", percent(s.at("ssr")),
                         s["spins"]["successful"].get<long long>(), s["spins"]["total"].get<long long>());
   }
+  // An open workload (NOW, issue 24): one line for the stream; its jobs, possibly thousands, are in jobs.csv.
+  if (s.contains("stream")) {
+    const auto& st = s.at("stream");
+    text += fmt::format(
+        "  stream       {} jobs ({} skipped) under {}: utilization {}, mean response {} s, mean bounded "
+        "slowdown {} (p90 {})\n",
+        st.at("jobs").get<long long>(), st.at("skipped").get<long long>(),
+        st.at("job_scheduler").get<std::string>(), ratio(st.at("utilization")),
+        number(st.at("mean_response")), number(st.at("mean_bounded_slowdown")),
+        number(st.at("p90_bounded_slowdown")));
+    text += fmt::format("  events       {}   wall {:.3f} s\n", s.at("events").get<unsigned long long>(),
+                        s.at("wall_seconds").get<double>());
+    text += fmt::format("  results      {}\n", out_dir);
+    return text;
+  }
   text += fmt::format("  {:<16} {:>5} {:>14} {:>9} {:>15}\n", "job", "copy", "completion", "SSR",
                       "spins ok/total");
   for (const auto& job : s.at("jobs")) {

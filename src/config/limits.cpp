@@ -327,8 +327,63 @@ double estimated_memory_bytes(const Scenario& scenario) {
     pairs += all_pairs ? p * p : 6 * p;
   }
   pairs = std::min(pairs, workstations * workstations);
+  // An open workload's jobs are counted when its SWF file is read (check_stream): the platform's share here.
   return kBaseBytes + workstations * kBytesPerWorkstation + processes * kBytesPerNowProcess +
          pairs * kBytesPerTalkingPair;
+}
+
+double estimated_stream_bytes(std::int64_t jobs, std::int64_t processes) {
+  // A job's layout, barrier protocol and records: a few hundred bytes each, rounded up like a process.
+  return static_cast<double>(processes) * kBytesPerNowProcess +
+         static_cast<double>(jobs) * kBytesPerNowProcess;
+}
+
+void check_stream(std::int64_t jobs, std::int64_t processes, const Field& where) {
+  if (processes > kMaxProcesses)
+    where.error(
+        fmt::format("the stream's {} jobs have {} processes in all, more than the limit of {}; expected "
+                    "fewer jobs (workload.stream.jobs)",
+                    jobs, processes, kMaxProcesses));
+  check_memory(kBaseBytes + estimated_stream_bytes(jobs, processes), where);
+}
+
+double check_stream_trace(const NowConfig& now, double process_seconds, double run_seconds,
+                          const Field& root) {
+  const auto& output = now.output;
+  if (!output.traces() || !now.stream) return 0;
+  // Per process and nanosecond of its run, as now_trace counts them per phase (Brim & Miller 3.1), for the
+  // class that changes state and sends most; sharing a workstation adds 3 intervals per quantum.
+  double intervals_per_ns = 0, messages_per_ns = 0;
+  for (const auto& c : now.stream->classes) {
+    const auto& job = c.profile;
+    const double sync = static_cast<double>(job.sync_interval);
+    const double reads =
+        job.pattern == Pattern::None ? 0 : sync / static_cast<double>(std::max<Nanos>(1, job.comm_interval));
+    intervals_per_ns = std::max(intervals_per_ns, (6 + 4 * reads) / sync);
+    messages_per_ns = std::max(messages_per_ns, (2 * reads + 2) / sync);
+  }
+  intervals_per_ns += 3.0 / static_cast<double>(std::max<Nanos>(1, now.quantum));
+  const double process_ns = process_seconds * 1e9;
+  double intervals = process_ns * intervals_per_ns;
+  double messages = output.trace_messages ? process_ns * messages_per_ns : 0;
+  if (const auto& window = output.trace_window; window && run_seconds > 0) {
+    const double share =
+        std::min(1.0, static_cast<double>(window->second - window->first) / (run_seconds * 1e9));
+    intervals *= share;
+    messages *= share;
+  }
+  const double per_interval =
+      (output.trace_paje ? kPajeBytesPerInterval : 0) + (output.trace_chrome ? kChromeBytesPerInterval : 0);
+  const double per_message =
+      (output.trace_paje ? kPajeBytesPerMessage : 0) + (output.trace_chrome ? kChromeBytesPerMessage : 0);
+  const double bytes = intervals * per_interval + messages * per_message;
+  if (bytes > static_cast<double>(output.trace_limit_mb) * 1e6)
+    trace_field(root).error(fmt::format(
+        "the trace would be about {:.0f} MB ({:.3g} intervals, {:.3g} messages over the stream's jobs), more "
+        "than output.trace_limit_mb ({} MB); expected a shorter output.trace_window, output.trace_messages: "
+        "false, a smaller workload.stream.time_scale or a larger output.trace_limit_mb",
+        bytes / 1e6, intervals, messages, output.trace_limit_mb));
+  return bytes;
 }
 
 void check_simulated_time(std::int64_t now, const std::string& scenario_file, const char* unit) {

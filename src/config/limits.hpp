@@ -60,6 +60,19 @@ void check_simulated_time(std::int64_t now, const std::string& scenario_file, co
 // Throws InputError naming the key that tips the scenario over the limit.
 void check(const Scenario& scenario, const Field& root);
 
+// An open workload (workload.stream, issue 24): its `jobs` taken from the SWF file with `processes` in all.
+// Every job's processes stay on their nodes until the run ends (their records are read at the end), and
+// each job has its layout and result record. Throws InputError at `where` past kMaxProcesses or the memory
+// limit.
+double estimated_stream_bytes(std::int64_t jobs, std::int64_t processes);
+void check_stream(std::int64_t jobs, std::int64_t processes, const Field& where);
+// An open workload's trace (output.trace): its jobs bring `process_seconds` of dedicated run time (scaled)
+// over about `run_seconds` of simulated time (0: unknown, no window share), at the rates of its busiest
+// class (the closed workload's estimate per process-second). Throws InputError at output.trace (under
+// `root`) past output.trace_limit_mb. Returns the estimated bytes.
+double check_stream_trace(const NowConfig& now, double process_seconds, double run_seconds,
+                          const Field& root);
+
 // Estimated peak memory of a run in bytes (the numbers behind kMaxMemoryBytes).
 double estimated_memory_bytes(const Scenario& scenario);
 

@@ -103,6 +103,47 @@ Json now_job_json(const NowJobRecord& job) {
                     {"partner_ready", job.wakeups_received[1]},
                     {"partner_blocked", job.wakeups_received[2]}};
   out["arrival_replies"] = job.arrival_replies;
+  // An open workload's columns (jobs.csv: the analysis package's figures read them by name).
+  if (const auto& st = job.stream) {
+    out["submit"] = st->submit;
+    out["start"] = st->start;
+    out["end"] = st->end;
+    out["wait"] = st->wait;
+    out["response"] = st->response;
+    out["run_time"] = st->run_time;
+    out["slowdown"] = st->slowdown;
+    out["bounded_slowdown"] = st->bounded_slowdown;
+    out["processors"] = st->processors;
+    out["class"] = st->job_class;
+    std::string workstations;
+    for (int w : st->workstations) workstations += (workstations.empty() ? "" : ";") + std::to_string(w);
+    out["workstations"] = workstations;
+    out["swf_number"] = st->swf_number;
+  }
+  return out;
+}
+
+Json now_stream_json(const NowStreamRecord& s) {
+  Json out;
+  out["jobs"] = s.jobs;
+  out["skipped"] = s.skipped_unusable + s.skipped_too_large;
+  out["skipped_unusable"] = s.skipped_unusable;
+  out["skipped_too_large"] = s.skipped_too_large;
+  out["job_scheduler"] = s.job_scheduler;
+  out["mpl"] = s.mpl;
+  out["utilization"] = s.utilization;
+  out["throughput"] = s.throughput;
+  out["mean_wait"] = s.mean_wait;
+  out["mean_response"] = s.mean_response;
+  out["mean_bounded_slowdown"] = s.mean_bounded_slowdown;
+  const char* names[] = {"p50", "p90", "p99"};
+  for (int i = 0; i < 3; ++i) out[std::string(names[i]) + "_response"] = s.response_percentiles[i];
+  for (int i = 0; i < 3; ++i)
+    out[std::string(names[i]) + "_bounded_slowdown"] = s.bounded_slowdown_percentiles[i];
+  out["offered_load"] = s.offered_load;
+  out["arrival_scale"] = s.arrival_scale;
+  out["time_scale"] = s.time_scale;
+  out["bounded_slowdown_threshold_s"] = s.bounded_slowdown_threshold_s;
   return out;
 }
 
@@ -269,6 +310,7 @@ Json summary_json(const NowRunRecord& r) {
   out["events"] = r.events;
   out["time_unit"] = "s";
   out["platform"] = {{"workstations", r.platform.workstations}, {"latency_s", r.platform.latency_s}};
+  if (r.stream) out["stream"] = now_stream_json(*r.stream);
   out["wall_seconds"] = r.wall_seconds;
   out["resolved"] = r.resolved;
   return out;

@@ -107,6 +107,36 @@ struct CountMean {
   std::optional<double> mean_s;
 };
 
+// An open workload's job (issue 24; docs/models/now-streams.md section 6), seconds of simulated time from
+// the stream's first submit.
+struct NowStreamJobRecord {
+  double submit = 0, start = 0, end = 0;
+  double wait = 0;              // start - submit
+  double response = 0;          // end - submit
+  double run_time = 0;          // its dedicated run time: the SWF run time x time_scale
+  double slowdown = 0;          // response / run_time
+  double bounded_slowdown = 0;  // max(1, response / max(run_time, threshold x time_scale))
+  int processors = 0;
+  std::string job_class;
+  std::vector<int> workstations;  // by rank
+  std::int64_t swf_number = -1;   // field 1 of its SWF record
+};
+
+// An open workload's run as a whole (docs/models/now-streams.md section 6).
+struct NowStreamRecord {
+  std::int64_t jobs = 0;
+  std::int64_t skipped_unusable = 0, skipped_too_large = 0;
+  double utilization = 0;  // processor-seconds of dedicated run time / (workstations x makespan)
+  double throughput = 0;   // jobs per simulated second: jobs / makespan
+  double mean_response = 0, mean_bounded_slowdown = 0, mean_wait = 0;
+  std::array<double, 3> response_percentiles{};          // p50, p90, p99 (nearest rank)
+  std::array<double, 3> bounded_slowdown_percentiles{};  // the same
+  double offered_load = 0, arrival_scale = 1, time_scale = 1;
+  double bounded_slowdown_threshold_s = 0;  // as applied: the scenario's threshold x time_scale
+  std::string job_scheduler;
+  int mpl = 1;
+};
+
 struct NowJobRecord {
   std::string name;
   int copy = 0;
@@ -132,6 +162,7 @@ struct NowJobRecord {
   std::int64_t wakeups_sent = 0;
   std::array<std::int64_t, 3> wakeups_received{};
   std::int64_t arrival_replies = 0;
+  std::optional<NowStreamJobRecord> stream;  // an open workload's job only
 };
 
 struct NowWorkstationRecord {
@@ -172,6 +203,7 @@ struct NowRunRecord {
   nlohmann::ordered_json resolved;
   std::vector<NowWorkstationRecord> workstations;  // workstations.csv
   std::vector<NowBarrierRecord> barriers;          // barriers.csv
+  std::optional<NowStreamRecord> stream;           // an open workload only
 
   SpinCount spins() const;  // barrier waits over all jobs
 };

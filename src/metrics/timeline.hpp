@@ -29,6 +29,11 @@ class TimelineRecorder {
   explicit TimelineRecorder(int processes = 0) : intervals_(processes) {}
 
   int processes() const { return static_cast<int>(intervals_.size()); }
+  // One more process (an open workload's job starting during the run); returns its index.
+  int add_process() {
+    intervals_.emplace_back();
+    return processes() - 1;
+  }
   // `process` is in `state` at `place` from `time` on (time never goes back for one process).
   void enter(int process, std::int64_t time, int state, int place);
   // The intervals of `process` from its first state up to `end`: the open one ends at `end`, those that

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 #include <stdexcept>
 #include <string>
@@ -80,28 +81,24 @@ class MailboxDelivery final : public MessageDelivery {
 
   std::vector<Message> receive(int at, std::optional<Nanos> deadline) override {
     auto& port = ports_[at];
-    double timeout = -1;
-    if (deadline) timeout = std::max(0.0, static_cast<double>(*deadline) * 1e-9 - sg4::Engine::get_clock());
-    std::vector<Parcel> arrived;
-    ssize_t index = sg4::Comm::wait_any_for(port.waiting, timeout);
+    const ssize_t index = sg4::Comm::wait_any_for(port.waiting, timeout_until(deadline));
     if (index < 0) return {};
-    collect(port, static_cast<std::size_t>(index), arrived);
-    // Every message of this nanosecond, whatever SimGrid's sub-nanosecond order: as long as some message
-    // still in flight could arrive in it, wait until just before the next nanosecond.
-    const Nanos now = simulated_now();
-    while (!port.in_flight.empty() && *port.in_flight.begin() <= now) {
-      const double rest = std::max(0.0, (static_cast<double>(now) + 0.4) * 1e-9 - sg4::Engine::get_clock());
-      index = sg4::Comm::wait_any_for(port.waiting, rest);
-      // SimGrid may end a transfer at the very instant of the timeout and report the timeout first.
-      if (index < 0) index = sg4::Comm::test_any(port.waiting);
-      if (index < 0) break;
-      collect(port, static_cast<std::size_t>(index), arrived);
+    return receive_rest(port, static_cast<std::size_t>(index));
+  }
+
+  std::vector<Message> receive(int at, std::optional<Nanos> deadline,
+                               const sg4::ExecPtr& interrupt) override {
+    auto& port = ports_[at];
+    std::vector<sg4::ActivityPtr> activities(port.waiting.begin(), port.waiting.end());
+    activities.push_back(interrupt);
+    ssize_t index = -1;
+    try {
+      index = sg4::Activity::wait_any_for(activities, timeout_until(deadline));
+    } catch (const simgrid::CancelException&) {
+      return {};  // woken
     }
-    std::sort(arrived.begin(), arrived.end());
-    std::vector<Message> messages;
-    messages.reserve(arrived.size());
-    for (const auto& parcel : arrived) messages.push_back(parcel.message);
-    return messages;
+    if (index < 0 || static_cast<std::size_t>(index) >= port.waiting.size()) return {};
+    return receive_rest(port, static_cast<std::size_t>(index));
   }
 
   void close(int at) override {
@@ -139,6 +136,34 @@ class MailboxDelivery final : public MessageDelivery {
     port.in_flight.erase(port.in_flight.find(parcel->earliest_arrival));
     delete parcel;
     post(port, c);
+  }
+
+  static double timeout_until(std::optional<Nanos> deadline) {
+    if (!deadline) return -1;
+    return std::max(0.0, static_cast<double>(*deadline) * 1e-9 - sg4::Engine::get_clock());
+  }
+
+  // After the message of channel `index` arrived: every other message of its nanosecond, sorted.
+  std::vector<Message> receive_rest(Port& port, std::size_t first) {
+    std::vector<Parcel> arrived;
+    collect(port, first, arrived);
+    ssize_t index = -1;
+    // Every message of this nanosecond, whatever SimGrid's sub-nanosecond order: as long as some message
+    // still in flight could arrive in it, wait until just before the next nanosecond.
+    const Nanos now = simulated_now();
+    while (!port.in_flight.empty() && *port.in_flight.begin() <= now) {
+      const double rest = std::max(0.0, (static_cast<double>(now) + 0.4) * 1e-9 - sg4::Engine::get_clock());
+      index = sg4::Comm::wait_any_for(port.waiting, rest);
+      // SimGrid may end a transfer at the very instant of the timeout and report the timeout first.
+      if (index < 0) index = sg4::Comm::test_any(port.waiting);
+      if (index < 0) break;
+      collect(port, static_cast<std::size_t>(index), arrived);
+    }
+    std::sort(arrived.begin(), arrived.end());
+    std::vector<Message> messages;
+    messages.reserve(arrived.size());
+    for (const auto& parcel : arrived) messages.push_back(parcel.message);
+    return messages;
   }
 
   std::vector<Port> ports_;

@@ -3,6 +3,8 @@
 // SimGrid network through the destination workstation's mailbox; a faster path must give identical
 // results behind the same interface.
 
+#include <simgrid/forward.h>
+
 #include <functional>
 #include <memory>
 #include <optional>
@@ -27,6 +29,10 @@ class MessageDelivery {
   // order (sending workstation, then the order it sent them) that does not depend on the order SimGrid
   // ran the senders in; nothing at the deadline.
   virtual std::vector<Message> receive(int at, std::optional<Nanos> deadline) = 0;
+  // The same, returning nothing as soon as another actor cancels `interrupt` (an execution the caller
+  // started and never lets end): how an open workload's coordinator wakes a workstation at once.
+  virtual std::vector<Message> receive(int at, std::optional<Nanos> deadline,
+                                       const simgrid::s4u::ExecPtr& interrupt) = 0;
   // The workstation's actor is done.
   virtual void close(int at) = 0;
   // No message can arrive at workstation `at` before this time: the earliest arrival of the messages in

@@ -141,6 +141,23 @@ void Node::start() {
   if (!processes_.empty()) dispatch();
 }
 
+void Node::start_process(int job, int rank, Nanos now) {
+  if (now < now_) throw std::logic_error("NOW node: a job started in the node's past");
+  now_ = now;
+  ++events_;
+  add_process(job, rank);
+  const int id = static_cast<int>(processes_.size()) - 1;
+  auto& p = processes_[id];
+  p.since = now_;
+  scheduler_->admit(id, p.job, layout(p).tickets, now_);
+  start_phase(p);
+  ++unfinished_;
+  if (timeline_)
+    timeline_->enter(timeline_->add_process(), now_, static_cast<int>(p.category), params_.workstation);
+  NOW_LOG(cosched_now_node, p, "starts: admitted");
+  reschedule_check();
+}
+
 std::optional<Nanos> Node::next_timer() const {
   const Nanos next = next_timer_time();
   return next >= 0 ? std::optional<Nanos>(next) : std::nullopt;

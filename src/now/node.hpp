@@ -80,6 +80,10 @@ class alignas(64) Node {
   void add_process(int job, int rank);
   // Admits every process at time 0 and dispatches the first.
   void start();
+  // An open workload's job starts here (docs/models/now-streams.md section 5): its process `rank` is added
+  // and admitted at `now`, which is not before the node's time; the caller has processed the node's timers
+  // up to `now`, and delivers the messages arriving at `now` after.
+  void start_process(int job, int rank, Nanos now);
   // Processes every timer due at or before `now` (timers before messages of the same instant).
   void advance(Nanos now) {
     const Nanos next = next_timer_time();

@@ -12,6 +12,7 @@
 #include "config/scenario.hpp"
 #include "now/job_tracker.hpp"
 #include "now/node.hpp"
+#include "now/stream.hpp"
 #include "platform/now_platform.hpp"
 #include "sched/gang.hpp"
 
@@ -25,6 +26,9 @@ struct PreparedRun {
   std::vector<JobLayout> jobs;
   std::unique_ptr<JobTracker> tracker;
   std::shared_ptr<sched::GangMatrix> gang;  // under gang scheduling only
+  // An open workload's stream and job scheduler (docs/models/now-streams.md section 5); null for a closed
+  // workload. Its jobs are `jobs`, their workstations filled in as they start.
+  std::unique_ptr<Stream> stream;
   // The messages for the traces (output.trace_messages); null when they are not traced. Before the nodes,
   // which point to it.
   std::unique_ptr<metrics::MessageRecorder> messages;

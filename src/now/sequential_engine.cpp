@@ -139,13 +139,25 @@ class Stepper {
       // (Here, not in the constructor: the actor's body is moved before it runs.)
       stations_[w].node->share_outbox(&outbox_);
       stations_[w].node->start();
-      wake_.settle(w, next_event(stations_[w]));
+      wake_.settle(w, next_event(w, stations_[w]));
     }
     const Nanos quantum = std::max<Nanos>(run_.config->quantum, 1);
     const auto started = std::chrono::steady_clock::now();
     Nanos slice_end = 0;
     Nanos last = 0;
-    for (Nanos now = wake_.earliest(); now != kNever; now = wake_.earliest()) {
+    for (Nanos now = wake_.earliest();; now = wake_.earliest()) {
+      // An open workload's coordinator decides before the window that starts at or after its events
+      // (now/stream.hpp): every workstation has then handled its events before them.
+      if (stream_) {
+        const Nanos decision = stream_->next_decision();
+        if (decision != kNever && decision <= now) {
+          coordinate(decision);
+          continue;
+        }
+        if (stream_->stalled())
+          throw std::logic_error("NOW stream: jobs wait with nothing running and nothing left to decide");
+      }
+      if (now == kNever) break;
       // SimGrid's clock follows the model's at every quantum boundary.
       if (now > slice_end) {
         config::limits::check_simulated_time(now, run_.scenario_file, "ns");
@@ -197,15 +209,41 @@ class Stepper {
     Station& station = stations_[w];
     Node& node = *station.node;
     auto& inbound = station.inbound;
-    while (inbound.next() < before) {
-      const Nanos at = inbound.next();
-      node.advance(at);
-      do node.deliver(at, inbound.pop());
-      while (inbound.next() == at);
+    if (stream_) {
+      step_stream(w, station, before);
+    } else {
+      while (inbound.next() < before) {
+        const Nanos at = inbound.next();
+        node.advance(at);
+        do node.deliver(at, inbound.pop());
+        while (inbound.next() == at);
+      }
     }
     node.run_ahead(horizon);
     post(w, station);
-    wake_.settle(w, next_event(station));
+    wake_.settle(w, next_event(w, station));
+  }
+
+  // An open workload's step: the starts of the stream's jobs on w are events too. At one instant, the
+  // node's timers, then the starts, then the messages (docs/models/now-streams.md section 5.3).
+  void step_stream(int w, Station& station, Nanos before) {
+    Node& node = *station.node;
+    auto& inbound = station.inbound;
+    for (;;) {
+      const Nanos at = std::min(inbound.next(), stream_->next_start(w));
+      if (at >= before) return;
+      node.advance(at);
+      while (stream_->next_start(w) == at) {
+        const ProcessStart start = stream_->pop_start(w);
+        node.start_process(start.job, start.rank, at);
+      }
+      while (inbound.next() == at) node.deliver(at, inbound.pop());
+    }
+  }
+
+  // The coordinator's events at `now`: the starts it decides become events of their workstations.
+  void coordinate(Nanos now) {
+    for (int w : stream_->decide(now)) wake_.bring_forward(w, stream_->next_start(w));
   }
 
   // Puts the messages workstation w sent on their way, in the order they left.
@@ -219,14 +257,15 @@ class Stepper {
     outbox_.clear();
   }
 
-  // The time of workstation w's next event; none once it has finished.
-  static Nanos next_event(const Station& station) {
+  // The time of workstation w's next event; none once it has finished (and no job is to start there).
+  Nanos next_event(int w, const Station& station) const {
     const Node& node = *station.node;
     Nanos next = station.inbound.next();
     if (!node.finished()) {
       const Nanos timer = node.next_timer_time();
       if (timer >= 0 && timer < next) next = timer;
     }
+    if (stream_) next = std::min(next, stream_->next_start(w));
     return next;
   }
 
@@ -242,6 +281,7 @@ class Stepper {
   }
 
   PreparedRun& run_;
+  Stream* stream_ = run_.stream.get();  // an open workload's; null for a closed one
   const metrics::ProgressSink& progress_;
   const Nanos min_latency_ = run_.platform.min_latency;
   std::vector<Station> stations_;  // by workstation

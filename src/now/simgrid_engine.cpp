@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <set>
+#include <simgrid/Exception.hpp>
 
 #include "config/limits.hpp"
 #include "now/delivery.hpp"
@@ -82,6 +83,132 @@ void drive_node(int w, Node& node, MessageDelivery& delivery, const PreparedRun&
   delivery.close(w);
 }
 
+// An open workload's wake-ups (docs/models/now-streams.md section 5.3): each waiting actor (a workstation,
+// or the coordinator) also waits on an execution of its own that never ends; another actor cancels it to
+// wake it at once, at the current simulated time.
+class Wakeups {
+ public:
+  explicit Wakeups(int actors) : interrupt_(actors), waiting_(actors, false) {}
+  // The interrupt actor `a` waits on; a fresh one after a wake-up.
+  const sg4::ExecPtr& interrupt(int a) {
+    auto& exec = interrupt_[a];
+    if (!exec || exec->get_state() == sg4::Activity::State::CANCELED) {
+      exec = sg4::this_actor::exec_init(1e30);  // never ends: about 3e13 simulated years at 1 Gflop/s
+      exec->start();
+    }
+    return exec;
+  }
+  void waiting(int a, bool yes) { waiting_[a] = yes; }
+  void wake(int a) {
+    if (!waiting_[a]) return;  // it will see the news before it next waits
+    waiting_[a] = false;
+    interrupt_[a]->cancel();
+  }
+  // Waits until `deadline` (kNoTime: until woken) or a wake-up.
+  void sleep(int a, Nanos deadline) {
+    const auto& exec = interrupt(a);
+    waiting(a, true);
+    try {
+      if (deadline == kNoTime) {
+        exec->wait();
+      } else if (static_cast<double>(deadline) * 1e-9 > sg4::Engine::get_clock()) {
+        exec->wait_until(static_cast<double>(deadline) * 1e-9);
+      }
+    } catch (const simgrid::TimeoutException&) {
+    } catch (const simgrid::CancelException&) {
+    }
+    waiting(a, false);
+  }
+  // Actor `a` is done: its interrupt goes with it.
+  void release(int a) {
+    auto& exec = interrupt_[a];
+    if (exec && exec->get_state() == sg4::Activity::State::STARTED) exec->cancel();
+    exec = nullptr;
+  }
+
+ private:
+  std::vector<sg4::ExecPtr> interrupt_;  // by actor: workstations, then the coordinator
+  std::vector<bool> waiting_;
+};
+
+// The body of workstation w's actor under an open workload: drive_node's, with the stream's starts on w
+// as events (at one instant: the node's timers, the starts, then the messages), and staying until the
+// stream is done, idle or not.
+void drive_stream_node(int w, Node& node, MessageDelivery& delivery, PreparedRun& run, Wakeups& wakeups,
+                       bool lookahead, const metrics::ProgressSink& progress) {
+  Stream& stream = *run.stream;
+  delivery.open(w);
+  node.start();
+  const auto start_due = [&](Nanos at) {
+    while (stream.next_start(w) == at) {
+      const ProcessStart start = stream.pop_start(w);
+      node.start_process(start.job, start.rank, at);
+    }
+  };
+  std::uint64_t wakeups_seen = 0;
+  for (;;) {
+    for (const auto& envelope : node.outbox()) delivery.send(w, envelope);
+    node.outbox().clear();
+    if (node.finished() && stream.done()) break;
+    const Nanos start = stream.next_start(w);
+    const Nanos horizon = std::min(lookahead ? delivery.horizon(w) : simulated_now(), start);
+    node.advance_quietly(horizon);
+    std::optional<Nanos> next;
+    if (!node.finished()) next = lookahead ? node.next_send_bound() : node.next_timer();
+    if (next && *next <= horizon) {
+      if (*next > simulated_now()) sg4::this_actor::sleep_until(static_cast<double>(*next) * 1e-9);
+      node.advance(*next);
+      continue;
+    }
+    if (start <= horizon) {  // every timer up to the start processed, none sending before it
+      start_due(start);
+      continue;
+    }
+    std::optional<Nanos> deadline = next;
+    if (start != kNoTime && (!deadline || start < *deadline)) deadline = start;
+    wakeups.waiting(w, true);
+    const auto messages = delivery.receive(w, deadline, wakeups.interrupt(w));
+    wakeups.waiting(w, false);
+    const Nanos at = simulated_now();
+    config::limits::check_simulated_time(at, run.scenario_file, "ns");
+    if (stream.next_start(w) < at) throw std::logic_error("NOW stream: a start reached a workstation late");
+    node.advance(at);
+    start_due(at);
+    for (const auto& message : messages) node.deliver(at, message);
+    if (progress && w == 0 && (++wakeups_seen & 0xfff) == 0) {
+      progress(
+          {fmt::format("{:.3f} s", sg4::Engine::get_clock()),
+           static_cast<double>(run.tracker->barriers_passed()) / static_cast<double>(run.total_barriers)});
+    }
+  }
+  for (const auto& envelope : node.outbox()) delivery.send(w, envelope);
+  node.outbox().clear();
+  delivery.close(w);
+  wakeups.release(w);
+}
+
+// The coordinator's actor: it sleeps until the stream's next decision (brought forward by a finish
+// reported meanwhile), decides, and wakes the workstations given starts; at the end, every workstation.
+void coordinate(PreparedRun& run, Wakeups& wakeups) {
+  Stream& stream = *run.stream;
+  const int self = run.workstations();
+  stream.on_earlier_decision([&wakeups, self](Nanos) { wakeups.wake(self); });
+  for (;;) {
+    const Nanos next = stream.next_decision();
+    if (next == kNoTime && stream.done()) break;
+    if (stream.stalled())
+      throw std::logic_error("NOW stream: jobs wait with nothing running and nothing left to decide");
+    if (next == kNoTime || next > simulated_now()) {
+      wakeups.sleep(self, next);
+      continue;
+    }
+    for (int w : stream.decide(next)) wakeups.wake(w);
+  }
+  stream.on_earlier_decision({});
+  for (int w = 0; w < run.workstations(); ++w) wakeups.wake(w);
+  wakeups.release(self);
+}
+
 }  // namespace
 
 void drive_with_actors(PreparedRun& run, const SimgridEngineOptions& options,
@@ -98,8 +225,32 @@ void drive_with_actors(PreparedRun& run, const SimgridEngineOptions& options,
   RouteRate rate;
   if (run.config->network == config::NowNetwork::LogP)
     rate = [&platform = run.platform](int from, int to) { return platform.rate(from, to); };
-  auto delivery = make_mailbox_delivery(correspondents(run.jobs, workstations), run.platform.min_latency,
-                                        in_send_order, std::move(rate));
+  // An open workload's jobs are placed as they start: any two workstations may talk.
+  std::vector<std::vector<int>> senders;
+  if (run.stream) {
+    senders.assign(workstations, {});
+    for (int to = 0; to < workstations; ++to)
+      for (int from = 0; from < workstations; ++from)
+        if (from != to) senders[to].push_back(from);
+  } else {
+    senders = correspondents(run.jobs, workstations);
+  }
+  auto delivery = make_mailbox_delivery(senders, run.platform.min_latency, in_send_order, std::move(rate));
+  if (run.stream) {
+    Wakeups wakeups(workstations + 1);
+    for (int w = 0; w < workstations; ++w) {
+      Node* node = run.nodes[w].get();
+      sg4::Actor::create(fmt::format("ws-{}", w), run.platform.workstations[w],
+                         platform::guarded([w, node, &delivery, &run, &wakeups, &options, &progress] {
+                           drive_stream_node(w, *node, *delivery, run, wakeups, options.lookahead, progress);
+                         }));
+    }
+    sg4::Actor::create("coordinator", run.platform.workstations[0],
+                       platform::guarded([&run, &wakeups] { coordinate(run, wakeups); }));
+    run.engine->run();
+    platform::rethrow_actor_error();
+    return;
+  }
   for (int w = 0; w < workstations; ++w) {
     Node* node = run.nodes[w].get();
     sg4::Actor::create(fmt::format("ws-{}", w), run.platform.workstations[w],

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <simgrid/s4u.hpp>
 
 #include "barrier/protocol.hpp"
@@ -13,10 +14,13 @@
 #include "now/prepared_run.hpp"
 #include "now/sequential_engine.hpp"
 #include "now/simgrid_engine.hpp"
+#include "now/stream.hpp"
 #include "platform/engine.hpp"
 #include "platform/now_platform.hpp"
+#include "sched/job_scheduler_registry.hpp"
 #include "sched/local_scheduler_registry.hpp"
 #include "workload/now_program.hpp"
+#include "workload/swf.hpp"
 
 namespace cosched::now {
 
@@ -26,6 +30,42 @@ namespace {
 
 double seconds(Nanos ns) {
   return static_cast<double>(ns) * 1e-9;
+}
+
+// The parts of a job's layout that come from its profile alone: the waiting algorithm, the program and the
+// keep-alives (shared by the copies of a closed workload's profile), and a barrier protocol.
+struct ProfileLayout {
+  std::shared_ptr<const wait::NowWaitAlgorithm> algorithm;
+  workload::ProgramSpec program;
+  std::shared_ptr<const barrier::KeepAlive> keepalive;
+  Nanos prefetch_lead = -1;
+};
+
+ProfileLayout profile_layout(const config::NowJobProfile& profile, const config::NowConfig& now,
+                             Nanos latency) {
+  wait::WaitPlatform wp{latency, now.overhead, now.context_switch,
+                        static_cast<Nanos>(std::llround(workload::imbalance_spread(profile.imbalance) *
+                                                        static_cast<double>(profile.sync_interval)))};
+  wp.sync_interval = profile.sync_interval;
+  wp.imbalance = profile.imbalance;
+  wp.processes = profile.processes;
+  ProfileLayout out;
+  out.algorithm = wait::make_now_wait(profile.wait, wp);
+  out.program = {profile.comm_interval,  profile.sync_interval,          profile.imbalance, profile.pattern,
+                 profile.interval_basis, 2 * latency + 4 * now.overhead, profile.processes};
+  if (profile.keepalive.enabled())
+    out.keepalive = std::make_shared<barrier::KeepAlive>(profile.keepalive, profile.processes);
+  out.prefetch_lead = wait::prefetch_lead(profile.wait, wp);
+  return out;
+}
+
+std::shared_ptr<const barrier::Protocol> make_job_protocol(const config::NowJobProfile& profile,
+                                                           const config::NowConfig& now, Nanos latency,
+                                                           const ProfileLayout& parts) {
+  return barrier::make_protocol(
+      profile.barrier_kind, profile.processes,
+      {profile.barrier_notify, latency, now.overhead, parts.algorithm->needs_arrival_replies()},
+      profile.barrier_arrive);
 }
 
 std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, int workstations) {
@@ -38,33 +78,52 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
             "would be on workstation {}",
             profile.placement_origin[rank], workstations, now.platform_file, rank, profile.placement[rank]));
     }
-    wait::WaitPlatform wp{latency, now.overhead, now.context_switch,
-                          static_cast<Nanos>(std::llround(workload::imbalance_spread(profile.imbalance) *
-                                                          static_cast<double>(profile.sync_interval)))};
-    wp.sync_interval = profile.sync_interval;
-    wp.imbalance = profile.imbalance;
-    wp.processes = profile.processes;
-    std::shared_ptr<const wait::NowWaitAlgorithm> algorithm = wait::make_now_wait(profile.wait, wp);
-    workload::ProgramSpec program{
-        profile.comm_interval,  profile.sync_interval,          profile.imbalance, profile.pattern,
-        profile.interval_basis, 2 * latency + 4 * now.overhead, profile.processes};
+    const ProfileLayout parts = profile_layout(profile, now, latency);
     std::shared_ptr<const barrier::Protocol> protocol;
-    std::shared_ptr<const barrier::KeepAlive> keepalive;
-    if (profile.keepalive.enabled())
-      keepalive = std::make_shared<barrier::KeepAlive>(profile.keepalive, profile.processes);
     for (int copy = 0; copy < profile.copies; ++copy) {
       // An order-aware tree is built during the run, so each job instance has its own (section 4.4).
       if (!protocol || profile.barrier_notify == barrier::TreeKind::OrderAwareSkewed)
-        protocol = barrier::make_protocol(
-            profile.barrier_kind, profile.processes,
-            {profile.barrier_notify, latency, now.overhead, algorithm->needs_arrival_replies()},
-            profile.barrier_arrive);
+        protocol = make_job_protocol(profile, now, latency, parts);
       jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets,
-                               profile.placement, protocol, keepalive, algorithm, program,
-                               wait::prefetch_lead(profile.wait, wp)});
+                               profile.placement, protocol, parts.keepalive, parts.algorithm, parts.program,
+                               parts.prefetch_lead});
     }
   }
   return jobs;
+}
+
+// An open workload's jobs as every workstation will see them, their workstations left to the job
+// scheduler (now/stream.hpp).
+std::vector<JobLayout> stream_layouts(const StreamBuild& build, const config::NowConfig& now, Nanos latency) {
+  std::vector<JobLayout> jobs;
+  jobs.reserve(build.jobs.size());
+  for (const auto& spec : build.jobs) {
+    const auto& profile = spec.profile;
+    const ProfileLayout parts = profile_layout(profile, now, latency);
+    jobs.push_back(JobLayout{profile.name,
+                             0,
+                             profile.processes,
+                             profile.barriers,
+                             profile.tickets,
+                             {},
+                             make_job_protocol(profile, now, latency, parts),
+                             parts.keepalive,
+                             parts.algorithm,
+                             parts.program,
+                             parts.prefetch_lead});
+  }
+  return jobs;
+}
+
+// The stream of an open workload: the SWF file (read again: the scenario's loader checked it) through
+// build_stream, for the platform's workstations and the run's seed.
+StreamBuild read_stream(const config::Scenario& scenario, int workstations) {
+  const auto& now = std::get<config::NowConfig>(scenario.model_config);
+  try {
+    return build_stream(workload::read_swf(now.stream->swf), now, workstations, scenario.seed);
+  } catch (const workload::SwfError& e) {
+    throw config::InputError(e.what());
+  }
 }
 
 // The engine, the platform and the jobs as every workstation will see them; throws InputError for what
@@ -75,8 +134,52 @@ PreparedRun prepare_platform(const config::NowConfig& now_config) {
   out.engine = platform::make_engine();
   platform::configure_network_model();
   out.platform = platform::build_now_platform(*out.engine, now_config);
-  out.jobs = job_layouts(now_config, out.platform.latency, out.workstations());
+  if (!now_config.stream) out.jobs = job_layouts(now_config, out.platform.latency, out.workstations());
   return out;
+}
+
+// An open workload's run (docs/models/now-streams.md section 5): the stream's jobs, its job scheduler at the
+// coordinator, and one node per workstation with no process yet. Under the gang job scheduler every
+// workstation runs the gang local scheduler over the matrix of the stream's rows (scheduler.policy gang,
+// which the loader pairs with it); otherwise the scenario's local scheduler.
+void prepare_stream(PreparedRun& run, const config::Scenario& scenario) {
+  const auto& now_config = *run.config;
+  const int workstations = run.workstations();
+  StreamBuild build = read_stream(scenario, workstations);
+  run.jobs = stream_layouts(build, now_config, run.platform.latency);
+  std::vector<int> sizes;
+  for (const auto& job : run.jobs) {
+    sizes.push_back(job.processes);
+    run.total_barriers += static_cast<std::int64_t>(job.processes) * job.barriers;
+  }
+  run.tracker = std::make_unique<JobTracker>(sizes);
+  const auto& js_config = *now_config.job_scheduler;
+  const sched::JobSchedulerEntry* entry = sched::find_job_scheduler(js_config.policy);
+  if (!entry) throw std::logic_error("NOW stream: a job scheduler the loader should have refused");
+  const sched::LocalPolicyEntry& policy = sched::local_policy(now_config.policy);
+  if (entry->gang_rows)
+    run.gang =
+        std::make_shared<sched::GangMatrix>(now_config.quantum, sched::GangMatrix::Rows{js_config.mpl});
+  // Section 5.3: the finish message to the coordinator (o + L + o) and the start message (L + o).
+  const Nanos latency = run.platform.min_latency;
+  const StreamTiming timing{latency + 2 * now_config.overhead, latency + now_config.overhead};
+  run.stream = std::make_unique<Stream>(std::move(build), entry->make(js_config, workstations), timing,
+                                        workstations, entry->dedicated ? 1 : js_config.mpl, &run.jobs,
+                                        entry->gang_rows ? run.gang : nullptr);
+  run.tracker->on_job_done(
+      [stream = run.stream.get()](int job, Nanos time) { stream->job_finished(job, time); });
+  if (now_config.output.records_messages())
+    run.messages = std::make_unique<metrics::MessageRecorder>(now_config.output.trace_window);
+  for (int w = 0; w < workstations; ++w) {
+    NodeParams params{w,
+                      now_config.overhead,
+                      now_config.context_switch,
+                      scenario.seed,
+                      now_config.output.records_timeline(),
+                      run.messages.get()};
+    run.nodes.push_back(
+        std::make_unique<Node>(params, policy.make(now_config, run.gang), &run.jobs, run.tracker.get()));
+  }
 }
 
 // Everything a run needs before it is driven: the platform, the bookkeeping shared by the workstations
@@ -85,6 +188,10 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
   const auto& now_config = std::get<config::NowConfig>(scenario.model_config);
   PreparedRun run = prepare_platform(now_config);
   run.scenario_file = scenario.file;
+  if (now_config.stream) {
+    prepare_stream(run, scenario);
+    return run;
+  }
   std::vector<int> sizes;
   for (const auto& job : run.jobs) {
     sizes.push_back(job.processes);
@@ -140,6 +247,76 @@ void drive(PreparedRun& run, EngineKind engine, const RunOptions& options,
   }
   if (!run.tracker->all_done())
     throw std::logic_error("NOW model: the simulation ended with unfinished jobs");
+}
+
+const config::NowConfig& scenario_now(const config::Scenario& scenario) {
+  return std::get<config::NowConfig>(scenario.model_config);
+}
+
+// The nearest-rank percentile (the smallest value with at least p% of the values at or below it) of
+// sorted values.
+double percentile(const std::vector<double>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * static_cast<double>(sorted.size())));
+  return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
+}
+
+// An open workload's per-job and per-run figures (docs/models/now-streams.md section 6). Bounded slowdown
+// after Feitelson, Rudolph, Schwiegelshohn, Sevcik and Wong 1997 ("Theory and practice in parallel job
+// scheduling", section 6.2): response / max(run time, threshold), at least 1, the threshold scaled with the
+// run times so that it keeps its meaning (10 s of a trace stays 10 s x time_scale).
+void stream_record(metrics::NowRunRecord& out, const PreparedRun& run, const config::NowStream& config) {
+  const Stream& stream = *run.stream;
+  const StreamBuild& build = stream.build();
+  const double threshold = config.bounded_slowdown_threshold * config.time_scale;
+  metrics::NowStreamRecord summary;
+  std::vector<double> responses, slowdowns;
+  double busy = 0, waits = 0;
+  for (std::size_t j = 0; j < build.jobs.size(); ++j) {
+    const StreamJobSpec& spec = build.jobs[j];
+    metrics::NowStreamJobRecord job;
+    job.submit = seconds(spec.job.submit);
+    job.start = seconds(stream.start_time(static_cast<int>(j)));
+    job.end = seconds(*run.tracker->completion(j));
+    job.wait = job.start - job.submit;
+    job.response = job.end - job.submit;
+    job.run_time = seconds(spec.run_time);
+    job.slowdown = job.run_time > 0 ? job.response / job.run_time : 0;
+    job.bounded_slowdown = std::max(1.0, job.response / std::max(job.run_time, threshold));
+    job.processors = spec.job.processes;
+    job.job_class = spec.job_class;
+    job.workstations = stream.workstations_of(static_cast<int>(j));
+    job.swf_number = spec.swf_number;
+    busy += job.run_time * job.processors;
+    waits += job.wait;
+    responses.push_back(job.response);
+    slowdowns.push_back(job.bounded_slowdown);
+    out.jobs[j].stream = std::move(job);
+  }
+  const double n = static_cast<double>(build.jobs.size());
+  summary.jobs = static_cast<std::int64_t>(build.jobs.size());
+  summary.skipped_unusable = build.skipped_unusable;
+  summary.skipped_too_large = build.skipped_too_large;
+  summary.utilization = out.makespan > 0 ? busy / (run.workstations() * out.makespan) : 0;
+  summary.throughput = out.makespan > 0 ? n / out.makespan : 0;
+  summary.mean_wait = waits / n;
+  for (double r : responses) summary.mean_response += r / n;
+  for (double b : slowdowns) summary.mean_bounded_slowdown += b / n;
+  std::sort(responses.begin(), responses.end());
+  std::sort(slowdowns.begin(), slowdowns.end());
+  const double ps[] = {50, 90, 99};
+  for (int i = 0; i < 3; ++i) {
+    summary.response_percentiles[i] = percentile(responses, ps[i]);
+    summary.bounded_slowdown_percentiles[i] = percentile(slowdowns, ps[i]);
+  }
+  summary.offered_load = build.offered_load;
+  summary.arrival_scale = build.arrival_scale;
+  summary.time_scale = config.time_scale;
+  summary.bounded_slowdown_threshold_s = threshold;
+  const auto& js = *run.config->job_scheduler;
+  summary.job_scheduler = js.policy;
+  summary.mpl = js.mpl;
+  out.stream = std::move(summary);
 }
 
 metrics::NowRunRecord make_record(const config::Scenario& scenario, const PreparedRun& run,
@@ -239,6 +416,7 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
     out.jobs.push_back(std::move(job));
   }
   out.platform = {workstations, seconds(platform.latency)};
+  if (run.stream) stream_record(out, run, *scenario_now(scenario).stream);
   return out;
 }
 

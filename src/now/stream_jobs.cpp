@@ -457,7 +457,7 @@ StreamBuild build_stream(const workload::SwfTrace& trace, const config::NowConfi
     const config::NowJobClass& job_class = class_for(stream, record, taken[i].processors, class_draws);
     spec.job_class = job_class.name;
     spec.profile = job_class.profile;
-    spec.profile.name = job_class.name;
+    spec.profile.name = fmt::format("{}-{}", job_class.name, record.number);  // unique: class and SWF number
     spec.profile.processes = spec.job.processes;
     spec.profile.copies = 1;
     spec.profile.placement.clear();

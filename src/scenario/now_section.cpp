@@ -8,7 +8,9 @@
 #include <stdexcept>
 
 #include "barrier/keepalive.hpp"
+#include "config/limits.hpp"
 #include "config/now_fields.hpp"
+#include "sched/job_scheduler_registry.hpp"
 #include "sched/local_scheduler_registry.hpp"
 #include "wait/now_wait_registry.hpp"
 
@@ -84,6 +86,11 @@ barrier::KeepAliveSpec read_keepalive(const Field& f) {
   return spec;
 }
 
+// The keys of a job profile after its name, processes and placement (a closed workload's job) or after its
+// class keys (an open workload's class, docs/scenario-format.md "Open workloads": `barriers` comes from
+// the stream).
+void read_profile_keys(MapReader& map, NowJobProfile& job, bool closed);
+
 NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
   MapReader map(f, "a job profile mapping with processes, barriers and wait");
   NowJobProfile job;
@@ -115,6 +122,12 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
       job.placement_origin.push_back(processes.location() + ": " + processes.path());
     }
   }
+  read_profile_keys(map, job, true);
+  map.finish();
+  return job;
+}
+
+void read_profile_keys(MapReader& map, NowJobProfile& job, bool closed) {
   if (auto v = map.optional("pattern")) job.pattern = choice(*v, kPatternNames);
   if (auto v = map.optional("comm_interval")) job.comm_interval = duration(*v);
   if (auto v = map.optional("sync_interval")) job.sync_interval = duration(*v);
@@ -122,7 +135,7 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
     job.imbalance = v->number();
     if (job.imbalance < 1) v->fail("a load-imbalance factor v >= 1");
   }
-  job.barriers = bounded_count(map.required("barriers"), 10'000'000);
+  if (closed) job.barriers = bounded_count(map.required("barriers"), 10'000'000);
   if (auto v = map.optional("interval_basis")) job.interval_basis = choice(*v, kBasisNames);
   if (auto v = map.optional("barrier")) {
     MapReader barrier(*v, "a mapping such as {kind: root}");
@@ -176,11 +189,35 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
         .error(fmt::format("{} needs the root's replies to every arrival: barrier arrive flat, not {}",
                            job.wait.algorithm, cosched::barrier::tree_kind_name(job.barrier_arrive)));
   if (auto v = map.optional("tickets")) job.tickets = bounded_count(*v, 1'000'000);
-  map.finish();
-  return job;
 }
 
 }  // namespace
+
+NowJobClass read_now_job_class(const Field& f, std::size_t index) {
+  MapReader map(f, "a job class mapping with name, pattern, intervals and wait");
+  NowJobClass out;
+  out.name = fmt::format("class{}", index);
+  if (auto v = map.optional("name")) out.name = v->string();
+  if (auto v = map.optional("weight")) {
+    out.weight = v->number();
+    if (!(out.weight > 0) || !std::isfinite(out.weight)) v->fail("a positive weight");
+  }
+  auto min = map.optional("min_processes");
+  if (min) out.min_processes = bounded_count(*min, kMaxWorkstations);
+  if (auto v = map.optional("max_processes")) {
+    out.max_processes = bounded_count(*v, kMaxWorkstations);
+    if (out.min_processes && *out.max_processes < *out.min_processes)
+      v->fail(fmt::format("at least min_processes ({})", *out.min_processes));
+  }
+  // What the stream decides for each job, named so that a closed workload's habit gets a clear answer.
+  for (const char* key : {"processes", "barriers", "placement", "copies"})
+    if (auto v = map.optional(key))
+      v->error(fmt::format("a job class takes no '{}': each job of the stream brings its own", key));
+  out.profile.name = out.name;
+  read_profile_keys(map, out.profile, false);
+  map.finish();
+  return out;
+}
 
 NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
   NowConfig now;
@@ -218,16 +255,52 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
     sched::read_local_policy(scheduler, now);
     scheduler.finish();
   }
+  const auto workload_field = top.required("workload");
+  NowStreamSize stream_size;
   {
-    MapReader workload(top.required("workload"), "a mapping with 'jobs'");
-    auto jobs = workload.required("jobs");
-    auto items = jobs.items("a list of parallel job profiles");
-    if (items.empty()) jobs.error("at least one parallel job is needed");
-    for (std::size_t i = 0; i < items.size(); ++i)
-      now.jobs.push_back(read_job(items[i], i, now.workstations));
+    MapReader workload(workload_field, "a mapping with 'jobs' or 'stream'");
+    auto jobs = workload.optional("jobs");
+    auto stream = workload.optional("stream");
+    // A closed workload (jobs, all started at time 0) or an open one (a stream of batch jobs, issue 24).
+    if (jobs && stream) stream->error("give either 'jobs' or 'stream', not both");
+    if (!jobs && !stream) workload.field().error("missing required key 'jobs' (or 'stream')");
+    if (jobs) {
+      auto items = jobs->items("a list of parallel job profiles");
+      if (items.empty()) jobs->error("at least one parallel job is needed");
+      for (std::size_t i = 0; i < items.size(); ++i)
+        now.jobs.push_back(read_job(items[i], i, now.workstations));
+    } else {
+      now.stream = read_now_stream(*stream, scenario_dir, stream_size);
+    }
     workload.finish();
   }
+  if (auto f = top.optional("job_scheduler")) {
+    if (!now.stream) f->error("applies to an open workload only (workload.stream), not to workload.jobs");
+    now.job_scheduler = read_job_scheduler(*f);
+    // Gang scheduling's slots come from the local scheduler gang and its matrix of the stream's rows;
+    // the other job schedulers leave the workstations to a time-sharing local scheduler.
+    const bool rows = sched::find_job_scheduler(now.job_scheduler->policy)->gang_rows;
+    if (rows != sched::local_policy(now.policy).gang_matrix) {
+      const Field scheduler = top.field().child(top.field().node()["scheduler"], "scheduler");
+      const Field at = scheduler.child(scheduler.node()["policy"], "policy");
+      if (rows)
+        at.error(
+            fmt::format("job_scheduler.policy {} needs scheduler.policy gang (its slots are "
+                        "scheduler.quantum), got \"{}\"",
+                        now.job_scheduler->policy, now.policy));
+      at.error(
+          fmt::format("scheduler.policy gang needs job_scheduler.policy gang in an open workload, got "
+                      "\"{}\"",
+                      now.job_scheduler->policy));
+    }
+  } else if (now.stream) {
+    workload_field.child(workload_field.node()["stream"], "stream")
+        .error("an open workload needs a top-level 'job_scheduler' (one of " + sched::job_scheduler_names() +
+               ")");
+  }
   now.output = read_output(top, WindowUnit::Duration);
+  if (now.stream)
+    limits::check_stream_trace(now, stream_size.process_seconds, stream_size.run_seconds, top.field());
   return now;
 }
 
@@ -246,8 +319,19 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
   auto& scheduler = out["scheduler"];
   scheduler["policy"] = now.policy;
   sched::local_policy(now.policy).to_json(now, scheduler);
+  if (now.stream) {
+    out["workload"]["stream"] = now_stream_json(*now.stream);
+    out["job_scheduler"] = {{"policy", now.job_scheduler->policy}, {"mpl", now.job_scheduler->mpl}};
+    return out;
+  }
   auto& jobs = out["workload"]["jobs"] = nlohmann::ordered_json::array();
-  for (const auto& job : now.jobs) {
+  for (const auto& job : now.jobs) jobs.push_back(now_profile_json(job));
+  return out;
+}
+
+nlohmann::ordered_json now_profile_json(const NowJobProfile& job) {
+  auto seconds = [](Nanos ns) { return static_cast<double>(ns) * 1e-9; };
+  {
     nlohmann::ordered_json j;
     j["name"] = job.name;
     j["processes"] = job.processes;
@@ -267,9 +351,8 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
     if (job.keepalive.enabled()) j["barrier"]["keepalive"] = barrier::keepalive_json(job.keepalive);
     j["wait"] = wait::now_wait_json(job.wait);
     j["tickets"] = job.tickets;
-    jobs.push_back(j);
+    return j;
   }
-  return out;
 }
 
 }  // namespace cosched::config

@@ -11,4 +11,23 @@ namespace cosched::config {
 NowConfig read_now(MapReader& top, const std::string& scenario_dir);
 nlohmann::ordered_json now_json(const NowConfig& now);
 
+// One job profile as `resolved` records it.
+nlohmann::ordered_json now_profile_json(const NowJobProfile& job);
+// A job class of workload.stream.classes: a job profile without processes, copies, placement and barriers,
+// with name, weight, min_processes and max_processes (docs/scenario-format.md "Open workloads").
+NowJobClass read_now_job_class(const Field& f, std::size_t index);
+
+// Open workloads (scenario/now_stream_section.cpp): workload.stream, whose SWF file is read and checked
+// here (its errors are input errors), and the top-level job_scheduler.
+// What the trace's estimate needs of the stream (config::limits::check_stream_trace): its jobs' dedicated
+// processor-seconds after time_scale, and the span of its submits after arrival_scale plus its longest run
+// (0 when `load` sets the scale: unknown before the platform).
+struct NowStreamSize {
+  double process_seconds = 0;
+  double run_seconds = 0;
+};
+NowStream read_now_stream(const Field& f, const std::string& scenario_dir, NowStreamSize& size);
+JobSchedulerConfig read_job_scheduler(const Field& f);
+nlohmann::ordered_json now_stream_json(const NowStream& stream);
+
 }  // namespace cosched::config

@@ -293,8 +293,7 @@ NumaConfig read_numa(MapReader& top, const std::string& scenario_dir, EndConditi
     platform.finish();
   }
   if (auto section = top.optional("scheduler")) {
-    MapReader scheduler(
-        *section, "a mapping with policy, time_slice, slices and aging_coefficient");
+    MapReader scheduler(*section, "a mapping with policy, time_slice, slices and aging_coefficient");
     if (auto v = scheduler.optional("policy")) {
       const std::string expected = "an allocation policy: " + sched::numa_policy_names();
       const auto* policy = sched::find_numa_policy(v->scalar(expected));

@@ -12,6 +12,8 @@ metrics::RunRecord run(const Scenario& scenario, const metrics::RunHooks& hooks,
   if (auto* now = std::get_if<NowConfig>(&as_run.model_config)) {
     auto record = now::run(scenario, hooks, now_options);
     now->workstations = record.platform.workstations;
+    // An open workload's arrival_scale as applied (derived from `load` when given).
+    if (now->stream && record.stream) now->stream->arrival_scale = record.stream->arrival_scale;
     record.resolved = resolved_json(as_run);
     return record;
   }

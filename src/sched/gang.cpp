@@ -20,8 +20,60 @@ GangMatrix::GangMatrix(SimTime quantum, std::vector<JobId> jobs, SimTime notice_
   }
 }
 
+GangMatrix::GangMatrix(SimTime quantum, Rows rows) : quantum_(quantum), notice_delay_(0), rows_(rows.count) {
+  if (quantum <= 0) {
+    throw std::invalid_argument(
+        fmt::format("scheduler.quantum: expected a positive gang slot, got {} ns", quantum));
+  }
+  if (rows.count < 1) throw std::invalid_argument("gang matrix: expected at least one row");
+}
+
 bool GangMatrix::has_job(JobId job) const {
+  if (by_rows()) return tenure_.contains(job);
   return std::find(jobs_.begin(), jobs_.end(), job) != jobs_.end();
+}
+
+void GangMatrix::enter_row(JobId job, int row, SimTime from) {
+  if (row < 0 || row >= rows_)
+    throw std::logic_error(fmt::format("gang matrix: job {} placed in row {} of {}", job, row, rows_));
+  if (!tenure_.emplace(job, RowTenure{row, from, std::nullopt}).second)
+    throw std::logic_error(fmt::format("gang matrix: job {} entered twice", job));
+}
+
+void GangMatrix::leave_row(JobId job, SimTime until) {
+  auto it = tenure_.find(job);
+  if (it == tenure_.end()) throw std::logic_error(fmt::format("gang matrix: unknown job {}", job));
+  if (!it->second.until) it->second.until = until;
+}
+
+std::optional<int> GangMatrix::row_of(JobId job) const {
+  auto it = tenure_.find(job);
+  if (it == tenure_.end()) return std::nullopt;
+  return it->second.row;
+}
+
+std::optional<int> GangMatrix::row_for_slot(std::int64_t slot) {
+  if (slot < 0) throw std::logic_error(fmt::format("gang matrix: no slot {}", slot));
+  while (static_cast<std::int64_t>(row_owners_.size()) <= slot) {
+    const SimTime start = static_cast<SimTime>(row_owners_.size()) * quantum_;
+    std::vector<bool> held(static_cast<std::size_t>(rows_), false);
+    for (const auto& [job, t] : tenure_)
+      if (t.from <= start && (!t.until || start < *t.until)) held[t.row] = true;
+    // Ousterhout's rotation over the rows: the next row after the last slot's owner that holds a job.
+    int owner = -1;
+    for (int step = 1; step <= rows_; ++step) {
+      const int candidate = (last_row_ + step + rows_) % rows_;
+      if (held[candidate]) {
+        owner = candidate;
+        break;
+      }
+    }
+    if (owner >= 0) last_row_ = owner;
+    row_owners_.push_back(owner);
+  }
+  const int owner = row_owners_[slot];
+  if (owner < 0) return std::nullopt;
+  return owner;
 }
 
 std::size_t GangMatrix::index_of(JobId job) const {
@@ -123,6 +175,12 @@ void Gang::leave_cpu(ProcessId process, LeaveReason reason, SimTime now, SimTime
 }
 
 std::deque<ProcessId>::const_iterator Gang::ready_owner(SimTime now) const {
+  if (matrix_->by_rows()) {
+    const auto row = matrix_->row_for_slot(matrix_->slot_at(now));
+    if (!row) return ready_.end();
+    return std::find_if(ready_.begin(), ready_.end(),
+                        [&](ProcessId id) { return matrix_->row_of(find(id).job) == row; });
+  }
   auto owner = matrix_->job_for_slot(matrix_->slot_at(now));
   if (!owner) return ready_.end();
   return std::find_if(ready_.begin(), ready_.end(), [&](ProcessId id) { return find(id).job == *owner; });

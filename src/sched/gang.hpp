@@ -22,6 +22,13 @@ class GangMatrix {
   // A completion reported at t frees the slots starting after t + notice_delay: the time for the notice to
   // reach the coordinator and its new schedule to reach every workstation (the NOW model gives 2L).
   GangMatrix(SimTime quantum, std::vector<JobId> jobs, SimTime notice_delay = 0);
+  // An open workload's matrix (issue 24, docs/models/now-streams.md section 5): `rows` rows (the
+  // multiprogramming level) whose jobs come and go. Slot k belongs to a row, in rotation over the rows that
+  // hold a job when the slot starts; on each workstation the process of that row's job there runs.
+  struct Rows {
+    int count = 1;
+  };
+  GangMatrix(SimTime quantum, Rows rows);
 
   SimTime quantum() const { return quantum_; }
   std::int64_t slot_at(SimTime time) const { return time / quantum_; }
@@ -36,6 +43,18 @@ class GangMatrix {
   // they idle. Repeated reports keep the first.
   void job_finished(JobId job, SimTime time);
 
+  // Open workloads (a matrix built with Rows). Whether it is one.
+  bool by_rows() const { return rows_ > 0; }
+  // `job` holds a place in `row` for the slots starting at or after `from` ...
+  void enter_row(JobId job, int row, SimTime from);
+  // ... and before `until` (the coordinator's new schedule reaching the workstations after the job ended).
+  void leave_row(JobId job, SimTime until);
+  // The row of a job entered; nothing for one that never was.
+  std::optional<int> row_of(JobId job) const;
+  // The row owning `slot`; nothing when no row holds a job as it starts. The first answer for a slot is
+  // final: the engines register a job's entry and exit before any workstation can reach the slots concerned.
+  std::optional<int> row_for_slot(std::int64_t slot);
+
  private:
   std::size_t index_of(JobId job) const;
 
@@ -44,6 +63,16 @@ class GangMatrix {
   std::vector<JobId> jobs_;
   std::vector<std::optional<SimTime>> finished_at_;  // by index in jobs_
   std::vector<int> owners_;                          // by slot: index in jobs_, -1 when all have finished
+  // Open workloads: the rows, and each job's row and the slot starts it holds it over ([from, until)).
+  struct RowTenure {
+    int row = 0;
+    SimTime from = 0;
+    std::optional<SimTime> until;
+  };
+  int rows_ = 0;
+  std::map<JobId, RowTenure> tenure_;
+  std::vector<int> row_owners_;  // by slot: the row, -1 for none
+  int last_row_ = -1;            // the last slot's owner other than none
 };
 
 class Gang final : public LocalScheduler {
@@ -73,7 +102,8 @@ class Gang final : public LocalScheduler {
   Process& find(ProcessId process);
   const Process& find(ProcessId process) const;
   void observe(SimTime now) { latest_time_ = std::max(latest_time_, now); }
-  // The first ready process of the job owning the slot at `now`, in the order they became ready.
+  // The first ready process of the job (closed matrix) or row (open workload) owning the slot at `now`, in
+  // the order they became ready.
   std::deque<ProcessId>::const_iterator ready_owner(SimTime now) const;
 
   std::shared_ptr<GangMatrix> matrix_;

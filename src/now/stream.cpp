@@ -1,0 +1,114 @@
+#include "now/stream.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace cosched::now {
+
+Stream::Stream(StreamBuild build, std::unique_ptr<sched::JobScheduler> scheduler, StreamTiming timing,
+               int workstations, int capacity, std::vector<JobLayout>* layouts,
+               std::shared_ptr<sched::GangMatrix> rows)
+    : build_(std::move(build)),
+      scheduler_(std::move(scheduler)),
+      timing_(timing),
+      workstations_(workstations),
+      capacity_(capacity),
+      layouts_(layouts),
+      rows_(std::move(rows)),
+      start_(build_.jobs.size(), -1),
+      row_(build_.jobs.size(), -1),
+      load_(rows_ ? static_cast<std::size_t>(capacity) : 1, std::vector<int>(workstations, 0)),
+      pending_(workstations) {
+  if (layouts_->size() != build_.jobs.size())
+    throw std::logic_error("NOW stream: one job layout per job of the stream expected");
+  // The jobs come in submit order (now/stream_jobs.hpp); the coordinator relies on it.
+  for (std::size_t j = 1; j < build_.jobs.size(); ++j)
+    if (build_.jobs[j].job.submit < build_.jobs[j - 1].job.submit)
+      throw std::logic_error("NOW stream: jobs not in submit order");
+}
+
+Nanos Stream::next_decision() const {
+  Nanos next = next_submit_ < build_.jobs.size() ? build_.jobs[next_submit_].job.submit : kNoTime;
+  if (!notices_.empty()) next = std::min(next, notices_.begin()->first);
+  return next;
+}
+
+void Stream::job_finished(int job, Nanos time) {
+  const Nanos known = time + timing_.notice;
+  const Nanos before = next_decision();
+  notices_.emplace(known, job);
+  // The coordinator's new schedule reaches the workstations start_delay after it learns of the finish:
+  // the row's slots are the job's until then (docs/models/now-streams.md section 5.4).
+  if (rows_) rows_->leave_row(job, known + timing_.start_delay);
+  if (known < before && earlier_) earlier_(known);
+}
+
+std::vector<int> Stream::decide(Nanos now) {
+  // sched::JobScheduler's order at one instant: finishes by job, submits by job, one decision.
+  while (!notices_.empty() && notices_.begin()->first <= now) {
+    const int job = notices_.begin()->second;
+    if (notices_.begin()->first < now)
+      throw std::logic_error(
+          fmt::format("NOW stream: the finish of job {} reached the coordinator late", job));
+    notices_.erase(notices_.begin());
+    for (int w : (*layouts_)[job].workstation_of) --load_[rows_ ? row_[job] : 0][w];
+    scheduler_->finished(job, now);
+    ++known_finished_;
+  }
+  while (next_submit_ < build_.jobs.size() && build_.jobs[next_submit_].job.submit <= now) {
+    scheduler_->submit(build_.jobs[next_submit_].job, now);
+    ++next_submit_;
+  }
+  std::vector<int> touched;
+  const Nanos at = now + timing_.start_delay;
+  for (const auto& start : scheduler_->decide(now)) {
+    check_start(start);
+    const int job = start.job;
+    start_[job] = at;
+    ++started_;
+    row_[job] = start.row;
+    (*layouts_)[job].workstation_of = start.workstations;
+    if (rows_) rows_->enter_row(job, start.row, at);
+    for (std::size_t rank = 0; rank < start.workstations.size(); ++rank) {
+      const int w = start.workstations[rank];
+      ++load_[rows_ ? start.row : 0][w];
+      pending_[w].push_back({at, job, static_cast<int>(rank)});
+      if (std::find(touched.begin(), touched.end(), w) == touched.end()) touched.push_back(w);
+    }
+  }
+  return touched;
+}
+
+// A policy's start that the workstations cannot carry out is a bug in the policy: refused loudly.
+void Stream::check_start(const sched::JobStart& start) const {
+  const auto fail = [&](const std::string& why) {
+    throw std::logic_error(fmt::format("NOW stream: the job scheduler started job {} {}", start.job, why));
+  };
+  if (start.job < 0 || start.job >= static_cast<int>(build_.jobs.size())) fail("that does not exist");
+  if (start_[start.job] >= 0) fail("twice");
+  if (start.job >= static_cast<int>(next_submit_)) fail("before its submit");
+  if (static_cast<int>(start.workstations.size()) != build_.jobs[start.job].job.processes)
+    fail(fmt::format("on {} workstations for {} processes", start.workstations.size(),
+                     build_.jobs[start.job].job.processes));
+  if (rows_ && (start.row < 0 || start.row >= capacity_)) fail(fmt::format("in row {}", start.row));
+  const auto& load = load_[rows_ ? start.row : 0];
+  const int limit = rows_ ? 1 : capacity_;
+  std::vector<int> seen;
+  for (int w : start.workstations) {
+    if (w < 0 || w >= workstations_) fail(fmt::format("on workstation {}", w));
+    if (std::find(seen.begin(), seen.end(), w) != seen.end())
+      fail(fmt::format("with two processes on workstation {}", w));
+    seen.push_back(w);
+    if (load[w] >= limit) fail(fmt::format("on workstation {}, which is full", w));
+  }
+}
+
+ProcessStart Stream::pop_start(int w) {
+  ProcessStart out = pending_[w].front();
+  pending_[w].pop_front();
+  return out;
+}
+
+}  // namespace cosched::now

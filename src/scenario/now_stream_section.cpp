@@ -1,0 +1,163 @@
+// An open workload's keys (issue 24; docs/scenario-format.md "Open workloads", docs/models/now-streams.md):
+// workload.stream and the top-level job_scheduler.
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "config/input_error.hpp"
+#include "config/limits.hpp"
+#include "config/now_fields.hpp"
+#include "scenario/now_section.hpp"
+#include "sched/job_scheduler_registry.hpp"
+#include "workload/swf.hpp"
+
+namespace cosched::config {
+namespace {
+
+const Names<std::string> kClassRules = {{"size", "size"}, {"random", "random"}};
+
+// A positive, finite factor.
+double positive_scale(const Field& f) {
+  const double value = f.number();
+  // Bounded so that a scaled time stays far below the largest simulated time (config/limits.hpp).
+  if (!(value > 0) || value > 1e6) f.fail("a positive factor up to 1000000, such as 0.5 or 2");
+  return value;
+}
+
+// The SWF file named by `f`: relative to the scenario file's folder, to its parent folders or to the
+// current directory, as platform files are found (config::resolve_platform_file).
+std::string resolve_swf(const Field& f, const std::string& scenario_dir) {
+  namespace fs = std::filesystem;
+  const fs::path given(f.string());
+  std::vector<fs::path> candidates;
+  if (given.is_relative() && !scenario_dir.empty()) {
+    for (fs::path dir = scenario_dir; !dir.empty(); dir = dir.parent_path()) {
+      candidates.push_back(dir / given);
+      if (!dir.has_relative_path() || dir == dir.parent_path()) break;
+    }
+  }
+  candidates.push_back(given);
+  std::error_code ec;
+  for (const auto& candidate : candidates)
+    if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
+  f.fail(
+      "a Standard Workload Format file that exists (relative to the scenario file, a folder above it, or "
+      "the current directory)");
+}
+
+}  // namespace
+
+NowStream read_now_stream(const Field& f, const std::string& scenario_dir, NowStreamSize& size) {
+  MapReader map(f,
+                "a mapping with swf, classes and optionally first, jobs, load or arrival_scale, time_scale");
+  NowStream stream;
+  const auto swf = map.required("swf");
+  stream.swf_given = swf.string();
+  stream.swf = resolve_swf(swf, scenario_dir);
+  const auto first = map.optional("first");
+  if (first) stream.first = first->non_negative_integer();
+  const auto jobs = map.optional("jobs");
+  if (jobs) stream.jobs = jobs->positive_integer();
+  const auto load = map.optional("load");
+  const auto arrival_scale = map.optional("arrival_scale");
+  if (load && arrival_scale)
+    arrival_scale->error(
+        "give either 'load' (arrival_scale is derived from it) or 'arrival_scale', not both");
+  if (load) {
+    stream.load = load->number();
+    if (!(*stream.load > 0) || *stream.load > 1) load->fail("an offered load in (0, 1], such as 0.7");
+  }
+  if (arrival_scale) stream.arrival_scale = positive_scale(*arrival_scale);
+  if (auto v = map.optional("time_scale")) stream.time_scale = positive_scale(*v);
+  if (auto v = map.optional("bounded_slowdown_threshold"))
+    stream.bounded_slowdown_threshold = static_cast<double>(duration(*v)) * 1e-9;
+  if (auto v = map.optional("class_rule")) stream.class_rule = choice(*v, kClassRules);
+  const auto classes = map.required("classes");
+  const auto items = classes.items("a list of job classes");
+  if (items.empty()) classes.error("at least one job class is needed");
+  for (std::size_t i = 0; i < items.size(); ++i) stream.classes.push_back(read_now_job_class(items[i], i));
+  map.finish();
+
+  // The trace is read now, so that a malformed or unreadable file is refused before any run: its own
+  // located line "FILE:LINE: field N (name): expected ..., got ..." (workload/swf.hpp).
+  workload::SwfTrace trace;
+  try {
+    trace = workload::read_swf(stream.swf);
+  } catch (const workload::SwfError& e) {
+    throw InputError(e.what());
+  } catch (const std::exception& e) {
+    swf.fail(fmt::format("a readable Standard Workload Format file ({})", e.what()));
+  }
+  const auto usable = static_cast<std::int64_t>(trace.jobs.size());
+  if (stream.first >= usable)
+    (first ? *first : swf)
+        .error(fmt::format("the SWF file has {} usable jobs; expected 'first' ({}) below that", usable,
+                           stream.first));
+  std::int64_t taken = 0, processes = 0;
+  double first_submit = 0, last_submit = 0, longest = 0;
+  for (std::int64_t j = stream.first; j < usable && (!stream.jobs || taken < *stream.jobs); ++j, ++taken) {
+    const auto& r = trace.jobs[static_cast<std::size_t>(j)];
+    const auto p = std::max<std::int64_t>(r.allocated_processors, r.requested_processors);
+    processes += p;
+    size.process_seconds += static_cast<double>(p) * std::max(0.0, r.run_time) * stream.time_scale;
+    if (taken == 0) first_submit = r.submit;
+    last_submit = std::max(last_submit, r.submit);
+    longest = std::max(longest, r.run_time * stream.time_scale);
+  }
+  if (!stream.load) size.run_seconds = (last_submit - first_submit) * stream.arrival_scale + longest;
+  limits::check_stream(taken, processes, swf);
+  return stream;
+}
+
+JobSchedulerConfig read_job_scheduler(const Field& f) {
+  MapReader map(f, "a mapping with 'policy' and optionally 'mpl'");
+  JobSchedulerConfig out;
+  const auto policy = map.required("policy");
+  const std::string expected = "one of " + sched::job_scheduler_names();
+  out.policy = policy.scalar(expected);
+  const auto* entry = sched::find_job_scheduler(out.policy);
+  if (!entry) policy.fail(expected);
+  out.mpl = entry->min_mpl;
+  if (auto v = map.optional("mpl")) {
+    const auto mpl = v->positive_integer();
+    if (mpl < entry->min_mpl || mpl > entry->max_mpl)
+      v->fail(entry->min_mpl == entry->max_mpl
+                  ? fmt::format("{} (policy {} runs one job per workstation)", entry->min_mpl, out.policy)
+                  : fmt::format("a multiprogramming level from {} to {} for policy {}", entry->min_mpl,
+                                entry->max_mpl, out.policy));
+    out.mpl = static_cast<int>(mpl);
+  }
+  map.finish();
+  return out;
+}
+
+nlohmann::ordered_json now_stream_json(const NowStream& stream) {
+  nlohmann::ordered_json out;
+  out["swf"] = stream.swf;
+  out["first"] = stream.first;
+  out["jobs"] = stream.jobs ? nlohmann::ordered_json(*stream.jobs) : nlohmann::ordered_json();
+  out["load"] = stream.load ? nlohmann::ordered_json(*stream.load) : nlohmann::ordered_json();
+  out["arrival_scale"] = stream.arrival_scale;
+  out["time_scale"] = stream.time_scale;
+  out["bounded_slowdown_threshold_s"] = stream.bounded_slowdown_threshold;
+  out["class_rule"] = stream.class_rule;
+  auto& classes = out["classes"] = nlohmann::ordered_json::array();
+  for (const auto& c : stream.classes) {
+    nlohmann::ordered_json j;
+    j["name"] = c.name;
+    j["weight"] = c.weight;
+    j["min_processes"] =
+        c.min_processes ? nlohmann::ordered_json(*c.min_processes) : nlohmann::ordered_json();
+    j["max_processes"] =
+        c.max_processes ? nlohmann::ordered_json(*c.max_processes) : nlohmann::ordered_json();
+    auto profile = now_profile_json(c.profile);
+    for (const char* key : {"name", "processes", "copies", "placement", "barriers"}) profile.erase(key);
+    for (const auto& [key, value] : profile.items()) j[key] = value;
+    classes.push_back(j);
+  }
+  return out;
+}
+
+}  // namespace cosched::config

@@ -1,0 +1,285 @@
+// End-to-end tests of open workloads on the NOW (issue 24; docs/models/now-streams.md sections 5-6): a job
+// alone runs its SWF run time (scaled), a short stream under each job scheduler gives consistent records
+// and identical results under both engines, and the bad stream scenarios of tests/data/bad-now-stream/.
+//
+// Against the real job schedulers (branch job-sched) these tests assert only what any correct policy
+// gives: placements within the policy's capacity, records consistent with each other, identical engines.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sandbox.hpp"
+
+namespace {
+
+using namespace cosched::cli_test;
+
+const fs::path kStreams = fs::path(COSCHED_SOURCE_DIR) / "scenarios" / "streams";
+const fs::path kBadStream = fs::path(COSCHED_SOURCE_DIR) / "tests" / "data" / "bad-now-stream";
+const fs::path kStreamData = fs::path(COSCHED_SOURCE_DIR) / "tests" / "data" / "streams";
+
+// scenarios/streams/fcfs-small.yaml: L = 10us, o = 2us, time_scale 0.01, threshold 10 s.
+constexpr double kStartDelay = 12e-6;  // L + o (docs/models/now-streams.md section 5.3)
+constexpr double kThreshold = 10 * 0.01;
+
+// jobs.csv as maps from column to cell.
+std::vector<std::map<std::string, std::string>> read_jobs(const fs::path& file) {
+  const auto rows = read_csv(file);
+  std::vector<std::map<std::string, std::string>> out;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    std::map<std::string, std::string> row;
+    for (std::size_t c = 0; c < rows[0].size() && c < rows[r].size(); ++c) row[rows[0][c]] = rows[r][c];
+    out.push_back(row);
+  }
+  return out;
+}
+
+double number(const std::map<std::string, std::string>& row, const std::string& column) {
+  const auto it = row.find(column);
+  if (it == row.end()) {
+    ADD_FAILURE() << "expected jobs.csv to have a column '" << column << "'";
+    return 0;
+  }
+  return std::stod(it->second);
+}
+
+std::vector<int> workstations(const std::map<std::string, std::string>& row) {
+  std::vector<int> out;
+  std::istringstream in(row.at("workstations"));
+  for (std::string cell; std::getline(in, cell, ';');) out.push_back(std::stoi(cell));
+  return out;
+}
+
+TEST(NowStream, AJobAloneRunsItsSwfRunTimeScaled) {
+  Sandbox box;
+  // tests/data/streams/one-job.swf: one job of 4 processors running 200 s, submitted at 0.
+  const auto summary = run_summary(box, {(kStreams / "fcfs-small.yaml").string(), "--set",
+                                         "workload.stream.swf=" + (kStreamData / "one-job.swf").string()});
+  const auto jobs = read_jobs(box.work() / "out" / "jobs.csv");
+  ASSERT_EQ(jobs.size(), 1u) << "expected one job in jobs.csv";
+  const auto& job = jobs[0];
+  EXPECT_DOUBLE_EQ(number(job, "submit"), 0.0) << "expected the stream's first submit at time 0";
+  // Submitted at 0, decided at once, its processes admitted L + o later.
+  EXPECT_NEAR(number(job, "start"), kStartDelay, 1e-12) << "expected the start L + o after the submit";
+  EXPECT_DOUBLE_EQ(number(job, "run_time"), 2.0) << "expected the run time 200 s x time_scale 0.01";
+  // Alone on dedicated workstations with imbalance 1 it runs its dedicated time: the run time, give or take
+  // its barriers' messages and its first context switch (well under 1%).
+  const double ran = number(job, "end") - number(job, "start");
+  EXPECT_NEAR(ran, 2.0, 0.02) << "expected end - start to be the job's scaled SWF run time";
+  EXPECT_EQ(number(job, "processors"), 4) << "expected the SWF record's 4 allocated processors";
+  EXPECT_EQ(workstations(job).size(), 4u) << "expected one workstation per process";
+  ASSERT_TRUE(summary.contains("stream")) << "expected summary.json to have 'stream'";
+  const auto& stream = summary["stream"];
+  EXPECT_EQ(stream["jobs"], 1);
+  // Utilization: processor-seconds of dedicated run time over workstations x makespan.
+  EXPECT_NEAR(stream["utilization"].get<double>(), 2.0 * 4 / (8 * summary["makespan"].get<double>()), 1e-12);
+  EXPECT_NEAR(summary["makespan"].get<double>(), number(job, "end"), 1e-9)
+      << "expected the makespan to be the last job's end";
+}
+
+// The job schedulers the short stream runs under, with the local scheduler each takes.
+struct PolicyCase {
+  const char* name;
+  const char* policy;  // job_scheduler.policy
+  std::vector<std::string> sets;
+  int capacity;  // jobs a workstation may hold at once
+};
+
+const PolicyCase kPolicies[] = {
+    {"fcfs", "fcfs", {"job_scheduler={policy: fcfs}"}, 1},
+    {"time_share", "time-share", {"job_scheduler={policy: time-share, mpl: 2}"}, 2},
+    {"gang",
+     "gang",
+     {"job_scheduler={policy: gang, mpl: 2}",
+      "scheduler={policy: gang, quantum: 10ms, context_switch: 100us}"},
+     2},
+};
+
+class NowStreamPolicy : public ::testing::TestWithParam<PolicyCase> {};
+
+TEST_P(NowStreamPolicy, BothEnginesGiveTheSameConsistentRecords) {
+  const auto& policy = GetParam();
+  Sandbox box;
+  // Arrivals 100 times closer: the jobs overlap and queue. With the timeline: every process's states, each
+  // from its start.
+  std::vector<std::string> args{(kStreams / "fcfs-small.yaml").string(), "--set",
+                                "workload.stream.arrival_scale=0.01", "--set", "output.timeline=true"};
+  for (const auto& set : policy.sets) args.insert(args.end(), {"--set", set});
+  auto with = [&](const char* engine) {
+    auto a = args;
+    a.insert(a.end(), {"--engine", engine});
+    return a;
+  };
+  const auto sequential = run_summary(box, with("sequential"), "sequential");
+  const auto simgrid = run_summary(box, with("simgrid"), "simgrid");
+  ASSERT_TRUE(sequential.is_object() && simgrid.is_object()) << "expected both engines to run the stream";
+  const auto varying = {"/wall_seconds"_json_pointer, "/engine"_json_pointer};
+  EXPECT_EQ(without(sequential, varying), without(simgrid, varying))
+      << "expected identical summaries from the two engines";
+  for (const char* file : {"jobs.csv", "workstations.csv", "barriers.csv", "timeline.csv"})
+    EXPECT_EQ(read_text(box.work() / "sequential" / file), read_text(box.work() / "simgrid" / file))
+        << "expected identical " << file << " from the two engines";
+
+  const auto jobs = read_jobs(box.work() / "sequential" / "jobs.csv");
+  ASSERT_EQ(jobs.size(), 8u) << "expected the 8 jobs of small.swf";
+  double makespan = 0, busy = 0, mean_response = 0, mean_bsld = 0;
+  std::vector<double> responses;
+  std::map<int, std::vector<std::pair<double, double>>> busy_on;  // workstation -> [start, end)
+  for (const auto& job : jobs) {
+    const double submit = number(job, "submit"), start = number(job, "start"), end = number(job, "end");
+    const double run_time = number(job, "run_time"), response = number(job, "response");
+    EXPECT_NEAR(number(job, "wait"), start - submit, 1e-9) << "expected wait = start - submit";
+    EXPECT_NEAR(response, end - submit, 1e-9) << "expected response = end - submit";
+    EXPECT_NEAR(number(job, "slowdown"), response / run_time, 1e-9) << "expected slowdown = response / run";
+    EXPECT_NEAR(number(job, "bounded_slowdown"), std::max(1.0, response / std::max(run_time, kThreshold)),
+                1e-9)
+        << "expected bounded slowdown = max(1, response / max(run time, 10 s x time_scale))";
+    EXPECT_GE(start - submit, kStartDelay - 1e-12) << "expected no job to start before its submit + L + o";
+    EXPECT_GT(end, start) << "expected a job to end after it starts";
+    const auto where = workstations(job);
+    EXPECT_EQ(static_cast<double>(where.size()), number(job, "processors"))
+        << "expected one workstation per processor";
+    EXPECT_EQ(std::set<int>(where.begin(), where.end()).size(), where.size())
+        << "expected a job's processes on distinct workstations";
+    for (int w : where) busy_on[w].push_back({start, end});
+    makespan = std::max(makespan, end);
+    busy += run_time * number(job, "processors");
+    mean_response += response / 8;
+    mean_bsld += number(job, "bounded_slowdown") / 8;
+    responses.push_back(response);
+  }
+  // Each job's processes enter the timeline at its start, on its workstations (timeline.csv: job, copy,
+  // rank, state, start, end, place).
+  std::map<std::string, double> first_state;
+  std::map<std::string, std::set<int>> places;
+  const auto timeline = read_csv(box.work() / "sequential" / "timeline.csv");
+  for (std::size_t r = 1; r < timeline.size(); ++r) {
+    const auto& cells = timeline[r];
+    const double start = std::stod(cells[4]);
+    auto [it, inserted] = first_state.emplace(cells[0], start);
+    if (!inserted) it->second = std::min(it->second, start);
+    places[cells[0]].insert(std::stoi(cells[6]));
+  }
+  for (const auto& job : jobs) {
+    EXPECT_NEAR(first_state[job.at("name")], number(job, "start"), 1e-9)
+        << "expected " << job.at("name") << "'s processes to appear in the timeline at its start";
+    const auto where = workstations(job);
+    EXPECT_EQ(places[job.at("name")], std::set<int>(where.begin(), where.end()))
+        << "expected " << job.at("name") << "'s processes on the workstations jobs.csv names";
+  }
+  // No workstation holds more jobs at once than the policy allows.
+  for (const auto& [w, spans] : busy_on) {
+    for (const auto& [start, end] : spans) {
+      const auto held = std::count_if(spans.begin(), spans.end(),
+                                      [&](const auto& s) { return s.first <= start && start < s.second; });
+      EXPECT_LE(held, policy.capacity)
+          << "expected at most " << policy.capacity << " jobs on workstation " << w << " at " << start;
+    }
+  }
+  const auto& stream = sequential["stream"];
+  EXPECT_EQ(stream["jobs"], 8);
+  EXPECT_NEAR(sequential["makespan"].get<double>(), makespan, 1e-9) << "expected makespan = last end";
+  EXPECT_NEAR(stream["utilization"].get<double>(), busy / (8 * makespan), 1e-9);
+  EXPECT_NEAR(stream["throughput"].get<double>(), 8 / makespan, 1e-9);
+  EXPECT_NEAR(stream["mean_response"].get<double>(), mean_response, 1e-9);
+  EXPECT_NEAR(stream["mean_bounded_slowdown"].get<double>(), mean_bsld, 1e-9);
+  std::sort(responses.begin(), responses.end());
+  // Nearest rank: p50 of 8 values is the 4th, p90 and p99 the 8th.
+  EXPECT_NEAR(stream["p50_response"].get<double>(), responses[3], 1e-12);
+  EXPECT_NEAR(stream["p90_response"].get<double>(), responses[7], 1e-12);
+  EXPECT_NEAR(stream["p99_response"].get<double>(), responses[7], 1e-12);
+  EXPECT_EQ(sequential["resolved"]["job_scheduler"]["policy"], policy.policy);
+  EXPECT_EQ(sequential["resolved"]["workload"]["stream"]["arrival_scale"], 0.01)
+      << "expected resolved to record the arrival scale as applied";
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, NowStreamPolicy, ::testing::ValuesIn(kPolicies),
+                         [](const ::testing::TestParamInfo<PolicyCase>& info) { return info.param.name; });
+
+TEST(NowStream, ClosedWorkloadsKeepTheirJobsCsv) {
+  Sandbox box;
+  run_summary(box, {(fs::path(COSCHED_SOURCE_DIR) / "scenarios" / "now-quickstart.yaml").string()});
+  const auto rows = read_csv(box.work() / "out" / "jobs.csv");
+  ASSERT_FALSE(rows.empty());
+  for (const char* column : {"submit", "start", "response", "bounded_slowdown", "workstations"})
+    EXPECT_EQ(std::count(rows[0].begin(), rows[0].end(), column), 0)
+        << "expected no stream column '" << column << "' for a closed workload";
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bad stream scenarios: exit 2, one located line, no results.
+
+struct BadStreamCase {
+  const char* file;      // under tests/data/bad-now-stream/
+  const char* located;   // "LINE:COL: key.path: " after the file name, or the SWF file's own location
+  const char* fragment;  // what the message says is wrong
+};
+
+const BadStreamCase kBadStreamCases[] = {
+    {"stream-and-jobs.yaml", "16:5: workload.stream: ", "either 'jobs' or 'stream'"},
+    {"stream-without-job-scheduler.yaml", "15:5: workload.stream: ", "needs a top-level 'job_scheduler'"},
+    {"job-scheduler-without-stream.yaml", "13:16: job_scheduler: ", "open workload only"},
+    {"job-scheduler-unknown.yaml", "13:25: job_scheduler.policy: ", "got \"sjf\""},
+    {"mpl-on-fcfs.yaml", "13:36: job_scheduler.mpl: ", "got \"2\""},
+    {"load-above-one.yaml", "17:11: workload.stream.load: ", "in (0, 1]"},
+    {"load-and-arrival-scale.yaml", "18:20: workload.stream.arrival_scale: ", "not both"},
+    {"time-scale-zero.yaml", "17:17: workload.stream.time_scale: ", "got \"0\""},
+    {"swf-missing.yaml", "16:10: workload.stream.swf: ", "got \"../streams/no-such-file.swf\""},
+    {"swf-malformed.yaml", nullptr, "tests/data/streams/malformed.swf:4: field 4"},
+    {"class-with-processes.yaml", "22:20: workload.stream.classes[0].processes: ", "takes no 'processes'"},
+    {"class-max-below-min.yaml", "23:24: workload.stream.classes[0].max_processes: ", "got \"2\""},
+    {"class-rule-unknown.yaml", "17:17: workload.stream.class_rule: ", "got \"alphabetical\""},
+    {"classes-empty.yaml", "17:14: workload.stream.classes: ", "at least one job class"},
+    {"gang-without-gang-slots.yaml", "10:11: scheduler.policy: ", "needs scheduler.policy gang"},
+    {"gang-slots-under-fcfs.yaml", "10:11: scheduler.policy: ", "needs job_scheduler.policy gang"},
+    {"trace-too-large.yaml", "25:10: output.trace: ", "more than output.trace_limit_mb (1024 MB)"},
+    {"first-past-the-end.yaml", "17:12: workload.stream.first: ", "has 1 usable jobs"},
+};
+
+void PrintTo(const BadStreamCase& c, std::ostream* os) {
+  *os << c.file;
+}
+
+class NowBadStream : public ::testing::TestWithParam<BadStreamCase> {};
+
+TEST_P(NowBadStream, RunAndValidateFailWithOneLocatedLine) {
+  const auto& c = GetParam();
+  for (const char* command : {"run", "validate"}) {
+    Sandbox box;
+    const std::string file = (kBadStream / c.file).string();
+    const auto r =
+        std::string(command) == "run" ? box.run({"run", file, "--out", "out"}) : box.run({"validate", file});
+    const std::string line = expect_input_error(r);
+    if (c.located) {
+      EXPECT_TRUE(contains(line, file + ":" + c.located)) << "expected the message to locate the problem as '"
+                                                          << file << ":" << c.located << "'" << r.describe();
+    }
+    EXPECT_TRUE(contains(line, c.fragment))
+        << "expected the message to say '" << c.fragment << "'" << r.describe();
+    EXPECT_FALSE(fs::exists(box.work() / "out")) << "expected no out directory after bad input";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(StreamCorpus, NowBadStream, ::testing::ValuesIn(kBadStreamCases),
+                         [](const ::testing::TestParamInfo<BadStreamCase>& info) {
+                           std::string name = fs::path(info.param.file).stem().string();
+                           for (char& ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return name;
+                         });
+
+TEST(NowBadStreamCorpus, EveryFileIsListed) {
+  std::set<std::string> listed, present;
+  for (const auto& c : kBadStreamCases) listed.insert(c.file);
+  for (const auto& entry : fs::directory_iterator(kBadStream))
+    present.insert(entry.path().filename().string());
+  EXPECT_EQ(listed, present) << "expected tests/data/bad-now-stream/ to hold exactly the listed files";
+}
+
+}  // namespace
