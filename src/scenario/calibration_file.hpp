@@ -4,6 +4,7 @@
 // those YAML keys and nothing else: the scenario layer sits below calibrate/ (docs/architecture.md), so it
 // shares no code with the writer, only the file's keys (calibrate/report.cpp, calibration_yaml).
 
+#include <cstdint>
 #include <optional>
 #include <string>
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "calibrate/report.hpp"
 #include "config/input_error.hpp"
 #include "scenario/loader.hpp"
 
@@ -194,6 +195,45 @@ TEST_F(CalibratedScenario, ResolvedRecordsTheFileAndWhatItGave) {
   // No calibration, no record: every existing scenario resolves as before (and keeps its sweep run id).
   const auto plain = load_scenario((fs::path(COSCHED_SOURCE_DIR) / "scenarios/quickstart.yaml").string());
   EXPECT_FALSE(resolved_json(plain).contains("calibration"));
+}
+
+// What calibrate/report.cpp writes is what the scenario layer reads (the two share no code, only the keys):
+// a calibration made by hand at 2.5 GHz, as tests/unit/calibrate_report_test.cpp makes it, written by
+// calibration_yaml and named by a scenario of each model.
+TEST_F(CalibratedScenario, ReadsWhatCoschedCalibrateWrites) {
+  const auto row = [](std::int64_t operations, std::vector<double> samples) {
+    calibrate::Row r;
+    r.operations = operations;
+    r.samples_ns = samples;
+    r.ns = calibrate::summarize(samples);
+    return r;
+  };
+  calibrate::Calibration c;
+  c.quick = true;
+  c.repetitions = 2;
+  c.clock = {2.5e9, "rdtsc against steady_clock over 20 ms"};
+  c.allowed_cpus = 1;
+  c.kernel_switches_per_handover = 1;
+  c.ucontext.rows = {row(2000, {156, 158})};  // 157 ns = 392.5 cycles -> 393
+  c.fcontext.rows = {row(2000, {4, 6})};
+  c.kernel.rows = {row(100, {3000, 3002})};             // 3001 ns = 7502.5 cycles -> 7503 = 3752 + 3751
+  c.dispatch_uncontended.rows = {row(10, {6.0, 6.4})};  // 6.2 ns = 15.5 cycles -> 16
+  c.dispatch_contended.unmeasured = "only one CPU";
+  const auto smp_file = write(smp_scenario("hand.yaml"));
+  std::ofstream(dir_ / "hand.yaml") << calibrate::calibration_yaml(c);
+
+  const auto smp_scenario_loaded = load_scenario(smp_file);
+  const auto& smp = std::get<SmpConfig>(smp_scenario_loaded.model_config);
+  EXPECT_EQ(smp.cs_in, 3752);
+  EXPECT_EQ(smp.cs_out, 3751);
+  EXPECT_EQ(smp.jobs[0].loop->dispatch, 16);
+  EXPECT_EQ(smp.jobs[1].tasks->switch_cost, 393);
+  EXPECT_DOUBLE_EQ(smp_scenario_loaded.calibration->cpu_hz, 2.5e9);
+  EXPECT_TRUE(smp_scenario_loaded.calibration->quick);
+
+  std::ofstream(dir_ / "now.yaml") << now_scenario("hand.yaml");
+  const auto now = load_scenario((dir_ / "now.yaml").string());
+  EXPECT_EQ(std::get<NowConfig>(now.model_config).context_switch, 3001) << "one kernel switch, 3001 ns";
 }
 
 }  // namespace
