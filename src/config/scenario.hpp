@@ -331,6 +331,21 @@ struct NumaConfig {
   OutputConfig output;
 };
 
+// The calibration file whose costs a scenario took as the defaults of the keys they feed (top-level
+// `calibration`; docs/calibration.md, section 6).
+struct CalibrationRecord {
+  std::string file;    // resolved path
+  double cpu_hz = 0;   // the clock rate of its cycle figures
+  bool quick = false;  // made with `cosched calibrate --quick`
+  // A key the scenario left out that took the file's value: its path, the value as the file writes it, and
+  // the file's key it came from.
+  struct Taken {
+    std::string key, value, from;
+  };
+  std::vector<Taken> taken;
+  std::vector<std::string> written;  // keys the file feeds that the scenario (or --set) wrote: theirs stand
+};
+
 struct Scenario {
   std::string file;  // the scenario file as named by the user
   std::string name;
@@ -338,6 +353,7 @@ struct Scenario {
   std::uint64_t seed = 1;
   EndCondition end = EndCondition::AllJobs;
   std::variant<SmpConfig, NowConfig, NumaConfig> model_config;
+  std::optional<CalibrationRecord> calibration;  // `calibration`: the file and what its costs gave
 };
 
 }  // namespace cosched::config

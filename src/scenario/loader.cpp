@@ -13,6 +13,7 @@
 #include "config/field.hpp"
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
+#include "scenario/calibration_file.hpp"
 #include "scenario/now_section.hpp"
 #include "scenario/numa_section.hpp"
 #include "scenario/smp_section.hpp"
@@ -249,13 +250,24 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
     }
   }
   const std::string dir = fs::path(file).parent_path().string();
+  // calibration: FILE, the costs `cosched calibrate` measured as defaults (docs/calibration.md, section 6).
+  auto calibration_field = top.optional("calibration");
+  std::optional<CalibratedCosts> calibration;
+  if (calibration_field && (scenario.model == "smp" || scenario.model == "now"))
+    calibration = read_calibration(*calibration_field, dir, scenario.model);
+  CalibratedCosts* costs = calibration ? &*calibration : nullptr;
   if (scenario.model == "smp") {
-    scenario.model_config = read_smp(top, dir, scenario.end);
+    scenario.model_config = read_smp(top, dir, scenario.end, costs);
   } else if (scenario.model == "now") {
     if (scenario.end == EndCondition::FirstFinish)
       end_field->error("the now model supports end: all-jobs only");
-    scenario.model_config = read_now(top, dir);
+    scenario.model_config = read_now(top, dir, costs);
   } else if (scenario.model == "numa") {
+    if (calibration_field)
+      calibration_field->error(
+          "the numa model has no key a calibration feeds: cosched calibrate measures context switches and "
+          "loop dispatches, and the numa model charges neither (its costs are the thesis's clocks: page "
+          "transfers, disk and local accesses)");
     // Nobukuni chapter 5: "carried on until one of the processes in a set stops execution or 100 time
     // slices has passed"; end: all-jobs is also allowed.
     if (!end_field) scenario.end = EndCondition::FirstFinish;
@@ -264,6 +276,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
     model.fail("a model name: smp, now or numa");
   }
   top.finish();
+  if (calibration) scenario.calibration = std::move(calibration->record);
   limits::check(scenario, root);
   set_seed(scenario, scenario.seed);  // the values given as distributions, drawn for this seed
   return scenario;
@@ -288,6 +301,17 @@ nlohmann::ordered_json resolved_json(const Scenario& scenario) {
         for (const auto& [key, value] : section.items()) out[key] = value;
       },
       scenario.model_config);
+  if (const auto& calibration = scenario.calibration) {
+    // Only with a calibration, so that every scenario without one resolves as before (and keeps its run id).
+    auto& record = out["calibration"];
+    record["file"] = calibration->file;
+    record["cpu_hz"] = calibration->cpu_hz;
+    record["quick"] = calibration->quick;
+    auto& taken = record["taken"] = nlohmann::ordered_json::array();
+    for (const auto& t : calibration->taken)
+      taken.push_back({{"key", t.key}, {"value", t.value}, {"from", t.from}});
+    record["written"] = calibration->written;
+  }
   return out;
 }
 

@@ -219,7 +219,7 @@ NowJobClass read_now_job_class(const Field& f, std::size_t index) {
   return out;
 }
 
-NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
+NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCosts* calibration) {
   NowConfig now;
   {
     MapReader platform(top.required("platform"), "a mapping with 'workstations' or 'file'");
@@ -253,6 +253,13 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir) {
   {
     MapReader scheduler(top.required("scheduler"), "a mapping with 'policy'");
     sched::read_local_policy(scheduler, now);
+    // Every policy takes context_switch (B&M 3.1's W); a calibration's kernel switch replaces the 100us
+    // default, not a written value (docs/calibration.md, section 6).
+    if (calibration)
+      now.context_switch = calibration->resolve(
+          "scheduler.context_switch",
+          scheduler.has("context_switch") ? std::optional(now.context_switch) : std::nullopt,
+          *calibration->now_context_switch);
     scheduler.finish();
   }
   const auto workload_field = top.required("workload");

@@ -5,10 +5,12 @@
 
 #include "config/field.hpp"
 #include "config/scenario.hpp"
+#include "scenario/calibration_file.hpp"
 
 namespace cosched::config {
 
-NowConfig read_now(MapReader& top, const std::string& scenario_dir);
+// `calibration`, when the scenario names one, gives scheduler.context_switch's default.
+NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCosts* calibration);
 nlohmann::ordered_json now_json(const NowConfig& now);
 
 // One job profile as `resolved` records it.

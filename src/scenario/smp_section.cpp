@@ -176,7 +176,8 @@ void read_loop_cost(const Field& f, Cycles quantum, SmpLoop& loop) {
 }
 
 // loop: a phase run as a parallel loop (issue 23; OpenMP 5.2, 11.5.3).
-SmpLoop read_loop(const Field& f, const SmpConfig& smp, int threads, int barriers) {
+SmpLoop read_loop(const Field& f, const SmpConfig& smp, int threads, int barriers,
+                  CalibratedCosts* calibration) {
   MapReader map(f, "a mapping with iterations, cost, schedule, chunk and dispatch");
   SmpLoop loop;
   constexpr std::int64_t kMaxIterations = 1'000'000'000;
@@ -195,8 +196,14 @@ SmpLoop read_loop(const Field& f, const SmpConfig& smp, int threads, int barrier
     if (loop.chunk > kMaxIterations)
       v->fail(fmt::format("a chunk size from 0 (the schedule's default) to {}", kMaxIterations));
   }
+  std::optional<Cycles> dispatch;
   if (auto v = map.optional("dispatch"))
-    loop.dispatch = smp_cycles(*v, smp.quantum, "a dispatch cost in cycles or % of the quantum");
+    dispatch = smp_cycles(*v, smp.quantum, "a dispatch cost in cycles or % of the quantum");
+  // A calibration's uncontended dispatch replaces the default 0, not a written value (docs/calibration.md,
+  // section 6).
+  loop.dispatch = calibration
+                      ? calibration->resolve(f.path() + ".dispatch", dispatch, *calibration->loop_dispatch)
+                      : dispatch.value_or(loop.dispatch);
   map.finish();
   // Every sum of cycles stays far from overflowing: a phase's work on one thread, and the job alone on
   // dedicated CPUs (at least its phase's work spread over its threads, times its barriers).
@@ -217,7 +224,7 @@ SmpLoop read_loop(const Field& f, const SmpConfig& smp, int threads, int barrier
 }
 
 // tasks: a phase run as a fork-join task tree (issue 23; the seed's task library).
-SmpTasks read_tasks(const Field& f, const SmpConfig& smp) {
+SmpTasks read_tasks(const Field& f, const SmpConfig& smp, CalibratedCosts* calibration) {
   MapReader map(f, "a mapping with tree, leaf, spawn, switch and policy");
   SmpTasks tasks;
   {
@@ -242,8 +249,14 @@ SmpTasks read_tasks(const Field& f, const SmpConfig& smp) {
   }
   if (auto v = map.optional("spawn"))
     tasks.spawn = smp_cycles(*v, smp.quantum, "a spawn cost in cycles or % of the quantum");
+  std::optional<Cycles> switch_cost;
   if (auto v = map.optional("switch"))
-    tasks.switch_cost = smp_cycles(*v, smp.quantum, "a user-level switch cost in cycles or % of the quantum");
+    switch_cost = smp_cycles(*v, smp.quantum, "a user-level switch cost in cycles or % of the quantum");
+  // A calibration's ucontext switch replaces the default 0, not a written value (docs/calibration.md,
+  // section 6).
+  tasks.switch_cost = calibration
+                          ? calibration->resolve(f.path() + ".switch", switch_cost, *calibration->task_switch)
+                          : switch_cost.value_or(tasks.switch_cost);
   if (auto v = map.optional("policy")) {
     tasks.policy = v->scalar("central-queue or work-stealing");
     if (tasks.policy != "central-queue" && tasks.policy != "work-stealing")
@@ -253,7 +266,8 @@ SmpTasks read_tasks(const Field& f, const SmpConfig& smp) {
   return tasks;
 }
 
-SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index) {
+SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index,
+                       CalibratedCosts* calibration) {
   MapReader map(f, "a job profile mapping with threads, barriers, compute and wait");
   SmpJobProfile job;
   job.name = fmt::format("job{}", index);
@@ -279,8 +293,8 @@ SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index) 
                              loop ? "loop" : "task tree"));
     if (job.threads_from)
       threads.error(fmt::format("a job with '{}' has a fixed number of threads, not a distribution", key));
-    if (loop) job.loop = read_loop(user_level, smp, job.threads, job.barriers);
-    if (tasks) job.tasks = read_tasks(user_level, smp);
+    if (loop) job.loop = read_loop(user_level, smp, job.threads, job.barriers, calibration);
+    if (tasks) job.tasks = read_tasks(user_level, smp, calibration);
     if (auto v = map.optional("copies")) job.copies = count(*v);
     job.wait = wait::read_smp_wait(map.required("wait"), {smp.quantum, smp.cs_in + smp.cs_out});
     map.finish();
@@ -378,7 +392,8 @@ double sigma_from_symbolic(double density_percent, double interval_cycles) {
   return interval_cycles / util::normal_quantile((1 + p) / 2);
 }
 
-SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition end) {
+SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition end,
+                   CalibratedCosts* calibration) {
   SmpConfig smp;
   {
     MapReader platform(top.required("platform"), "a mapping with 'cpus' or 'file'");
@@ -403,10 +418,19 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
     smp.quantum = quantum.positive_integer();
     if (static_cast<double>(smp.quantum) > kMaxCycles)
       quantum.fail(fmt::format("a positive integer up to {:g} cycles", kMaxCycles));
-    smp.cs_in = whole_cycles(scheduler.required("cs_in"), smp.quantum,
-                             "a context-switch-in cost in cycles or % of the quantum", 100);
-    smp.cs_out = whole_cycles(scheduler.required("cs_out"), smp.quantum,
-                              "a context-switch-out cost in cycles or % of the quantum", 100);
+    // Required, unless a calibration gives their defaults: half its kernel switch each (docs/calibration.md,
+    // section 6).
+    const auto written = [&](const std::string& key, const char* expected) -> std::optional<Cycles> {
+      const auto field = calibration ? scheduler.optional(key) : std::optional(scheduler.required(key));
+      if (!field) return std::nullopt;
+      return whole_cycles(*field, smp.quantum, expected, 100);
+    };
+    const auto cs_in = written("cs_in", "a context-switch-in cost in cycles or % of the quantum");
+    const auto cs_out = written("cs_out", "a context-switch-out cost in cycles or % of the quantum");
+    smp.cs_in =
+        calibration ? calibration->resolve("scheduler.cs_in", cs_in, *calibration->smp_cs_in) : *cs_in;
+    smp.cs_out =
+        calibration ? calibration->resolve("scheduler.cs_out", cs_out, *calibration->smp_cs_out) : *cs_out;
     if (auto v = scheduler.optional("shuffle")) smp.shuffle = v->boolean();
     policy->read(scheduler, smp);
     scheduler.finish();
@@ -421,7 +445,8 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
     auto jobs = workload.optional("jobs");
     if (jobs) {
       auto items = jobs->items("a list of synchronizing job profiles");
-      for (std::size_t i = 0; i < items.size(); ++i) smp.jobs.push_back(read_job(items[i], smp, i));
+      for (std::size_t i = 0; i < items.size(); ++i)
+        smp.jobs.push_back(read_job(items[i], smp, i, calibration));
     }
     if (smp.jobs.empty()) {
       const char* why = end == EndCondition::AllJobs ? "end: all-jobs" : "end: first-finish";

@@ -7,10 +7,14 @@
 
 #include "config/field.hpp"
 #include "config/scenario.hpp"
+#include "scenario/calibration_file.hpp"
 
 namespace cosched::config {
 
-SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition end);
+// `calibration`, when the scenario names one, gives the defaults of scheduler.cs_in and cs_out (then
+// optional) and of every job's loop.dispatch and tasks.switch.
+SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition end,
+                   CalibratedCosts* calibration);
 nlohmann::ordered_json smp_json(const SmpConfig& smp);
 
 // The entries that a job's drawn values came from (the job classes of thesis 5.1.5).

@@ -26,8 +26,9 @@ The commands of a checked block are taken from, in this order:
      the output block holds its output.
 
 Each command runs with `bash -c` in a fresh scratch directory, never in the repository: it holds copies of
-scenarios/, platforms/, sweeps/, data/ and analysis/, `build/cosched` is the binary under test, and a
-`cosched` on PATH is that binary too. So `results/` and every other file a command writes stay in the scratch
+scenarios/, platforms/, sweeps/, data/, analysis/ and tests/data/calibration/ (the calibration fixture that
+scenarios/loops/calibrated.yaml names), `build/cosched` is the binary under test, and a `cosched` on PATH is
+that binary too. So `results/` and every other file a command writes stay in the scratch
 directory, which is removed afterwards. A command's stdout and stderr go to one pipe, as on a terminal (where
 stderr is no terminal, cosched prints no progress line). Exit statuses are not compared, as the documents show
 outputs, not statuses; but a command killed by a signal fails its example.
@@ -79,7 +80,7 @@ MASKS = {
 }
 
 # What the scratch directory holds: copies of these repository directories (inputs of the examples).
-INPUTS = ["scenarios", "platforms", "sweeps", "data", "analysis"]
+INPUTS = ["scenarios", "platforms", "sweeps", "data", "analysis", "tests/data/calibration"]
 
 OUTPUT_TAGS = {"", "text", "console"}
 FENCE = re.compile(r"^ {0,3}(`{3,})\s*([A-Za-z0-9_+-]*)\s*$")

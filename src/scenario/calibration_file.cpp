@@ -1,0 +1,89 @@
+#include "scenario/calibration_file.hpp"
+
+#include <fmt/format.h>
+
+#include "config/cycles.hpp"
+#include "config/input_error.hpp"
+#include "config/now_fields.hpp"
+#include "scenario/loader.hpp"
+
+namespace cosched::config {
+namespace {
+
+// calibration.yaml's keys, as calibrate/report.cpp writes them (docs/calibration.md, section 5).
+constexpr const char* kLayout =
+    "cpu_hz and scenario_keys, as cosched calibrate writes them (docs/calibration.md, section 5)";
+
+// An SMP cost: whole cycles, as the writer rounds them ("halves away from zero, and never below 0").
+CalibratedCost cycles(MapReader& section, const std::string& key) {
+  const Field f = section.required(key);
+  const std::string expected = fmt::format("a whole number of cycles from 0 to {:g}", kMaxCycles);
+  const std::string text = f.scalar(expected);
+  const auto value = parse_integer(text);
+  if (!value || *value < 0 || static_cast<double>(*value) > kMaxCycles) f.fail(expected);
+  return {*value, text, f.path()};
+}
+
+// A NOW cost: a duration with its unit ("2166ns"), read as the scenario's own durations are.
+CalibratedCost nanoseconds(MapReader& section, const std::string& key) {
+  const Field f = section.required(key);
+  return {duration(f, true), f.node().Scalar(), f.path()};
+}
+
+}  // namespace
+
+std::int64_t CalibratedCosts::resolve(const std::string& key_path, std::optional<std::int64_t> written,
+                                      const CalibratedCost& cost) {
+  if (written) {
+    record.written.push_back(key_path);
+    return *written;
+  }
+  record.taken.push_back({key_path, cost.text, cost.from});
+  return cost.value;
+}
+
+CalibratedCosts read_calibration(const Field& key, const std::string& scenario_dir,
+                                 const std::string& model) {
+  // The rule of platform files (config::resolve_platform_file) finds the file; its refusal names platforms,
+  // so a calibration file that does not exist is refused here in this key's words.
+  std::string file;
+  try {
+    file = resolve_platform_file(key, scenario_dir);
+  } catch (const InputError&) {
+    key.fail(
+        "a calibration file written by cosched calibrate that exists (relative to the scenario file, a "
+        "folder above it, or the current directory)");
+  }
+  const YAML::Node document = read_yaml_mapping(file, "calibration file", kLayout);
+  const Source source{file, {}};  // outlives every Field below
+  const Field root(document, {}, &source);
+  MapReader top(root, "a mapping of calibration keys");  // other keys are the figures: never finished
+  if (!top.has("scenario_keys"))
+    root.error(fmt::format("not a calibration file (no scenario_keys); expected {}", kLayout));
+  MapReader keys(top.required("scenario_keys"), "a mapping with now, smp and smp_job");
+
+  CalibratedCosts costs;
+  costs.record.file = file;
+  {
+    const Field hz = top.required("cpu_hz");
+    const auto value = parse_number(hz.scalar("a positive clock rate in Hz"));
+    if (!value || *value <= 0) hz.fail("a positive clock rate in Hz");
+    costs.record.cpu_hz = *value;
+  }
+  if (auto quick = top.optional("quick")) costs.record.quick = quick->boolean();
+  // Only the keys of the scenario's model: a file made by hand for one model need not have the other's.
+  if (model == "now") {
+    MapReader now(keys.required("now"), "a mapping with scheduler.context_switch");
+    costs.now_context_switch = nanoseconds(now, "scheduler.context_switch");
+  } else {
+    MapReader smp(keys.required("smp"), "a mapping with scheduler.cs_in and scheduler.cs_out");
+    costs.smp_cs_in = cycles(smp, "scheduler.cs_in");
+    costs.smp_cs_out = cycles(smp, "scheduler.cs_out");
+    MapReader job(keys.required("smp_job"), "a mapping with loop.dispatch and tasks.switch");
+    costs.loop_dispatch = cycles(job, "loop.dispatch");
+    costs.task_switch = cycles(job, "tasks.switch");
+  }
+  return costs;
+}
+
+}  // namespace cosched::config

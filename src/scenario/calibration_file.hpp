@@ -1,0 +1,47 @@
+#pragma once
+// The top-level key `calibration: FILE` (docs/calibration.md, section 6): the costs `cosched calibrate`
+// wrote under `scenario_keys` in calibration.yaml become the defaults of the keys they feed. This reads
+// those YAML keys and nothing else: the scenario layer sits below calibrate/ (docs/architecture.md), so it
+// shares no code with the writer, only the file's keys (calibrate/report.cpp, calibration_yaml).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "config/field.hpp"
+#include "config/scenario.hpp"
+
+namespace cosched::config {
+
+// One cost of the file: its value in the unit of the key it feeds, as the file writes it, and where.
+struct CalibratedCost {
+  std::int64_t value = 0;  // nanoseconds (NOW) or cycles (SMP)
+  std::string text;        // "2166ns", "2812"
+  std::string from;        // "scenario_keys.smp.scheduler.cs_in"
+};
+
+// The costs one model takes from a calibration file, and the record of which keys took them.
+struct CalibratedCosts {
+  CalibrationRecord record;  // file, cpu_hz and quick; resolve() adds what each key took
+  // Filled by read_calibration with the keys of the scenario's model.
+  std::optional<CalibratedCost> now_context_switch;  // NOW scheduler.context_switch
+  std::optional<CalibratedCost> smp_cs_in;           // SMP scheduler.cs_in
+  std::optional<CalibratedCost> smp_cs_out;          // SMP scheduler.cs_out
+  std::optional<CalibratedCost> loop_dispatch;       // an SMP job's loop.dispatch
+  std::optional<CalibratedCost> task_switch;         // an SMP job's tasks.switch
+
+  // The value of the key at `key_path` (display form, workload.jobs[0].loop.dispatch) that `cost` feeds:
+  // `written`, the scenario's, when it (or --set) writes the key, which always wins; the file's otherwise.
+  // Records which.
+  std::int64_t resolve(const std::string& key_path, std::optional<std::int64_t> written,
+                       const CalibratedCost& cost);
+};
+
+// Reads the calibration file the scenario's `calibration` key names, relative to the scenario file's folder
+// (and the folders above it, then the current directory) as platform files are. `model` (now or smp) says
+// which costs: now reads scenario_keys.now, smp scenario_keys.smp and scenario_keys.smp_job; each must be
+// there, a whole number >= 0 (a duration for NOW), as must cpu_hz. Throws InputError: a missing file located
+// at the scenario's key, the rest at the calibration file's line and key.
+CalibratedCosts read_calibration(const Field& key, const std::string& scenario_dir, const std::string& model);
+
+}  // namespace cosched::config
