@@ -235,7 +235,7 @@ OutputConfig read_output(MapReader& top, WindowUnit window_unit) {
   return output;
 }
 
-std::string resolve_platform_file(const Field& f, const std::string& scenario_dir) {
+std::string resolve_input_file(const Field& f, const std::string& scenario_dir, std::string_view what) {
   namespace fs = std::filesystem;
   const fs::path given(f.string());
   std::vector<fs::path> candidates;
@@ -249,9 +249,12 @@ std::string resolve_platform_file(const Field& f, const std::string& scenario_di
   std::error_code ec;
   for (const auto& candidate : candidates)
     if (fs::is_regular_file(candidate, ec)) return candidate.string();
-  f.fail(
-      "a SimGrid XML platform file that exists (relative to the scenario file, a folder above it, or the "
-      "current directory)");
+  f.fail(fmt::format(
+      "{} that exists (relative to the scenario file, a folder above it, or the current directory)", what));
+}
+
+std::string resolve_platform_file(const Field& f, const std::string& scenario_dir) {
+  return resolve_input_file(f, scenario_dir, "a SimGrid XML platform file");
 }
 
 }  // namespace cosched::config

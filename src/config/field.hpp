@@ -78,6 +78,9 @@ class MapReader {
 // A platform file named by `f`: relative to the scenario file's folder, to its parent folders (so that
 // scenarios/x/y.yaml can name platforms/z.xml), or to the current directory. Fails when none exists.
 std::string resolve_platform_file(const Field& f, const std::string& scenario_dir);
+// The file named by `f`, found as platform files are (relative to the scenario file's folder, a folder above
+// it, or the current directory); refused as not being `what` ("a Standard Workload Format file") that exists.
+std::string resolve_input_file(const Field& f, const std::string& scenario_dir, std::string_view what);
 
 // The unit of output.trace_window's bounds, the model's timeline unit: a count (SMP cycles, NUMA clocks) or a
 // duration with a unit (NOW).

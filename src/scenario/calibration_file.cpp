@@ -44,16 +44,8 @@ std::int64_t CalibratedCosts::resolve(const std::string& key_path, std::optional
 
 CalibratedCosts read_calibration(const Field& key, const std::string& scenario_dir,
                                  const std::string& model) {
-  // The rule of platform files (config::resolve_platform_file) finds the file; its refusal names platforms,
-  // so a calibration file that does not exist is refused here in this key's words.
-  std::string file;
-  try {
-    file = resolve_platform_file(key, scenario_dir);
-  } catch (const InputError&) {
-    key.fail(
-        "a calibration file written by cosched calibrate that exists (relative to the scenario file, a "
-        "folder above it, or the current directory)");
-  }
+  const std::string file =
+      resolve_input_file(key, scenario_dir, "a calibration file written by cosched calibrate");
   const YAML::Node document = read_yaml_mapping(file, "calibration file", kLayout);
   const Source source{file, {}};  // outlives every Field below
   const Field root(document, {}, &source);

@@ -26,27 +26,6 @@ double positive_scale(const Field& f) {
   return value;
 }
 
-// The SWF file named by `f`: relative to the scenario file's folder, to its parent folders or to the
-// current directory, as platform files are found (config::resolve_platform_file).
-std::string resolve_swf(const Field& f, const std::string& scenario_dir) {
-  namespace fs = std::filesystem;
-  const fs::path given(f.string());
-  std::vector<fs::path> candidates;
-  if (given.is_relative() && !scenario_dir.empty()) {
-    for (fs::path dir = scenario_dir; !dir.empty(); dir = dir.parent_path()) {
-      candidates.push_back(dir / given);
-      if (!dir.has_relative_path() || dir == dir.parent_path()) break;
-    }
-  }
-  candidates.push_back(given);
-  std::error_code ec;
-  for (const auto& candidate : candidates)
-    if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
-  f.fail(
-      "a Standard Workload Format file that exists (relative to the scenario file, a folder above it, or "
-      "the current directory)");
-}
-
 }  // namespace
 
 NowStream read_now_stream(const Field& f, const std::string& scenario_dir, NowStreamSize& size) {
@@ -55,7 +34,9 @@ NowStream read_now_stream(const Field& f, const std::string& scenario_dir, NowSt
   NowStream stream;
   const auto swf = map.required("swf");
   stream.swf_given = swf.string();
-  stream.swf = resolve_swf(swf, scenario_dir);
+  stream.swf = std::filesystem::path(resolve_input_file(swf, scenario_dir, "a Standard Workload Format file"))
+                   .lexically_normal()
+                   .string();
   const auto first = map.optional("first");
   if (first) stream.first = first->non_negative_integer();
   const auto jobs = map.optional("jobs");
