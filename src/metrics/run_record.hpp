@@ -19,6 +19,8 @@
 #include <variant>
 #include <vector>
 
+#include "userlevel/job_runtime.hpp"
+
 namespace cosched::metrics {
 
 struct SpinCount {
@@ -35,22 +37,7 @@ struct SpinCount {
 
 // What a job's threads did at user level, a parallel loop's or a task tree's (docs/models/smp.md, "User-level
 // scheduling"): one thread's figures, or their sums over the job's threads. Cycles, as every SMP time.
-struct SmpUserLevelRecord {
-  std::int64_t iterations = 0, chunks = 0, tasks = 0, dispatches = 0, steals = 0;
-  std::int64_t dispatch_cycles = 0, switch_cycles = 0, spawn_cycles = 0, waiting_for_work = 0;
-  SmpUserLevelRecord& operator+=(const SmpUserLevelRecord& o) {
-    iterations += o.iterations;
-    chunks += o.chunks;
-    tasks += o.tasks;
-    dispatches += o.dispatches;
-    steals += o.steals;
-    dispatch_cycles += o.dispatch_cycles;
-    switch_cycles += o.switch_cycles;
-    spawn_cycles += o.spawn_cycles;
-    waiting_for_work += o.waiting_for_work;
-    return *this;
-  }
-};
+using SmpUserLevelRecord = userlevel::ThreadStats;
 
 struct SmpJobRecord {
   std::string name;

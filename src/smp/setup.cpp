@@ -83,10 +83,7 @@ metrics::SmpRunRecord summarize(const Machine& machine, const config::Scenario& 
     if (const auto* runtime = machine.runtime(static_cast<int>(j))) {
       out.user_level = true;
       for (int t = 0; t < instance.threads; ++t) {
-        const auto& stats = runtime->stats(t);
-        job.user_level_threads.push_back({stats.iterations, stats.chunks, stats.tasks, stats.dispatches,
-                                          stats.steals, stats.dispatch_cycles, stats.switch_cycles,
-                                          stats.spawn_cycles, stats.waiting_for_work});
+        job.user_level_threads.push_back(runtime->stats(t));
       }
     }
     out.jobs.push_back(std::move(job));

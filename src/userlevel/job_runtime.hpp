@@ -45,6 +45,19 @@ struct ThreadStats {
   Cycles switch_cycles = 0;          // cycles spent in user-level switches
   Cycles spawn_cycles = 0;           // cycles spent spawning tasks
   Cycles waiting_for_work = 0;       // time from a WaitForWork answer to the next Work or Done
+  // A job's sums over its threads (metrics::SmpUserLevelRecord is this type).
+  ThreadStats& operator+=(const ThreadStats& o) {
+    iterations += o.iterations;
+    chunks += o.chunks;
+    tasks += o.tasks;
+    dispatches += o.dispatches;
+    steals += o.steals;
+    dispatch_cycles += o.dispatch_cycles;
+    switch_cycles += o.switch_cycles;
+    spawn_cycles += o.spawn_cycles;
+    waiting_for_work += o.waiting_for_work;
+    return *this;
+  }
 };
 
 class JobRuntime {
