@@ -44,6 +44,13 @@ std::vector<std::vector<int>> correspondents(const std::vector<JobLayout>& jobs,
   return out;
 }
 
+// Workstation 0's actor reports the run's progress every 4096th time it wakes.
+void report_progress(const metrics::ProgressSink& progress, const PreparedRun& run, std::uint64_t wakeups) {
+  if (!progress || (wakeups & 0xfff) != 0) return;
+  progress({fmt::format("{:.3f} s", sg4::Engine::get_clock()),
+            static_cast<double>(run.tracker->barriers_passed()) / static_cast<double>(run.total_barriers)});
+}
+
 // The body of workstation w's actor: it hands its node the messages that arrive and sends what the node
 // puts in its outbox, waking only when it must (docs/models/now.md section 3).
 void drive_node(int w, Node& node, MessageDelivery& delivery, const PreparedRun& run, bool lookahead,
@@ -72,11 +79,7 @@ void drive_node(int w, Node& node, MessageDelivery& delivery, const PreparedRun&
     config::limits::check_simulated_time(at, run.scenario_file, "ns");
     node.advance(at);
     for (const auto& message : messages) node.deliver(at, message);
-    if (progress && w == 0 && (++wakeups & 0xfff) == 0) {
-      progress(
-          {fmt::format("{:.3f} s", sg4::Engine::get_clock()),
-           static_cast<double>(run.tracker->barriers_passed()) / static_cast<double>(run.total_barriers)});
-    }
+    if (w == 0) report_progress(progress, run, ++wakeups);
   }
   for (const auto& envelope : node.outbox()) delivery.send(w, envelope);
   node.outbox().clear();
@@ -175,11 +178,7 @@ void drive_stream_node(int w, Node& node, MessageDelivery& delivery, PreparedRun
     node.advance(at);
     start_due(at);
     for (const auto& message : messages) node.deliver(at, message);
-    if (progress && w == 0 && (++wakeups_seen & 0xfff) == 0) {
-      progress(
-          {fmt::format("{:.3f} s", sg4::Engine::get_clock()),
-           static_cast<double>(run.tracker->barriers_passed()) / static_cast<double>(run.total_barriers)});
-    }
+    if (w == 0) report_progress(progress, run, ++wakeups_seen);
   }
   for (const auto& envelope : node.outbox()) delivery.send(w, envelope);
   node.outbox().clear();

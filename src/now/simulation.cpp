@@ -138,6 +138,34 @@ PreparedRun prepare_platform(const config::NowConfig& now_config) {
   return out;
 }
 
+// The completion bookkeeping of the run's jobs, and the process-barriers its progress counts.
+void add_tracker(PreparedRun& run) {
+  std::vector<int> sizes;
+  for (const auto& job : run.jobs) {
+    sizes.push_back(job.processes);
+    run.total_barriers += static_cast<std::int64_t>(job.processes) * job.barriers;
+  }
+  run.tracker = std::make_unique<JobTracker>(sizes);
+}
+
+// The message recorder (when traced) and one node per workstation with the run's local scheduler (after
+// the tracker and the gang matrix, which the nodes point to).
+void add_nodes(PreparedRun& run, const config::Scenario& scenario, const sched::LocalPolicyEntry& policy) {
+  const auto& now_config = *run.config;
+  if (now_config.output.records_messages())
+    run.messages = std::make_unique<metrics::MessageRecorder>(now_config.output.trace_window);
+  for (int w = 0; w < run.workstations(); ++w) {
+    NodeParams params{w,
+                      now_config.overhead,
+                      now_config.context_switch,
+                      scenario.seed,
+                      now_config.output.records_timeline(),
+                      run.messages.get()};
+    run.nodes.push_back(
+        std::make_unique<Node>(params, policy.make(now_config, run.gang), &run.jobs, run.tracker.get()));
+  }
+}
+
 // An open workload's run (docs/models/now-streams.md section 5): the stream's jobs, its job scheduler at the
 // coordinator, and one node per workstation with no process yet. Under the gang job scheduler every
 // workstation runs the gang local scheduler over the matrix of the stream's rows (scheduler.policy gang,
@@ -147,12 +175,7 @@ void prepare_stream(PreparedRun& run, const config::Scenario& scenario) {
   const int workstations = run.workstations();
   StreamBuild build = read_stream(scenario, workstations);
   run.jobs = stream_layouts(build, now_config, run.platform.latency);
-  std::vector<int> sizes;
-  for (const auto& job : run.jobs) {
-    sizes.push_back(job.processes);
-    run.total_barriers += static_cast<std::int64_t>(job.processes) * job.barriers;
-  }
-  run.tracker = std::make_unique<JobTracker>(sizes);
+  add_tracker(run);
   const auto& js_config = *now_config.job_scheduler;
   const sched::JobSchedulerEntry* entry = sched::find_job_scheduler(js_config.policy);
   if (!entry) throw std::logic_error("NOW stream: a job scheduler the loader should have refused");
@@ -168,18 +191,7 @@ void prepare_stream(PreparedRun& run, const config::Scenario& scenario) {
                                         entry->gang_rows ? run.gang : nullptr);
   run.tracker->on_job_done(
       [stream = run.stream.get()](int job, Nanos time) { stream->job_finished(job, time); });
-  if (now_config.output.records_messages())
-    run.messages = std::make_unique<metrics::MessageRecorder>(now_config.output.trace_window);
-  for (int w = 0; w < workstations; ++w) {
-    NodeParams params{w,
-                      now_config.overhead,
-                      now_config.context_switch,
-                      scenario.seed,
-                      now_config.output.records_timeline(),
-                      run.messages.get()};
-    run.nodes.push_back(
-        std::make_unique<Node>(params, policy.make(now_config, run.gang), &run.jobs, run.tracker.get()));
-  }
+  add_nodes(run, scenario, policy);
 }
 
 // Everything a run needs before it is driven: the platform, the bookkeeping shared by the workstations
@@ -192,12 +204,7 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
     prepare_stream(run, scenario);
     return run;
   }
-  std::vector<int> sizes;
-  for (const auto& job : run.jobs) {
-    sizes.push_back(job.processes);
-    run.total_barriers += static_cast<std::int64_t>(job.processes) * job.barriers;
-  }
-  run.tracker = std::make_unique<JobTracker>(sizes);
+  add_tracker(run);
   const sched::LocalPolicyEntry& policy = sched::local_policy(now_config.policy);
   if (policy.gang_matrix) {
     std::vector<sched::JobId> ids(run.jobs.size());
@@ -208,18 +215,7 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
                                                    2 * run.platform.min_latency + now_config.overhead);
     run.tracker->on_job_done([gang = run.gang](int job, Nanos time) { gang->job_finished(job, time); });
   }
-  if (now_config.output.records_messages())
-    run.messages = std::make_unique<metrics::MessageRecorder>(now_config.output.trace_window);
-  for (int w = 0; w < run.workstations(); ++w) {
-    NodeParams params{w,
-                      now_config.overhead,
-                      now_config.context_switch,
-                      scenario.seed,
-                      now_config.output.records_timeline(),
-                      run.messages.get()};
-    run.nodes.push_back(
-        std::make_unique<Node>(params, policy.make(now_config, run.gang), &run.jobs, run.tracker.get()));
-  }
+  add_nodes(run, scenario, policy);
   for (std::size_t j = 0; j < run.jobs.size(); ++j)
     for (int rank = 0; rank < run.jobs[j].processes; ++rank)
       run.nodes[run.jobs[j].workstation_of[rank]]->add_process(static_cast<int>(j), rank);
