@@ -14,6 +14,7 @@
 #include "barrier/tree_kind.hpp"
 #include "workload/distribution.hpp"
 #include "workload/now_pattern.hpp"
+#include "workload/userlevel_kinds.hpp"
 
 namespace cosched::config {
 
@@ -77,20 +78,20 @@ struct SmpLoop {
   std::string cost_given;                                             // as written
   // Iterations whose cost is given apart (the seed's one slow iteration): index in the phase -> cycles.
   std::vector<std::pair<std::int64_t, double>> exceptions;
-  std::string schedule = "static";  // static, dynamic or guided (OpenMP 5.2, 11.5.3)
-  std::int64_t chunk = 0;           // 0: OpenMP's default for the schedule
-  Cycles dispatch = 0;              // cycles to take one chunk from the shared counter (dynamic, guided)
+  workload::LoopSchedule schedule = workload::LoopSchedule::Static;  // OpenMP 5.2, 11.5.3
+  std::int64_t chunk = 0;  // 0: OpenMP's default for the schedule
+  Cycles dispatch = 0;     // cycles to take one chunk from the shared counter (dynamic, guided)
 };
 
 // A phase run as a fork-join task tree by the job's threads through a user-level scheduler (issue 23).
 struct SmpTasks {
-  std::string tree = "fib";  // fib(n) or binary(depth)
-  int size = 0;              // n of fib(n), depth of binary(depth)
-  std::string tree_given;    // as written, "fib(20)"
-  Cycles leaf = 0;           // a leaf task's work
-  Cycles spawn = 0;          // creating a child task
-  Cycles switch_cost = 0;    // one user-level context switch (`switch`)
-  std::string policy = "central-queue";  // central-queue (the seed's library) or work-stealing
+  workload::TaskTree tree = workload::TaskTree::Fib;  // fib(n) or binary(depth)
+  int size = 0;                                       // n of fib(n), depth of binary(depth)
+  std::string tree_given;                             // as written, "fib(20)"
+  Cycles leaf = 0;                                    // a leaf task's work
+  Cycles spawn = 0;                                   // creating a child task
+  Cycles switch_cost = 0;                             // one user-level context switch (`switch`)
+  workload::TaskPolicy policy = workload::TaskPolicy::CentralQueue;  // the seed's library, or work stealing
 };
 
 struct SmpJobProfile {

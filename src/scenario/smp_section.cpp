@@ -13,6 +13,7 @@
 #include "util/normal.hpp"
 #include "wait/smp_wait_registry.hpp"
 #include "workload/distribution.hpp"
+#include "workload/userlevel_kinds.hpp"
 
 namespace cosched::config {
 namespace {
@@ -187,9 +188,10 @@ SmpLoop read_loop(const Field& f, const SmpConfig& smp, int threads, int barrier
     iterations.fail(fmt::format("a positive number of iterations up to {}", kMaxIterations));
   read_loop_cost(map.required("cost"), smp.quantum, loop);
   if (auto v = map.optional("schedule")) {
-    loop.schedule = v->scalar("static, dynamic or guided");
-    if (loop.schedule != "static" && loop.schedule != "dynamic" && loop.schedule != "guided")
-      v->fail("static, dynamic or guided");
+    const std::string expected = workload::loop_schedule_names();
+    const auto schedule = workload::loop_schedule_named(v->scalar(expected));
+    if (!schedule) v->fail(expected);
+    loop.schedule = *schedule;
   }
   if (auto v = map.optional("chunk")) {
     loop.chunk = v->non_negative_integer();
@@ -228,17 +230,17 @@ SmpTasks read_tasks(const Field& f, const SmpConfig& smp, CalibratedCosts* calib
   MapReader map(f, "a mapping with tree, leaf, spawn, switch and policy");
   SmpTasks tasks;
   {
-    const std::string expected = "fib(N) with N from 0 to 32, or binary(DEPTH) with DEPTH from 0 to 22";
+    const std::string expected = workload::task_tree_forms();
     auto tree = map.required("tree");
     tasks.tree_given = tree.scalar(expected);
     const auto open = tasks.tree_given.find('(');
     if (open == std::string::npos || tasks.tree_given.back() != ')') tree.fail(expected);
-    tasks.tree = tasks.tree_given.substr(0, open);
+    const auto shape = workload::task_tree_named(std::string_view(tasks.tree_given).substr(0, open));
     const auto size = parse_integer(
         std::string_view(tasks.tree_given).substr(open + 1, tasks.tree_given.size() - open - 2));
-    // Bounds that keep a phase's tasks to a few million: fib(32) has 7 049 155 tasks, binary(22) 8 388 607.
-    const int max_size = tasks.tree == "fib" ? 32 : tasks.tree == "binary" ? 22 : -1;
-    if (max_size < 0 || !size || *size < 0 || *size > max_size) tree.fail(expected);
+    if (!shape || !size || *size < 0 || *size > workload::task_tree_entry(*shape).max_size)
+      tree.fail(expected);
+    tasks.tree = *shape;
     tasks.size = static_cast<int>(*size);
   }
   {
@@ -258,9 +260,10 @@ SmpTasks read_tasks(const Field& f, const SmpConfig& smp, CalibratedCosts* calib
                           ? calibration->resolve(f.path() + ".switch", switch_cost, *calibration->task_switch)
                           : switch_cost.value_or(tasks.switch_cost);
   if (auto v = map.optional("policy")) {
-    tasks.policy = v->scalar("central-queue or work-stealing");
-    if (tasks.policy != "central-queue" && tasks.policy != "work-stealing")
-      v->fail("central-queue or work-stealing");
+    const std::string expected = workload::task_policy_names();
+    const auto policy = workload::task_policy_named(v->scalar(expected));
+    if (!policy) v->fail(expected);
+    tasks.policy = *policy;
   }
   map.finish();
   return tasks;
@@ -500,7 +503,7 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
         auto& except = loop["except"] = nlohmann::ordered_json::object();
         for (const auto& [index, cycles] : job.loop->exceptions) except[std::to_string(index)] = cycles;
       }
-      loop["schedule"] = job.loop->schedule;
+      loop["schedule"] = workload::loop_schedule_name(job.loop->schedule);
       loop["chunk"] = job.loop->chunk;
       loop["dispatch"] = job.loop->dispatch;
     }
@@ -509,7 +512,7 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
                     {"leaf", job.tasks->leaf},
                     {"spawn", job.tasks->spawn},
                     {"switch", job.tasks->switch_cost},
-                    {"policy", job.tasks->policy}};
+                    {"policy", workload::task_policy_name(job.tasks->policy)}};
     }
     j["wait"] = wait::smp_wait_json(job.wait);
     jobs.push_back(j);

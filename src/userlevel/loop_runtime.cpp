@@ -133,15 +133,12 @@ class LoopRuntime final : public JobRuntime {
         chunk_(loop.chunk),
         dispatch_(loop.dispatch),
         threads_(threads),
-        static_(loop.schedule == "static"),
-        guided_(loop.schedule == "guided"),
+        schedule_(loop.schedule),
         position_(threads),
         stats_(threads),
         logs_(XBT_LOG_ISENABLED(cosched_userlevel, xbt_log_priority_debug)) {
     if (threads <= 0) throw std::invalid_argument("loop runtime: a job needs at least one thread");
     if (loop.iterations < 1) throw std::invalid_argument("loop runtime: iterations must be at least 1");
-    if (!static_ && !guided_ && loop.schedule != "dynamic")
-      throw std::invalid_argument("loop runtime: unknown schedule " + loop.schedule);
   }
 
   Next next(int thread, int phase, Cycles now) override {
@@ -158,18 +155,23 @@ class LoopRuntime final : public JobRuntime {
     Chunk chunk;
     Cycles work = 0;
     auto& stats = stats_[thread];
-    if (static_) {
-      chunk = static_chunk(iterations_, chunk_, threads_, thread, mine.next_static++);
-    } else {
-      chunk = shared_chunk(guided_, iterations_, chunk_, threads_, next_);
-      if (chunk.end > chunk.begin) {
-        // Taking a chunk from the shared counter costs `dispatch`, paid before running it; finding the
-        // counter exhausted is free (our choice: the brief's "each chunk taken" costs, not each look).
-        next_ = chunk.end;
-        work = dispatch_;
-        ++stats.dispatches;
-        stats.dispatch_cycles += dispatch_;
-      }
+    switch (schedule_) {
+      case workload::LoopSchedule::Static:
+        chunk = static_chunk(iterations_, chunk_, threads_, thread, mine.next_static++);
+        break;
+      case workload::LoopSchedule::Dynamic:
+      case workload::LoopSchedule::Guided:
+        chunk =
+            shared_chunk(schedule_ == workload::LoopSchedule::Guided, iterations_, chunk_, threads_, next_);
+        if (chunk.end > chunk.begin) {
+          // Taking a chunk from the shared counter costs `dispatch`, paid before running it; finding the
+          // counter exhausted is free (our choice: the brief's "each chunk taken" costs, not each look).
+          next_ = chunk.end;
+          work = dispatch_;
+          ++stats.dispatches;
+          stats.dispatch_cycles += dispatch_;
+        }
+        break;
     }
     if (chunk.end <= chunk.begin) {
       if (logs_) [[unlikely]]
@@ -181,7 +183,7 @@ class LoopRuntime final : public JobRuntime {
     work += costs_.sum(phase, chunk.begin, chunk.end);
     if (logs_) [[unlikely]] {
       const auto first = static_cast<long long>(chunk.begin), last = static_cast<long long>(chunk.end - 1);
-      if (static_) {
+      if (schedule_ == workload::LoopSchedule::Static) {
         util::log_userlevel(now, thread, "phase %d: its static chunk %lld..%lld, %lld cycles", phase, first,
                             last, static_cast<long long>(work));
       } else {
@@ -210,8 +212,7 @@ class LoopRuntime final : public JobRuntime {
   std::int64_t chunk_;
   Cycles dispatch_;
   int threads_;
-  bool static_;
-  bool guided_;
+  workload::LoopSchedule schedule_;
   int phase_ = -1;
   std::int64_t next_ = 0;  // dynamic, guided: the shared counter, the first unassigned iteration
   std::vector<Position> position_;

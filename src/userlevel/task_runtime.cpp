@@ -12,31 +12,22 @@ XBT_LOG_EXTERNAL_CATEGORY(cosched_userlevel);
 
 namespace cosched::userlevel {
 
-namespace {
-
-TaskRuntime::Policy policy_named(const std::string& name) {
-  if (name == "central-queue") return TaskRuntime::Policy::CentralQueue;
-  if (name == "work-stealing") return TaskRuntime::Policy::WorkStealing;
-  throw std::invalid_argument("tasks.policy: expected central-queue or work-stealing, got " + name);
-}
-
-bool tree_is_fib(const std::string& name) {
-  if (name == "fib") return true;
-  if (name == "binary") return false;
-  throw std::invalid_argument("tasks.tree: expected fib(n) or binary(depth), got " + name);
-}
-
-}  // namespace
-
 std::int64_t task_tree_size(const config::SmpTasks& tasks) {
-  const bool fib = tree_is_fib(tasks.tree);
   if (tasks.size < 0)
     throw std::invalid_argument("tasks.tree: expected a size >= 0, got " + tasks.tree_given);
   constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max() / 2;
   // fib: size(n) = 1 + size(n-1) + size(n-2), size(0) = size(1) = 1; binary: size(d) = 1 + 2 size(d-1).
   std::int64_t before = 1, current = 1;
   for (int k = 1; k <= tasks.size; ++k) {
-    const std::int64_t next = fib ? (k == 1 ? 1 : 1 + current + before) : 1 + 2 * current;
+    std::int64_t next = 0;
+    switch (tasks.tree) {
+      case workload::TaskTree::Fib:
+        next = k == 1 ? 1 : 1 + current + before;
+        break;
+      case workload::TaskTree::Binary:
+        next = 1 + 2 * current;
+        break;
+    }
     before = current;
     current = next;
     if (current > kMax) throw std::invalid_argument("tasks.tree: too many tasks in " + tasks.tree_given);
@@ -64,8 +55,8 @@ TaskRuntime::TaskId TaskRuntime::TaskDeque::pop_top() {
 }
 
 TaskRuntime::TaskRuntime(const config::SmpTasks& tasks, int threads)
-    : policy_(policy_named(tasks.policy)),
-      fib_(tree_is_fib(tasks.tree)),
+    : policy_(tasks.policy),
+      tree_(tasks.tree),
       size_(tasks.size),
       leaf_(tasks.leaf),
       spawn_(tasks.spawn),
@@ -87,11 +78,23 @@ TaskRuntime::TaskRuntime(const config::SmpTasks& tasks, int threads)
 // fib: the seed's fibo (seed 1.1), a leaf for n < 2, else fib(n-1) then fib(n-2). binary: two children of
 // depth - 1, leaves at depth 0.
 bool TaskRuntime::is_leaf(std::int32_t size) const {
-  return fib_ ? size < 2 : size == 0;
+  switch (tree_) {
+    case workload::TaskTree::Fib:
+      return size < 2;
+    case workload::TaskTree::Binary:
+      return size == 0;
+  }
+  throw std::logic_error("task runtime: a tree kind without a shape");
 }
 
 std::int32_t TaskRuntime::child_size(std::int32_t size, int child_index) const {
-  return fib_ ? size - 1 - child_index : size - 1;
+  switch (tree_) {
+    case workload::TaskTree::Fib:
+      return size - 1 - child_index;
+    case workload::TaskTree::Binary:
+      return size - 1;
+  }
+  throw std::logic_error("task runtime: a tree kind without a shape");
 }
 
 void TaskRuntime::begin_phase(int phase) {
@@ -123,7 +126,7 @@ void TaskRuntime::begin_phase(int phase) {
   // takes it) or at the bottom of thread 0's deque (work-stealing: others steal it if thread 0 is not on a
   // CPU).
   const TaskId root = new_task(kNoTask, size_, 0);
-  if (policy_ == Policy::CentralQueue) {
+  if (policy_ == workload::TaskPolicy::CentralQueue) {
     push_queue(root);
   } else {
     push_own(0, root);
@@ -171,7 +174,7 @@ void TaskRuntime::apply_ending(int thread) {
       // Seed 1.3: "It is only inside the scheduler context that the current task is placed in a run-queue and
       // the new task (child) is executed." Work stealing: the parent goes to the bottom of the thread's own
       // deque and the thread works on the child (Blumofe & Leiserson 1999, work-first: Frigo et al. 1998).
-      if (policy_ == Policy::CentralQueue) {
+      if (policy_ == workload::TaskPolicy::CentralQueue) {
         push_queue(id);
       } else {
         push_own(thread, id);
@@ -230,7 +233,7 @@ TaskRuntime::TaskId TaskRuntime::take_next(int thread, Source& source, int& vict
     source = Source::Child;
     return child;
   }
-  if (policy_ == Policy::CentralQueue) {
+  if (policy_ == workload::TaskPolicy::CentralQueue) {
     // Seed 1.3: in the scheduler context "a new task is chosen to run", the front of the run queue. With free
     // switches, a thread cycling through tasks whose sync fails spends no time and changes nothing: it waits
     // for work instead of looping.
@@ -294,7 +297,7 @@ Cycles TaskRuntime::enter(int thread, TaskId id, Source source, int victim, Cycl
   } else if (task.unfinished == 0) {
     action = "return";  // the sync succeeds; the task returns at once (no cycles of its own, as above)
     worker.ending = Ending::Returned;
-  } else if (policy_ == Policy::CentralQueue) {
+  } else if (policy_ == workload::TaskPolicy::CentralQueue) {
     action = "yield";
     worker.ending = Ending::Yielded;
   } else {
@@ -409,7 +412,8 @@ Next TaskRuntime::next(int thread, int phase, Cycles now) {
 
 bool TaskRuntime::work_available() const {
   if (finished_) return true;
-  if (policy_ == Policy::CentralQueue) return queue_.size() > (switch_ == 0 ? queued_blocked_ : 0);
+  if (policy_ == workload::TaskPolicy::CentralQueue)
+    return queue_.size() > (switch_ == 0 ? queued_blocked_ : 0);
   return deque_entries_ > 0;
 }
 

@@ -18,13 +18,11 @@
 namespace cosched::userlevel {
 
 // Tasks in the tree of `tasks`: fib(n) has 1 for n < 2, else 1 + fib(n-1)'s + fib(n-2)'s; binary(d) has
-// 2^(d+1) - 1. Throws std::invalid_argument for an unknown tree or a negative size.
+// 2^(d+1) - 1. Throws std::invalid_argument for a negative size or a count past 2^62.
 std::int64_t task_tree_size(const config::SmpTasks& tasks);
 
 class TaskRuntime final : public JobRuntime {
  public:
-  enum class Policy { CentralQueue, WorkStealing };
-
   // One answer of next(), for tests and explanations. A task is named by its path from the root: "r" is the
   // root, "r0" its first child (fib(n-1)), "r1" its second (fib(n-2)), "r01" the second child of "r0".
   struct Step {
@@ -33,14 +31,14 @@ class TaskRuntime final : public JobRuntime {
     std::string text;  // "r0 child spawn", "r queue yield", "r steal:T0 spawn", "wait", "done"
   };
 
-  // Throws std::invalid_argument for an unknown tree or policy, a negative size or cost, or threads < 1.
+  // Throws std::invalid_argument for a negative size or cost, or threads < 1.
   TaskRuntime(const config::SmpTasks& tasks, int threads);
 
   Next next(int thread, int phase, Cycles now) override;
   bool work_available() const override;
   const ThreadStats& stats(int thread) const override;
 
-  Policy policy() const { return policy_; }
+  workload::TaskPolicy policy() const { return policy_; }
   // Every answer from now on is appended to *steps (nullptr stops the recording).
   void record_steps(std::vector<Step>* steps) { steps_ = steps; }
 
@@ -110,8 +108,8 @@ class TaskRuntime final : public JobRuntime {
   std::string label(TaskId task) const;
   void record(Cycles now, int thread, std::string text);
 
-  Policy policy_;
-  bool fib_;  // fib(n), else binary(depth)
+  workload::TaskPolicy policy_;
+  workload::TaskTree tree_;
   std::int32_t size_;
   Cycles leaf_, spawn_, switch_;
   std::vector<Worker> workers_;

@@ -10,6 +10,8 @@
 #include <map>
 #include <vector>
 
+#include "workload/userlevel_kinds.hpp"
+
 namespace cosched::userlevel {
 namespace {
 
@@ -18,7 +20,7 @@ config::SmpLoop loop(std::int64_t iterations, double cost, const std::string& sc
   config::SmpLoop l;
   l.iterations = iterations;
   l.cost = workload::Distribution::constant(cost);
-  l.schedule = schedule;
+  l.schedule = workload::loop_schedule_named(schedule).value();  // a test names a schedule in its table
   l.chunk = chunk;
   l.dispatch = dispatch;
   return l;

@@ -13,6 +13,7 @@
 #include "smp/machine.hpp"
 #include "userlevel/job_runtime.hpp"
 #include "wait/smp_wait.hpp"
+#include "workload/userlevel_kinds.hpp"
 
 namespace cosched::smp {
 namespace {
@@ -31,7 +32,7 @@ config::SmpLoop seed_loop(const std::string& schedule) {
   loop.iterations = 1000;
   loop.cost = workload::Distribution::constant(1000);
   loop.exceptions = {{1, 1e10}};
-  loop.schedule = schedule;
+  loop.schedule = workload::loop_schedule_named(schedule).value();
   loop.chunk = 2;
   loop.dispatch = 50;
   return loop;
@@ -81,7 +82,7 @@ TEST(SmpLoopMachine, EqualIterationsDynamicLosesByItsDispatchCosts) {
     config::SmpLoop loop;
     loop.iterations = 1000;
     loop.cost = workload::Distribution::constant(1000);
-    loop.schedule = schedule;
+    loop.schedule = workload::loop_schedule_named(schedule).value();
     loop.chunk = schedule == "static" ? 0 : 1;
     loop.dispatch = 50;
     return loop;

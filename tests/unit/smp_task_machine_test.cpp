@@ -15,6 +15,7 @@
 #include "smp/machine.hpp"
 #include "userlevel/task_runtime.hpp"
 #include "wait/smp_wait.hpp"
+#include "workload/userlevel_kinds.hpp"
 
 namespace cosched::smp {
 namespace {
@@ -28,13 +29,13 @@ constexpr wait::Cycles kLongSpin = 1'000'000'000'000;
 // spawn is 2S + P = 8, a leaf 2S + L = 16, a sync (yield, suspend or return) 2S = 6.
 config::SmpTasks fib(int n, const std::string& policy, Cycles leaf = 10) {
   config::SmpTasks tasks;
-  tasks.tree = "fib";
+  tasks.tree = workload::TaskTree::Fib;
   tasks.size = n;
   tasks.tree_given = "fib(" + std::to_string(n) + ")";
   tasks.leaf = leaf;
   tasks.spawn = 2;
   tasks.switch_cost = 3;
-  tasks.policy = policy;
+  tasks.policy = workload::task_policy_named(policy).value();  // a test names a policy in its table
   return tasks;
 }
 
