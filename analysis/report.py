@@ -427,7 +427,8 @@ def _stream_gantt(sweep: Sweep) -> list[Section]:
         sections.append(Section(
             f"stream_gantt_{_slug(scheduler)}", f"Which job ran where: {scheduler}, load {load:g}",
             f"Run {run_id} (its lowest seed at the highest load): each job's bars on its workstations (jobs.csv "
-            f"`workstations`), the first {streams.GANTT_JOBS} jobs to start, until the next one starts.",
+            f"`workstations`) from the submit of the job that waited longest, the busiest moment, over the "
+            f"{streams.GANTT_JOBS} jobs to start from then, until the next one starts.",
             table, streams.gantt_figure(table, f"{scheduler}, load {load:g}, run {run_id}")))
     return sections
 

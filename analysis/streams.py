@@ -38,7 +38,7 @@ METRICS = {
     "utilization": ("stream_utilization_vs_load", "utilization (fraction of workstation time)"),
 }
 GANTT_COLUMNS = ("start", "end", "workstations")
-GANTT_JOBS = 40  # the Gantt chart's window: the first 40 jobs to start, until the next one starts
+GANTT_JOBS = 40  # the Gantt chart's window: 40 jobs to start from its opening, until the next one starts
 
 
 def is_stream(results: pd.DataFrame) -> bool:
@@ -101,10 +101,22 @@ def against_load_figure(table: pd.DataFrame, metric: str, x_title: str) -> Figur
     return fig
 
 
-def gantt_table(jobs: pd.DataFrame, window_jobs: int = GANTT_JOBS) -> pd.DataFrame:
+def busiest_moment(jobs: pd.DataFrame) -> float:
+    """Where a Gantt window opens by default: the submit time of the job that waited longest (ties: the
+    first in jobs.csv), when the queue was at its longest. Without `submit`, the first start."""
+    start = pd.to_numeric(jobs["start"])
+    if "submit" not in jobs.columns or jobs.empty:
+        return float(start.min())
+    submit = pd.to_numeric(jobs["submit"])
+    return float(submit.loc[(start - submit).idxmax()])
+
+
+def gantt_table(jobs: pd.DataFrame, window_jobs: int = GANTT_JOBS, begin: float | None = None) -> pd.DataFrame:
     """Which job ran where over a short window: one row per job and workstation, for the jobs that ran
-    within [first start, start of the (`window_jobs` + 1)-th job to start) (to the last end when no more
-    jobs ran), their times clipped to it. Columns: job, workstation, start, end (s)."""
+    within [begin, start of the (`window_jobs` + 1)-th job to start at or after begin) (to the last end when
+    no more jobs ran), their times clipped to it. `begin` defaults to the busiest moment (`busiest_moment`):
+    the start of a stream is quiet under every policy, its congested stretches are where policies differ.
+    Columns: job, workstation, start, end (s)."""
     missing = [c for c in GANTT_COLUMNS if c not in jobs.columns]
     if missing:
         raise ContractError(f"jobs.csv: missing column(s) {', '.join(missing)}")
@@ -112,8 +124,10 @@ def gantt_table(jobs: pd.DataFrame, window_jobs: int = GANTT_JOBS) -> pd.DataFra
     ran = ran[ran["start"].notna() & ran["end"].notna()].sort_values("start", kind="stable")
     if ran.empty:
         return pd.DataFrame(columns=["job", "workstation", "start", "end"])
-    begin = ran["start"].iloc[0]
-    finish = ran["start"].iloc[window_jobs] if len(ran) > window_jobs else ran["end"].max()
+    if begin is None:
+        begin = busiest_moment(ran)
+    later = ran[ran["start"] >= begin]
+    finish = later["start"].iloc[window_jobs] if len(later) > window_jobs else ran["end"].max()
     shown = ran[(ran["start"] < finish) & (ran["end"] > begin)]
     names = shown["name"].astype(str) if "name" in shown.columns else shown.index.astype(str)
     rows = []

@@ -86,18 +86,34 @@ def test_the_curves_and_their_bands(sweep):
 
 def test_gantt_window_is_the_first_jobs_to_start_clipped(sweep):
     jobs = pd.read_csv(sweep / "runs" / run_id("fcfs", 0.9, 1) / "jobs.csv", dtype={"workstations": str})
-    table = streams.gantt_table(jobs, window_jobs=2)
+    table = streams.gantt_table(jobs, window_jobs=2, begin=0)
     # job1 and job2 start first; the window ends when job3 starts (5 s): job1 0-5 on 0 and 1, job2 2-5 on 2.
     assert table.to_dict("records") == [
         {"job": "job1", "workstation": 0, "start": 0, "end": 5},
         {"job": "job1", "workstation": 1, "start": 0, "end": 5},
         {"job": "job2", "workstation": 2, "start": 2, "end": 5},
     ]
-    whole = streams.gantt_table(jobs, window_jobs=40)
+    whole = streams.gantt_table(jobs, window_jobs=40, begin=0)
     assert len(whole) == 2 + 1 + 4 + 1 and whole["end"].max() == 40, "fewer jobs than the window: all of them"
     fig = streams.gantt_figure(whole, "t")
     assert len(fig.axes[0].patches) == 8
     plt.close(fig)
+
+
+def test_gantt_window_opens_by_default_when_the_longest_waiting_job_was_submitted(sweep):
+    jobs = pd.read_csv(sweep / "runs" / run_id("fcfs", 0.9, 1) / "jobs.csv", dtype={"workstations": str})
+    # Waits 0, 1, 2, 26: job4, submitted at 4, waited longest. From 4, job3 (5) and job4 (30) start; with a
+    # window of 1 job it ends when job4 starts (30): job1 4-10 on 0 and 1 (it ran before, clipped), job2 4-6
+    # on 2, job3 5-20 on 0..3.
+    assert streams.busiest_moment(jobs) == 4
+    table = streams.gantt_table(jobs, window_jobs=1)
+    assert table.to_dict("records") == [
+        {"job": "job1", "workstation": 0, "start": 4, "end": 10},
+        {"job": "job1", "workstation": 1, "start": 4, "end": 10},
+        {"job": "job2", "workstation": 2, "start": 4, "end": 6},
+        *({"job": "job3", "workstation": w, "start": 5, "end": 20} for w in range(4)),
+    ]
+    assert streams.busiest_moment(jobs.drop(columns=["submit"])) == 0, "without submit: the first start"
 
 
 def test_gantt_needs_the_workstations_column(sweep):

@@ -93,6 +93,7 @@ struct PolicyCase {
 
 const PolicyCase kPolicies[] = {
     {"fcfs", "fcfs", {"job_scheduler={policy: fcfs}"}, 1},
+    {"easy", "easy", {"job_scheduler={policy: easy}"}, 1},
     {"time_share", "time-share", {"job_scheduler={policy: time-share, mpl: 2}"}, 2},
     {"gang",
      "gang",
@@ -201,6 +202,63 @@ TEST_P(NowStreamPolicy, BothEnginesGiveTheSameConsistentRecords) {
 
 INSTANTIATE_TEST_SUITE_P(Policies, NowStreamPolicy, ::testing::ValuesIn(kPolicies),
                          [](const ::testing::TestParamInfo<PolicyCase>& info) { return info.param.name; });
+
+// tests/data/streams/easy-backfill.swf through the engine, under easy and, for contrast, fcfs: 8
+// workstations, submits and run times scaled by 0.01, a class without reads (pattern none), whose jobs run
+// their scaled run time to the nanosecond when alone (docs/models/now-streams.md 4.4). Delays (section 5.3):
+// a start takes effect d = L + o = 12 us after its decision, a finish is known n = L + 2o = 14 us after it.
+// Times in s; J<k> is SWF job k (estimates are the requested times, scaled).
+//   0      J1 (6, run 1, est 1) starts at d on {0..5}, ends 1 + d; {6,7} free.
+//   0.1    J2 (8) blocked: J1's 6 back at its expected end give 8: shadow ~1 (+d), extra 8 - 8 = 0.
+//   0.2    J3 (2, est 0.4): 0.2 + 0.4 <= shadow: backfilled on {6,7}, starts 0.2 + d, ends 0.5 + d.
+//   0.3    J4 (2, est 1): nothing free.   0.4  J5 (1): nothing free.
+//   0.5+d+n  J3's finish known: {6,7} free. J4: 0.5 + 1 > shadow, extra 0: refused. J5 (est 0.3): 0.8 + d + n
+//          <= shadow: backfilled on {6}, starts 0.5 + 2d + n, ends 0.7 + 2d + n.
+//   0.6    J6 (1, est 0.1): 0.7 <= shadow: backfilled on {7}, starts 0.6 + d, ends 0.7 + d.
+//   0.7+2d+2n  J5's finish known: {6,7} free; J4 refused again (0.7 + 1 > shadow, extra 0).
+//   1+d+n  J1's finish known: all free, J2 starts 1 + 2d + n on {0..7}, ends 1.5 + 2d + n.
+//   1.5+2d+2n  J4 starts 1.5 + 3d + 2n on {0,1}, ends 2 + 3d + 2n.
+// Under fcfs nothing overtakes J2: J3 to J6 all start when J2's finish is known, 1.5 + 3d + 2n, in order.
+TEST(NowStream, EasyBackfillsJobsThatEndByTheHeadsReservation) {
+  constexpr double d = 12e-6, n = 14e-6;
+  // Each phase's length is rounded to the nanosecond (section 4.4): a few ns over a job.
+  constexpr double kExact = 1e-8;
+  auto run = [](Sandbox& box, const std::string& policy) {
+    run_summary(
+        box,
+        {(kStreams / "fcfs-small.yaml").string(), "--set",
+         "workload.stream.swf=" + (kStreamData / "easy-backfill.swf").string(), "--set",
+         "workload.stream.arrival_scale=0.01", "--set", "job_scheduler={policy: " + policy + "}", "--set",
+         "workload.stream.classes=[{name: quiet, pattern: none, sync_interval: 100ms, imbalance: 1, "
+         "barrier: {kind: root}, wait: {algorithm: pairwise}}]"},
+        policy);
+    const auto jobs = read_jobs(box.work() / policy / "jobs.csv");
+    EXPECT_EQ(jobs.size(), 6u) << "expected the 6 jobs of easy-backfill.swf under " << policy;
+    return jobs;
+  };
+  Sandbox box;
+  const auto easy = run(box, "easy");
+  ASSERT_EQ(easy.size(), 6u);
+  const double start[] = {d, 1 + 2 * d + n, 0.2 + d, 1.5 + 3 * d + 2 * n, 0.5 + 2 * d + n, 0.6 + d};
+  const double end[] = {1 + d, 1.5 + 2 * d + n, 0.5 + d, 2 + 3 * d + 2 * n, 0.7 + 2 * d + n, 0.7 + d};
+  const std::vector<int> where[] = {{0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5, 6, 7}, {6, 7}, {0, 1}, {6}, {7}};
+  for (int j = 0; j < 6; ++j) {
+    EXPECT_NEAR(number(easy[j], "start"), start[j], kExact) << "expected J" << j + 1 << "'s start under easy";
+    EXPECT_NEAR(number(easy[j], "end"), end[j], kExact) << "expected J" << j + 1 << "'s end under easy";
+    EXPECT_EQ(workstations(easy[j]), where[j]) << "expected J" << j + 1 << "'s workstations under easy";
+  }
+  for (int j : {2, 4, 5})
+    EXPECT_LT(number(easy[j], "start"), number(easy[1], "start"))
+        << "expected J" << j + 1 << " to start before J2, submitted earlier: it ends by J2's reservation";
+  EXPECT_LT(number(easy[4], "start"), number(easy[3], "start"))
+      << "expected J5 to overtake J4, which would have run past J2's reservation";
+
+  const auto fcfs = run(box, "fcfs");
+  ASSERT_EQ(fcfs.size(), 6u);
+  for (int j = 2; j < 6; ++j)
+    EXPECT_NEAR(number(fcfs[j], "start"), 1.5 + 3 * d + 2 * n, kExact)
+        << "expected J" << j + 1 << " to wait for J2 under fcfs";
+}
 
 TEST(NowStream, ClosedWorkloadsKeepTheirJobsCsv) {
   Sandbox box;
