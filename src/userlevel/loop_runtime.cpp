@@ -33,8 +33,6 @@ Cycles whole(double cycles) {
 
 IterationCosts::IterationCosts(const config::SmpLoop& loop, std::uint64_t seed)
     : distribution_(loop.cost), seed_(seed) {
-  double total = 0;
-  for (const auto& e : distribution_.entries()) cumulative_weights_.push_back(total += e.weight);
   const auto& entries = distribution_.entries();
   constant_ = entries.size() == 1 && entries.front().begin == entries.front().end;
   if (constant_) constant_cost_ = whole(entries.front().begin);
@@ -47,22 +45,8 @@ Cycles IterationCosts::draw(int phase, std::int64_t index) const {
   // Counter-based: the bits depend on (seed, phase, index) only, not on the order of the draws.
   const std::uint64_t bits =
       util::mix_seed(seed_, static_cast<std::uint64_t>(phase) + 1, static_cast<std::uint64_t>(index));
-  const auto& entries = distribution_.entries();
-  std::size_t pick = 0;
-  if (entries.size() > 1) {
-    const double target = unit(bits) * cumulative_weights_.back();
-    while (pick + 1 < entries.size() && cumulative_weights_[pick] <= target) ++pick;
-  }
-  const auto& e = entries[pick];
-  if (e.begin == e.end) return whole(e.begin);
-  const double u = unit(next_bits(bits));
-  // As workload::Distribution::draw: an integer uniform in [begin, end] when both ends are whole, else a
-  // real.
-  if (e.begin == std::floor(e.begin) && e.end == std::floor(e.end)) {
-    const double span = e.end - e.begin + 1;
-    return whole(std::min(e.end, e.begin + std::floor(u * span)));
-  }
-  return whole(e.begin + (e.end - e.begin) * u);
+  const std::size_t entry = distribution_.entry_at(unit(bits));
+  return whole(distribution_.value_at(entry, unit(next_bits(bits))));
 }
 
 Cycles IterationCosts::cost(int phase, std::int64_t index) const {

@@ -26,7 +26,6 @@ class IterationCosts {
  private:
   Cycles draw(int phase, std::int64_t index) const;
   const workload::Distribution distribution_;
-  std::vector<double> cumulative_weights_;                   // of the distribution's entries
   std::vector<std::pair<std::int64_t, Cycles>> exceptions_;  // sorted by index
   std::uint64_t seed_;
   bool constant_;  // one value: no draw

@@ -106,14 +106,26 @@ std::optional<Distribution> Distribution::parse(const std::string& text, std::st
 }
 
 std::size_t Distribution::pick(std::mt19937_64& engine) const {
+  return entry_at(unit(engine));
+}
+
+std::size_t Distribution::entry_at(double u) const {
   double total = 0;
   for (const auto& e : entries_) total += e.weight;
-  double u = unit(engine) * total;
+  double left = u * total;
   for (std::size_t i = 0; i < entries_.size(); ++i) {
-    if (u < entries_[i].weight) return i;
-    u -= entries_[i].weight;
+    if (left < entries_[i].weight) return i;
+    left -= entries_[i].weight;
   }
   return entries_.size() - 1;
+}
+
+double Distribution::value_at(std::size_t entry, double u) const {
+  const auto& e = entries_[entry];
+  if (e.begin == e.end) return e.begin;
+  if (e.begin == std::floor(e.begin) && e.end == std::floor(e.end))
+    return std::min(e.end, e.begin + std::floor(u * (e.end - e.begin + 1)));
+  return e.begin + (e.end - e.begin) * u;
 }
 
 std::int64_t Distribution::draw_integer(std::mt19937_64& engine) const {

@@ -44,6 +44,11 @@ class Distribution {
   // An entry by weight, then a value uniform in it: an integer when both ends are whole numbers (so that
   // "1-20:3, 21-30:2, 31-40:1" of thesis 5.1.3 tiles the integers 1..40), else a real.
   Draw draw(std::mt19937_64& engine) const;
+  // The same two steps from given uniforms in [0, 1), for draws that must not depend on their order (a
+  // parallel loop's iterations, userlevel/loop_runtime.cpp): the entry u picks by weight, and the value u
+  // picks in an entry (an integer when both ends are whole numbers, else a real).
+  std::size_t entry_at(double u) const;
+  double value_at(std::size_t entry, double u) const;
   double min() const;
   double max() const;
   const std::vector<Entry>& entries() const { return entries_; }
