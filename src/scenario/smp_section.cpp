@@ -176,6 +176,21 @@ void read_loop_cost(const Field& f, Cycles quantum, SmpLoop& loop) {
   map.finish();
 }
 
+// Every sum of cycles stays far from overflowing: a phase's work (`phase_work`, all its threads' at most),
+// and the job alone on dedicated CPUs (at least its phase's work spread over its threads, times its
+// barriers). `fewer` says what to change.
+void check_phase_work(const Field& f, double phase_work, int barriers, int threads, const char* fewer) {
+  if (phase_work > kMaxCycles)
+    f.error(fmt::format("a phase's work is up to {:g} cycles, more than {:g}; expected {}", phase_work,
+                        kMaxCycles, fewer));
+  const double dedicated = static_cast<double>(barriers) * phase_work / threads;
+  if (dedicated > static_cast<double>(limits::kMaxSimulatedTime))
+    f.error(
+        fmt::format("barriers x a phase's work per thread = {:g} cycles, more than the largest simulated "
+                    "time ({:g} cycles); expected fewer barriers or {}",
+                    dedicated, static_cast<double>(limits::kMaxSimulatedTime), fewer));
+}
+
 // loop: a phase run as a parallel loop (issue 23; OpenMP 5.2, 11.5.3).
 SmpLoop read_loop(const Field& f, const SmpConfig& smp, int threads, int barriers,
                   CalibratedCosts* calibration) {
@@ -207,26 +222,15 @@ SmpLoop read_loop(const Field& f, const SmpConfig& smp, int threads, int barrier
                       ? calibration->resolve(f.path() + ".dispatch", dispatch, *calibration->loop_dispatch)
                       : dispatch.value_or(loop.dispatch);
   map.finish();
-  // Every sum of cycles stays far from overflowing: a phase's work on one thread, and the job alone on
-  // dedicated CPUs (at least its phase's work spread over its threads, times its barriers).
   double phase_work = static_cast<double>(loop.iterations) * (loop.cost.max() + loop.dispatch);
   for (const auto& e : loop.exceptions) phase_work += e.second;
-  if (phase_work > kMaxCycles)
-    f.error(
-        fmt::format("a phase's iterations cost up to {:g} cycles, more than {:g}; expected fewer or "
-                    "cheaper iterations",
-                    phase_work, kMaxCycles));
-  const double dedicated = static_cast<double>(barriers) * phase_work / threads;
-  if (dedicated > static_cast<double>(limits::kMaxSimulatedTime))
-    f.error(
-        fmt::format("barriers x a phase's work per thread = {:g} cycles, more than the largest simulated "
-                    "time ({:g} cycles); expected fewer barriers or a shorter loop",
-                    dedicated, static_cast<double>(limits::kMaxSimulatedTime)));
+  check_phase_work(f, phase_work, barriers, threads, "fewer or cheaper iterations");
   return loop;
 }
 
 // tasks: a phase run as a fork-join task tree (issue 23; the seed's task library).
-SmpTasks read_tasks(const Field& f, const SmpConfig& smp, CalibratedCosts* calibration) {
+SmpTasks read_tasks(const Field& f, const SmpConfig& smp, int threads, int barriers,
+                    CalibratedCosts* calibration) {
   MapReader map(f, "a mapping with tree, leaf, spawn, switch and policy");
   SmpTasks tasks;
   {
@@ -266,6 +270,13 @@ SmpTasks read_tasks(const Field& f, const SmpConfig& smp, CalibratedCosts* calib
     tasks.policy = *policy;
   }
   map.finish();
+  // A tree's work (docs/models/smp.md 21.3): its leaves' work and its spawns, every task switched in and
+  // out at least once; a full binary tree has (size + 1) / 2 leaves.
+  const auto size = static_cast<double>(workload::task_tree_size(tasks.tree, tasks.size));
+  const double phase_work = (size + 1) / 2 * static_cast<double>(tasks.leaf) +
+                            (size - 1) * static_cast<double>(tasks.spawn) +
+                            2 * size * static_cast<double>(tasks.switch_cost);
+  check_phase_work(f, phase_work, barriers, threads, "a smaller tree or cheaper tasks");
   return tasks;
 }
 
@@ -297,7 +308,7 @@ SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index,
     if (job.threads_from)
       threads.error(fmt::format("a job with '{}' has a fixed number of threads, not a distribution", key));
     if (loop) job.loop = read_loop(user_level, smp, job.threads, job.barriers, calibration);
-    if (tasks) job.tasks = read_tasks(user_level, smp, calibration);
+    if (tasks) job.tasks = read_tasks(user_level, smp, job.threads, job.barriers, calibration);
     if (auto v = map.optional("copies")) job.copies = count(*v);
     job.wait = wait::read_smp_wait(map.required("wait"), {smp.quantum, smp.cs_in + smp.cs_out});
     map.finish();

@@ -13,26 +13,7 @@ XBT_LOG_EXTERNAL_CATEGORY(cosched_userlevel);
 namespace cosched::userlevel {
 
 std::int64_t task_tree_size(const config::SmpTasks& tasks) {
-  if (tasks.size < 0)
-    throw std::invalid_argument("tasks.tree: expected a size >= 0, got " + tasks.tree_given);
-  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max() / 2;
-  // fib: size(n) = 1 + size(n-1) + size(n-2), size(0) = size(1) = 1; binary: size(d) = 1 + 2 size(d-1).
-  std::int64_t before = 1, current = 1;
-  for (int k = 1; k <= tasks.size; ++k) {
-    std::int64_t next = 0;
-    switch (tasks.tree) {
-      case workload::TaskTree::Fib:
-        next = k == 1 ? 1 : 1 + current + before;
-        break;
-      case workload::TaskTree::Binary:
-        next = 1 + 2 * current;
-        break;
-    }
-    before = current;
-    current = next;
-    if (current > kMax) throw std::invalid_argument("tasks.tree: too many tasks in " + tasks.tree_given);
-  }
-  return current;
+  return workload::task_tree_size(tasks.tree, tasks.size);
 }
 
 TaskRuntime::TaskId TaskRuntime::TaskDeque::pop_bottom() {

@@ -1,7 +1,9 @@
 #include "workload/userlevel_kinds.hpp"
 
 #include <array>
+#include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "util/registry.hpp"
@@ -107,6 +109,27 @@ std::string task_tree_forms() {
                     std::to_string(tree.max_size));
   }
   return util::join_list({forms.begin(), forms.end()}, ", or ");
+}
+
+std::int64_t task_tree_size(TaskTree tree, int size) {
+  if (size < 0) throw std::invalid_argument("task tree: expected a size >= 0, got " + std::to_string(size));
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max() / 2;
+  std::int64_t before = 1, current = 1;
+  for (int k = 1; k <= size; ++k) {
+    std::int64_t next = 0;
+    switch (tree) {
+      case TaskTree::Fib:
+        next = k == 1 ? 1 : 1 + current + before;
+        break;
+      case TaskTree::Binary:
+        next = 1 + 2 * current;
+        break;
+    }
+    before = current;
+    current = next;
+    if (current > kMax) throw std::invalid_argument("task tree: too many tasks");
+  }
+  return current;
 }
 
 }  // namespace cosched::workload

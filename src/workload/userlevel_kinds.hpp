@@ -4,6 +4,7 @@
 // name and documentation line (and a tree's size bound): the scenario reader checks names and writes the
 // resolved scenario from them, and the runtimes (src/userlevel/) switch on the kinds.
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -58,5 +59,9 @@ const TaskTreeEntry& task_tree_entry(TaskTree kind);
 std::string_view task_tree_name(TaskTree kind);
 // "fib(N) with N from 0 to 32, or binary(DEPTH) with DEPTH from 0 to 22", for error messages.
 std::string task_tree_forms();
+// The tasks of one tree (fib(n): 1 + size(n-1) + size(n-2), size(0) = size(1) = 1; binary(d): 1 + 2
+// size(d-1)); both are full binary trees, so (size + 1) / 2 of them are leaves. Throws std::invalid_argument
+// for a negative size or one whose count overflows.
+std::int64_t task_tree_size(TaskTree tree, int size);
 
 }  // namespace cosched::workload

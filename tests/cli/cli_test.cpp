@@ -94,6 +94,7 @@ const BadCase kBadCases[] = {
     {"loop-dispatch-string.yaml", "13:70", "workload.jobs[0].loop.dispatch", "got \"soon\""},
     {"tasks-policy-unknown.yaml", "13:47", "workload.jobs[0].tasks.policy", "got \"lifo\""},
     {"tasks-tree-unknown.yaml", "13:21", "workload.jobs[0].tasks.tree", "got \"ternary(3)\""},
+    {"tasks-overflow.yaml", "13:14", "workload.jobs[0].tasks", "a smaller tree or cheaper tasks"},
     {"tasks-fib-too-large.yaml", "13:21", "workload.jobs[0].tasks.tree", "got \"fib(40)\""},
 };
 
