@@ -16,6 +16,16 @@ Nanos simulated_now() {
   return static_cast<Nanos>(std::llround(sg4::Engine::get_clock() * 1e9));
 }
 
+bool reached(Nanos at) {
+  return simulated_now() >= at;
+}
+
+void sleep_until_reached(Nanos at) {
+  // SimGrid sleeps for (date - clock) from the clock: the sum can land a step short of `date`; the next
+  // round's step is then exact.
+  while (!reached(at)) sg4::this_actor::sleep_until(clock_reaching(at));
+}
+
 namespace {
 
 // What travels in a SimGrid communication: the message and the lower bound of its arrival time.
@@ -140,7 +150,9 @@ class MailboxDelivery final : public MessageDelivery {
 
   static double timeout_until(std::optional<Nanos> deadline) {
     if (!deadline) return -1;
-    return std::max(0.0, static_cast<double>(*deadline) * 1e-9 - sg4::Engine::get_clock());
+    // Positive whenever the deadline is not reached (clock_reaching): a timeout of 0 before it would make
+    // the waiting actor ask again at the same instant forever.
+    return std::max(0.0, clock_reaching(*deadline) - sg4::Engine::get_clock());
   }
 
   // After the message of channel `index` arrived: every other message of its nanosecond, sorted.

@@ -5,7 +5,9 @@
 
 #include <simgrid/forward.h>
 
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <set>
@@ -41,8 +43,23 @@ class MessageDelivery {
   virtual Nanos horizon(int at) const = 0;
 };
 
-// Simulated time now, in whole nanoseconds.
+// Simulated time now, in whole nanoseconds: SimGrid's clock (seconds, a double) rounded to the nearest one.
 Nanos simulated_now();
+// The one test of whether the simulated time has reached `at`, in the domain every actor compares in:
+// simulated_now() >= at.
+bool reached(Nanos at);
+// The earliest clock value (seconds) at which reached(at) holds: at x 1e-9, or the next double above it
+// when that one rounds below `at`. Beyond 2^23 s (8.4e6 s) the clock's step exceeds 1.86 ns and
+// fl(at x 1e-9) x 1e9 can round to at - 1; waiting until fl(at x 1e-9) alone would then return without
+// the time reaching `at`, and an actor that waits again for `at` would spin at the same instant.
+// Pure (no engine), inline so that unit tests reach it.
+inline double clock_reaching(Nanos at) {
+  double date = static_cast<double>(at) * 1e-9;
+  while (std::llround(date * 1e9) < at) date = std::nextafter(date, std::numeric_limits<double>::infinity());
+  return date;
+}
+// Sleeps the calling actor until reached(at).
+void sleep_until_reached(Nanos at);
 
 // Messages as detached SimGrid communications of kMessageBytes to mailboxes whose permanent receiver is
 // the destination's actor, so that a transfer starts when the message is sent. SimGrid hands a mailbox's

@@ -70,7 +70,7 @@ void drive_node(int w, Node& node, MessageDelivery& delivery, const PreparedRun&
     // processed when it next wakes, in time order, before any message that arrives.
     const auto next = lookahead ? node.next_send_bound() : node.next_timer();
     if (next && *next <= horizon) {
-      if (*next > simulated_now()) sg4::this_actor::sleep_until(static_cast<double>(*next) * 1e-9);
+      sleep_until_reached(*next);
       node.advance(*next);
       continue;
     }
@@ -114,8 +114,8 @@ class Wakeups {
     try {
       if (deadline == kNoTime) {
         exec->wait();
-      } else if (static_cast<double>(deadline) * 1e-9 > sg4::Engine::get_clock()) {
-        exec->wait_until(static_cast<double>(deadline) * 1e-9);
+      } else if (!reached(deadline)) {
+        exec->wait_until(clock_reaching(deadline));
       }
     } catch (const simgrid::TimeoutException&) {
     } catch (const simgrid::CancelException&) {
@@ -159,7 +159,7 @@ void drive_stream_node(int w, Node& node, MessageDelivery& delivery, PreparedRun
     std::optional<Nanos> next;
     if (!node.finished()) next = lookahead ? node.next_send_bound() : node.next_timer();
     if (next && *next <= horizon) {
-      if (*next > simulated_now()) sg4::this_actor::sleep_until(static_cast<double>(*next) * 1e-9);
+      sleep_until_reached(*next);
       node.advance(*next);
       continue;
     }
@@ -197,7 +197,7 @@ void coordinate(PreparedRun& run, Wakeups& wakeups) {
     if (next == kNoTime && stream.done()) break;
     if (stream.stalled())
       throw std::logic_error("NOW stream: jobs wait with nothing running and nothing left to decide");
-    if (next == kNoTime || next > simulated_now()) {
+    if (next == kNoTime || !reached(next)) {
       wakeups.sleep(self, next);
       continue;
     }
