@@ -122,6 +122,12 @@ class Wakeups {
     }
     waiting(a, false);
   }
+  // A run that stops with an error (platform::guarded kills every actor): no actor may still wait on an
+  // interrupt when it is killed, which SimGrid 3.32 does not survive; so every interrupt is cancelled first.
+  void release_all() {
+    for (auto& exec : interrupt_)
+      if (exec && exec->get_state() == sg4::Activity::State::STARTED) exec->cancel();
+  }
   // Actor `a` is done: its interrupt goes with it.
   void release(int a) {
     auto& exec = interrupt_[a];
@@ -241,11 +247,27 @@ void drive_with_actors(PreparedRun& run, const SimgridEngineOptions& options,
       Node* node = run.nodes[w].get();
       sg4::Actor::create(fmt::format("ws-{}", w), run.platform.workstations[w],
                          platform::guarded([w, node, &delivery, &run, &wakeups, &options, &progress] {
-                           drive_stream_node(w, *node, *delivery, run, wakeups, options.lookahead, progress);
+                           try {
+                             drive_stream_node(w, *node, *delivery, run, wakeups, options.lookahead,
+                                               progress);
+                           } catch (const simgrid::ForcefulKillException&) {
+                             throw;
+                           } catch (...) {
+                             wakeups.release_all();
+                             throw;
+                           }
                          }));
     }
-    sg4::Actor::create("coordinator", run.platform.workstations[0],
-                       platform::guarded([&run, &wakeups] { coordinate(run, wakeups); }));
+    sg4::Actor::create("coordinator", run.platform.workstations[0], platform::guarded([&run, &wakeups] {
+                         try {
+                           coordinate(run, wakeups);
+                         } catch (const simgrid::ForcefulKillException&) {
+                           throw;
+                         } catch (...) {
+                           wakeups.release_all();
+                           throw;
+                         }
+                       }));
     run.engine->run();
     platform::rethrow_actor_error();
     return;
