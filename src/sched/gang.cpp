@@ -36,8 +36,9 @@ bool GangMatrix::has_job(JobId job) const {
 void GangMatrix::enter_row(JobId job, int row, SimTime from) {
   if (row < 0 || row >= rows_)
     throw std::logic_error(fmt::format("gang matrix: job {} placed in row {} of {}", job, row, rows_));
-  if (!tenure_.emplace(job, RowTenure{row, from, std::nullopt}).second)
-    throw std::logic_error(fmt::format("gang matrix: job {} entered twice", job));
+  const auto [it, entered] = tenure_.emplace(job, RowTenure{row, from, std::nullopt});
+  if (!entered) throw std::logic_error(fmt::format("gang matrix: job {} entered twice", job));
+  live_.push_back(&it->second);  // map nodes stay where they are
 }
 
 void GangMatrix::leave_row(JobId job, SimTime until) {
@@ -57,8 +58,9 @@ std::optional<int> GangMatrix::row_for_slot(std::int64_t slot) {
   while (static_cast<std::int64_t>(row_owners_.size()) <= slot) {
     const SimTime start = static_cast<SimTime>(row_owners_.size()) * quantum_;
     std::vector<bool> held(static_cast<std::size_t>(rows_), false);
-    for (const auto& [job, t] : tenure_)
-      if (t.from <= start && (!t.until || start < *t.until)) held[t.row] = true;
+    std::erase_if(live_, [start](const RowTenure* t) { return t->until && *t->until <= start; });
+    for (const RowTenure* t : live_)
+      if (t->from <= start) held[t->row] = true;
     // Ousterhout's rotation over the rows: the next row after the last slot's owner that holds a job.
     int owner = -1;
     for (int step = 1; step <= rows_; ++step) {

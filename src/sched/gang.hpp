@@ -71,6 +71,10 @@ class GangMatrix {
   };
   int rows_ = 0;
   std::map<JobId, RowTenure> tenure_;
+  // The tenures that may still hold a row at a slot not yet handed out: one that ended at or before the
+  // start of the slot being handed out ends before every later one too, and leaves this list (so a slot
+  // costs the jobs in the matrix, not every job the stream has had).
+  std::vector<const RowTenure*> live_;
   std::vector<int> row_owners_;  // by slot: the row, -1 for none
   int last_row_ = -1;            // the last slot's owner other than none
 };
