@@ -23,12 +23,6 @@ namespace {
 
 constexpr double kNanosPerSecond = 1e9;
 
-// A record's size: its allocated processors (SWF field 5), or what it requested (field 8) when the log
-// has no allocation, as the archive's cleaning rules and the parser do (docs/models/now-streams.md 4.1).
-std::int64_t processors_of(const workload::SwfRecord& record) {
-  return record.allocated_processors > 0 ? record.allocated_processors : record.requested_processors;
-}
-
 Nanos scaled_nanos(double seconds, double scale) {
   return static_cast<Nanos>(std::llround(seconds * scale * kNanosPerSecond));
 }
@@ -373,7 +367,8 @@ StreamBuild build_stream(const workload::SwfTrace& trace, const config::NowConfi
   StreamBuild out;
 
   // The window (now-streams.md 4.1): usable records first+1 .. first+jobs of the file, whatever the
-  // platform; those larger than the platform are then skipped and counted.
+  // platform; those larger than the platform are then skipped and counted. A job's size is the parser's
+  // (SwfRecord::processors, workload/swf.cpp), which also skipped every record without a size or a run time.
   struct Taken {
     const workload::SwfRecord* record;
     std::int64_t processors;
@@ -395,10 +390,8 @@ StreamBuild build_stream(const workload::SwfTrace& trace, const config::NowConfi
     }
     ++usable;
     last_in_window = record.line;
-    const std::int64_t processors = processors_of(record);
-    if (processors < 1 || record.run_time <= 0) {
-      ++out.skipped_unusable;  // the parser skips these; a trace built by hand may hold them
-    } else if (processors > workstations) {
+    const std::int64_t processors = record.processors;
+    if (processors > workstations) {
       ++out.skipped_too_large;
     } else {
       taken.push_back({&record, processors});

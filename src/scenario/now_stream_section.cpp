@@ -80,7 +80,7 @@ NowStream read_now_stream(const Field& f, const std::string& scenario_dir, NowSt
   double first_submit = 0, last_submit = 0, longest = 0;
   for (std::int64_t j = stream.first; j < usable && (!stream.jobs || taken < *stream.jobs); ++j, ++taken) {
     const auto& r = trace.jobs[static_cast<std::size_t>(j)];
-    const auto p = std::max<std::int64_t>(r.allocated_processors, r.requested_processors);
+    const auto p = r.processors;  // the job's size as the parser set it (workload/swf.cpp)
     processes += p;
     size.process_seconds += static_cast<double>(p) * std::max(0.0, r.run_time) * stream.time_scale;
     if (taken == 0) first_submit = r.submit;

@@ -83,6 +83,19 @@ TEST(NowStream, AJobAloneRunsItsSwfRunTimeScaled) {
       << "expected the makespan to be the last job's end";
 }
 
+// A job's size is the parser's (its allocated processors, field 5), in the limits' count as in the run: a
+// request of 2 000 000 processors beside an allocation of 4 must not count 2 000 000 processes against the
+// limit of 1 000 000 (config/limits.hpp).
+TEST(NowStream, TheLimitsCountAJobsAllocatedProcessors) {
+  Sandbox box;
+  const std::string swf = "workload.stream.swf=" + (kStreamData / "request-above-allocation.swf").string();
+  expect_success(box.run({"validate", (kStreams / "fcfs-small.yaml").string(), "--set", swf}));
+  run_summary(box, {(kStreams / "fcfs-small.yaml").string(), "--set", swf});
+  const auto jobs = read_jobs(box.work() / "out" / "jobs.csv");
+  ASSERT_EQ(jobs.size(), 1u) << "expected one job in jobs.csv";
+  EXPECT_EQ(number(jobs[0], "processors"), 4) << "expected the record's 4 allocated processors";
+}
+
 // The job schedulers the short stream runs under, with the local scheduler each takes.
 struct PolicyCase {
   const char* name;
