@@ -277,7 +277,7 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCo
       for (std::size_t i = 0; i < items.size(); ++i)
         now.jobs.push_back(read_job(items[i], i, now.workstations));
     } else {
-      now.stream = read_now_stream(*stream, scenario_dir, stream_size);
+      now.stream = read_now_stream(*stream, scenario_dir, now.workstations, stream_size);
     }
     workload.finish();
   }

@@ -311,6 +311,13 @@ const BadStreamCase kBadStreamCases[] = {
     {"gang-slots-under-fcfs.yaml", "10:11: scheduler.policy: ", "needs job_scheduler.policy gang"},
     {"trace-too-large.yaml", "25:10: output.trace: ", "more than output.trace_limit_mb (1024 MB)"},
     {"first-past-the-end.yaml", "17:12: workload.stream.first: ", "has 1 usable jobs"},
+    // What build_stream refuses, refused by validate too (now::check_stream), located in the SWF file.
+    {"class-missing.yaml", nullptr,
+     "one-job.swf:4: workload.stream.classes: expected a class for job 1 of 4 processes, got none"},
+    {"load-zero-span.yaml", nullptr,
+     "one-job.swf: workload.stream.load: expected a stream whose jobs are not all"},
+    {"window-without-a-job.yaml", nullptr,
+     "one-job.swf: workload.stream: expected at least one job of 1 to 2 processes"},
 };
 
 void PrintTo(const BadStreamCase& c, std::ostream* os) {
