@@ -13,6 +13,7 @@
 
 #include "barrier/tree.hpp"
 #include "config/input_error.hpp"
+#include "config/limits.hpp"
 #include "sched/local_scheduler_registry.hpp"
 #include "util/normal.hpp"
 #include "wait/now_wait.hpp"
@@ -424,12 +425,55 @@ double submit_span(const config::NowStream& stream, const Window& window) {
   return span;
 }
 
+// The stream's dedicated processor-nanoseconds, run times after time_scale (now-streams.md 4.2).
+double stream_work(const config::NowStream& stream, const Window& window) {
+  double work = 0;
+  for (const auto* record : window.taken)
+    work += static_cast<double>(scaled_nanos(record->run_time, stream.time_scale)) *
+            static_cast<double>(record->processors);
+  return work;
+}
+
+// The arrival_scale as applied: given, or derived from `load` (now-streams.md 4.2): the load is
+// sum(run x processes) / (workstations x submit span after arrival_scale).
+double applied_arrival_scale(const config::NowStream& stream, double work, double span, int workstations) {
+  if (!stream.load) return stream.arrival_scale;
+  return work / (static_cast<double>(workstations) * span * kNanosPerSecond * *stream.load);
+}
+
+// The last submit after arrival_scale plus the longest run after time_scale, the least simulated time the
+// stream takes, must stay within config::limits::kMaxSimulatedTime: every scaled time (a submit, a run,
+// an estimate) is then a 64-bit count of nanoseconds. Names the key whose term is the larger: time_scale
+// for the runs, else load or arrival_scale, whichever set the submits' scale. `arrival_scale` 0: the
+// runs alone (before `load` gives the scale, which needs the runs scaled).
+void check_simulated_time(const config::NowStream& stream, const Window& window, double span,
+                          double arrival_scale) {
+  double longest = 0;  // seconds, before time_scale
+  for (const auto* record : window.taken) longest = std::max(longest, record->run_time);
+  const double arrivals = span * arrival_scale * kNanosPerSecond;
+  const double runs = longest * stream.time_scale * kNanosPerSecond;
+  const auto limit = static_cast<double>(config::limits::kMaxSimulatedTime);
+  if (arrivals + runs <= limit) return;
+  const char* key = runs >= arrivals ? "time_scale" : stream.load ? "load" : "arrival_scale";
+  throw config::InputError(fmt::format(
+      "{}: workload.stream.{}: expected a stream whose submit span x arrival_scale plus longest run x "
+      "time_scale is at most {:g} s of simulated time (config/limits.hpp), got {:g} s x {:g} + {:g} s x {:g} "
+      "= {:g} s",
+      stream.swf_given, key, limit / kNanosPerSecond, span, arrival_scale, longest, stream.time_scale,
+      (arrivals + runs) / kNanosPerSecond));
+}
+
 }  // namespace
 
 void check_stream(const workload::SwfTrace& trace, const config::NowStream& stream, int workstations) {
   const Window window =
       take_window(trace, stream, workstations > 0 ? workstations : std::numeric_limits<int>::max());
-  submit_span(stream, window);
+  const double span = submit_span(stream, window);
+  check_simulated_time(stream, window, span, stream.load ? 0.0 : stream.arrival_scale);
+  // `load` scales the submits by the platform's size, known here only with platform.workstations.
+  if (stream.load && workstations > 0)
+    check_simulated_time(stream, window, span,
+                         applied_arrival_scale(stream, stream_work(stream, window), span, workstations));
   // A job too large for a platform not yet known would be skipped whatever its class.
   if (workstations > 0)
     for (const auto* record : window.taken) classes_holding(stream, *record);
@@ -455,13 +499,10 @@ StreamBuild build_stream(const workload::SwfTrace& trace, const config::NowConfi
 
   // Offered load (now-streams.md 4.2): sum(run x processes) / (workstations x submit span), run times
   // after time_scale, submit span after arrival_scale. `load` gives the arrival_scale that reaches it.
-  double work = 0;  // processor-nanoseconds
-  for (const auto* record : taken)
-    work += static_cast<double>(scaled_nanos(record->run_time, stream.time_scale)) *
-            static_cast<double>(record->processors);
-  out.arrival_scale = stream.arrival_scale;
-  if (stream.load)
-    out.arrival_scale = work / (static_cast<double>(workstations) * span * kNanosPerSecond * *stream.load);
+  check_simulated_time(stream, window, span, stream.load ? 0.0 : stream.arrival_scale);
+  const double work = stream_work(stream, window);  // processor-nanoseconds
+  out.arrival_scale = applied_arrival_scale(stream, work, span, workstations);
+  if (stream.load) check_simulated_time(stream, window, span, out.arrival_scale);
 
   std::mt19937_64 class_draws(util::mix_seed(seed, 0, 0));
   Nanos last_submit = 0;
@@ -476,8 +517,12 @@ StreamBuild build_stream(const workload::SwfTrace& trace, const config::NowConfi
     spec.job.processes = static_cast<int>(record.processors);
     // EASY's estimate (now-streams.md 4.2): the requested time, or the run time when the log has none;
     // never below the run time, so that a job never outlives its estimate on dedicated workstations.
-    const Nanos requested =
-        record.requested_time > 0 ? scaled_nanos(record.requested_time, stream.time_scale) : spec.run_time;
+    // A requested time past the longest simulated time is as good as none: capped there, before rounding.
+    const Nanos requested = record.requested_time > 0
+                                ? scaled_nanos(std::min(record.requested_time * stream.time_scale,
+                                                        config::limits::kMaxSimulatedTime / kNanosPerSecond),
+                                               1.0)
+                                : spec.run_time;
     spec.job.estimate = std::max(requested, spec.run_time);
     const config::NowJobClass& job_class = class_for(stream, record, class_draws);
     spec.job_class = job_class.name;

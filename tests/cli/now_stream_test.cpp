@@ -318,6 +318,18 @@ const BadStreamCase kBadStreamCases[] = {
      "one-job.swf: workload.stream.load: expected a stream whose jobs are not all"},
     {"window-without-a-job.yaml", nullptr,
      "one-job.swf: workload.stream: expected at least one job of 1 to 2 processes"},
+    // Scaled past config::limits::kMaxSimulatedTime (1e6 s): refused before any time is rounded to 64 bits.
+    {"load-past-the-time-limit.yaml", nullptr,
+     "long-runs.swf: workload.stream.load: expected a stream whose submit span x arrival_scale plus longest "
+     "run x time_scale is at most 1e+06 s"},
+    {"arrival-scale-past-the-time-limit.yaml", nullptr,
+     "small.swf: workload.stream.arrival_scale: expected a stream whose submit span x arrival_scale plus "
+     "longest run x time_scale is at most 1e+06 s of simulated time (config/limits.hpp), got 90 s x 1e+06 + "
+     "100 s x 1 = 9.00001e+07 s"},
+    {"time-scale-past-the-time-limit.yaml", nullptr,
+     "one-job.swf: workload.stream.time_scale: expected a stream whose submit span x arrival_scale plus "
+     "longest run x time_scale is at most 1e+06 s of simulated time (config/limits.hpp), got 0 s x 1 + 200 s "
+     "x 1e+06 = 2e+08 s"},
 };
 
 void PrintTo(const BadStreamCase& c, std::ostream* os) {
