@@ -288,11 +288,16 @@ Nanos budget_for(const config::NowJobProfile& profile, const DedicatedCosts& cos
 
 // Fills in the job's barriers and phase length so that its dedicated run time is `run_time`
 // (now-streams.md 4.4).
+// A job's barriers: one per class sync_interval of its run time, at least one (now-streams.md 4.4).
+std::int64_t barriers_of(Nanos class_sync_interval, Nanos run_time) {
+  return std::max<std::int64_t>(
+      1, std::llround(static_cast<double>(run_time) / static_cast<double>(class_sync_interval)));
+}
+
 void size_phases(config::NowJobProfile& profile, const config::NowConfig& now, Nanos class_sync_interval,
                  Nanos run_time) {
   const DedicatedCosts costs = dedicated_costs(now);
-  const auto barriers = std::max<std::int64_t>(
-      1, std::llround(static_cast<double>(run_time) / static_cast<double>(class_sync_interval)));
+  const auto barriers = barriers_of(class_sync_interval, run_time);
   profile.barriers = static_cast<int>(barriers);
   const Nanos fixed = costs.context_switch + barrier_time(profile, costs, barriers);
   const double slowest = expected_slowest_factor(profile.imbalance, profile.processes);
@@ -346,6 +351,26 @@ std::vector<const config::NowJobClass*> classes_holding(const config::NowStream&
       "{}:{}: workload.stream.classes: expected a class{} for job {} of {} processes, got none (classes {})",
       stream.swf_given, record.line, stream.class_rule == "random" ? " of positive weight" : "",
       record.number, record.processors, fmt::join(ranges, ", ")));
+}
+
+// A job's run time after time_scale (at least 1 ns).
+Nanos run_time_of(const config::NowStream& stream, const workload::SwfRecord& record) {
+  return std::max<Nanos>(1, scaled_nanos(record.run_time, stream.time_scale));
+}
+
+// A job's barriers stay within config::limits::kMaxBarriers, as a closed workload's do.
+void check_barriers(const config::NowStream& stream, const config::NowJobClass& job_class,
+                    const workload::SwfRecord& record) {
+  const Nanos run_time = run_time_of(stream, record);
+  const std::int64_t barriers = barriers_of(job_class.profile.sync_interval, run_time);
+  if (barriers <= config::limits::kMaxBarriers) return;
+  throw config::InputError(fmt::format(
+      "{}:{}: workload.stream.classes[{}].sync_interval: expected at most {} barriers per job (run time x "
+      "time_scale / sync_interval; a longer sync_interval or a smaller workload.stream.time_scale), got {} "
+      "for job {} ({:g} s / {:g} s)",
+      stream.swf_given, record.line, &job_class - stream.classes.data(), config::limits::kMaxBarriers,
+      barriers, record.number, static_cast<double>(run_time) / kNanosPerSecond,
+      static_cast<double>(job_class.profile.sync_interval) / kNanosPerSecond));
 }
 
 const config::NowJobClass& class_for(const config::NowStream& stream, const workload::SwfRecord& record,
@@ -474,9 +499,14 @@ void check_stream(const workload::SwfTrace& trace, const config::NowStream& stre
   if (stream.load && workstations > 0)
     check_simulated_time(stream, window, span,
                          applied_arrival_scale(stream, stream_work(stream, window), span, workstations));
-  // A job too large for a platform not yet known would be skipped whatever its class.
+  // A job too large for a platform not yet known would be skipped whatever its class. Under `random`, every
+  // class that may be drawn for a job is checked.
   if (workstations > 0)
-    for (const auto* record : window.taken) classes_holding(stream, *record);
+    for (const auto* record : window.taken)
+      for (const auto* job_class : classes_holding(stream, *record)) {
+        check_barriers(stream, *job_class, *record);
+        if (stream.class_rule != "random") break;  // size: the first class that holds it
+      }
 }
 
 StreamBuild build_stream(const workload::SwfTrace& trace, const config::NowConfig& now, int workstations,
@@ -511,7 +541,7 @@ StreamBuild build_stream(const workload::SwfTrace& trace, const config::NowConfi
     StreamJobSpec spec;
     spec.swf_number = record.number;
     spec.swf_line = record.line;
-    spec.run_time = std::max<Nanos>(1, scaled_nanos(record.run_time, stream.time_scale));
+    spec.run_time = run_time_of(stream, record);
     spec.job.id = static_cast<int>(i);
     spec.job.submit = scaled_nanos(record.submit - origin, out.arrival_scale);
     spec.job.processes = static_cast<int>(record.processors);
@@ -532,6 +562,7 @@ StreamBuild build_stream(const workload::SwfTrace& trace, const config::NowConfi
     spec.profile.copies = 1;
     spec.profile.placement.clear();
     spec.profile.placement_origin.clear();
+    check_barriers(stream, job_class, record);
     size_phases(spec.profile, now, job_class.profile.sync_interval, spec.run_time);
     last_submit = spec.job.submit;
     out.jobs.push_back(std::move(spec));

@@ -135,7 +135,7 @@ void read_profile_keys(MapReader& map, NowJobProfile& job, bool closed) {
     job.imbalance = v->number();
     if (job.imbalance < 1) v->fail("a load-imbalance factor v >= 1");
   }
-  if (closed) job.barriers = bounded_count(map.required("barriers"), 10'000'000);
+  if (closed) job.barriers = bounded_count(map.required("barriers"), limits::kMaxBarriers);
   if (auto v = map.optional("interval_basis")) job.interval_basis = choice(*v, kBasisNames);
   if (auto v = map.optional("barrier")) {
     MapReader barrier(*v, "a mapping such as {kind: root}");

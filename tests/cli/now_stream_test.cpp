@@ -318,6 +318,11 @@ const BadStreamCase kBadStreamCases[] = {
      "one-job.swf: workload.stream.load: expected a stream whose jobs are not all"},
     {"window-without-a-job.yaml", nullptr,
      "one-job.swf: workload.stream: expected at least one job of 1 to 2 processes"},
+    {"sync-interval-too-many-barriers.yaml", nullptr,
+     "one-job.swf:4: workload.stream.classes[0].sync_interval: expected at most 10000000 barriers per job "
+     "(run time x time_scale / sync_interval; a longer sync_interval or a smaller "
+     "workload.stream.time_scale), "
+     "got 20000000 for job 1 (200 s / 1e-05 s)"},
     // Scaled past config::limits::kMaxSimulatedTime (1e6 s): refused before any time is rounded to 64 bits.
     {"load-past-the-time-limit.yaml", nullptr,
      "long-runs.swf: workload.stream.load: expected a stream whose submit span x arrival_scale plus longest "
