@@ -26,6 +26,9 @@ inline constexpr std::int64_t kMaxSimulatedTime = 1'000'000'000'000'000;
 // Threads (SMP: synchronizing threads of every copy plus nosync) and processes (NOW, every copy).
 inline constexpr std::int64_t kMaxThreads = 1'000'000;
 inline constexpr std::int64_t kMaxProcesses = 1'000'000;
+// Barriers of one NOW job: workload.jobs[i].barriers, and an open workload's job, whose barriers are its run
+// time / its class's sync_interval (now/stream_jobs.cpp).
+inline constexpr std::int64_t kMaxBarriers = 10'000'000;
 // Processors of an SMP (platform.cpus, or the cores of a platform file's host).
 inline constexpr int kMaxCpus = 1'000'000;
 // A run whose estimated peak memory exceeds this is refused before anything is allocated.

@@ -135,7 +135,7 @@ void read_profile_keys(MapReader& map, NowJobProfile& job, bool closed) {
     job.imbalance = v->number();
     if (job.imbalance < 1) v->fail("a load-imbalance factor v >= 1");
   }
-  if (closed) job.barriers = bounded_count(map.required("barriers"), 10'000'000);
+  if (closed) job.barriers = bounded_count(map.required("barriers"), limits::kMaxBarriers);
   if (auto v = map.optional("interval_basis")) job.interval_basis = choice(*v, kBasisNames);
   if (auto v = map.optional("barrier")) {
     MapReader barrier(*v, "a mapping such as {kind: root}");
@@ -277,7 +277,7 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCo
       for (std::size_t i = 0; i < items.size(); ++i)
         now.jobs.push_back(read_job(items[i], i, now.workstations));
     } else {
-      now.stream = read_now_stream(*stream, scenario_dir, stream_size);
+      now.stream = read_now_stream(*stream, scenario_dir, now.workstations, stream_size);
     }
     workload.finish();
   }

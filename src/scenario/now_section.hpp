@@ -23,12 +23,14 @@ NowJobClass read_now_job_class(const Field& f, std::size_t index);
 // here (its errors are input errors), and the top-level job_scheduler.
 // What the trace's estimate needs of the stream (config::limits::check_stream_trace): its jobs' dedicated
 // processor-seconds after time_scale, and the span of its submits after arrival_scale plus its longest run
-// (0 when `load` sets the scale: unknown before the platform).
+// (0 when `load` sets the scale: unknown before the platform). `workstations`: platform.workstations, 0
+// with a platform file (known only once the platform is built).
 struct NowStreamSize {
   double process_seconds = 0;
   double run_seconds = 0;
 };
-NowStream read_now_stream(const Field& f, const std::string& scenario_dir, NowStreamSize& size);
+NowStream read_now_stream(const Field& f, const std::string& scenario_dir, int workstations,
+                          NowStreamSize& size);
 JobSchedulerConfig read_job_scheduler(const Field& f);
 nlohmann::ordered_json now_stream_json(const NowStream& stream);
 

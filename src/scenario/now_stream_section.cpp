@@ -9,6 +9,7 @@
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
 #include "config/now_fields.hpp"
+#include "now/stream_jobs.hpp"
 #include "scenario/now_section.hpp"
 #include "sched/job_scheduler_registry.hpp"
 #include "workload/swf.hpp"
@@ -28,7 +29,8 @@ double positive_scale(const Field& f) {
 
 }  // namespace
 
-NowStream read_now_stream(const Field& f, const std::string& scenario_dir, NowStreamSize& size) {
+NowStream read_now_stream(const Field& f, const std::string& scenario_dir, int workstations,
+                          NowStreamSize& size) {
   MapReader map(f,
                 "a mapping with swf, classes and optionally first, jobs, load or arrival_scale, time_scale");
   NowStream stream;
@@ -80,7 +82,7 @@ NowStream read_now_stream(const Field& f, const std::string& scenario_dir, NowSt
   double first_submit = 0, last_submit = 0, longest = 0;
   for (std::int64_t j = stream.first; j < usable && (!stream.jobs || taken < *stream.jobs); ++j, ++taken) {
     const auto& r = trace.jobs[static_cast<std::size_t>(j)];
-    const auto p = std::max<std::int64_t>(r.allocated_processors, r.requested_processors);
+    const auto p = r.processors;  // the job's size as the parser set it (workload/swf.cpp)
     processes += p;
     size.process_seconds += static_cast<double>(p) * std::max(0.0, r.run_time) * stream.time_scale;
     if (taken == 0) first_submit = r.submit;
@@ -89,6 +91,9 @@ NowStream read_now_stream(const Field& f, const std::string& scenario_dir, NowSt
   }
   if (!stream.load) size.run_seconds = (last_submit - first_submit) * stream.arrival_scale + longest;
   limits::check_stream(taken, processes, swf);
+  // What the run's build_stream would refuse and needs no run (an empty window, `load` over one instant, a
+  // job no class takes): refused here by the same checks, so that validate and run agree.
+  now::check_stream(trace, stream, workstations);
   return stream;
 }
 

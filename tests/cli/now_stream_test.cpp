@@ -83,6 +83,19 @@ TEST(NowStream, AJobAloneRunsItsSwfRunTimeScaled) {
       << "expected the makespan to be the last job's end";
 }
 
+// A job's size is the parser's (its allocated processors, field 5), in the limits' count as in the run: a
+// request of 2 000 000 processors beside an allocation of 4 must not count 2 000 000 processes against the
+// limit of 1 000 000 (config/limits.hpp).
+TEST(NowStream, TheLimitsCountAJobsAllocatedProcessors) {
+  Sandbox box;
+  const std::string swf = "workload.stream.swf=" + (kStreamData / "request-above-allocation.swf").string();
+  expect_success(box.run({"validate", (kStreams / "fcfs-small.yaml").string(), "--set", swf}));
+  run_summary(box, {(kStreams / "fcfs-small.yaml").string(), "--set", swf});
+  const auto jobs = read_jobs(box.work() / "out" / "jobs.csv");
+  ASSERT_EQ(jobs.size(), 1u) << "expected one job in jobs.csv";
+  EXPECT_EQ(number(jobs[0], "processors"), 4) << "expected the record's 4 allocated processors";
+}
+
 // The job schedulers the short stream runs under, with the local scheduler each takes.
 struct PolicyCase {
   const char* name;
@@ -298,6 +311,30 @@ const BadStreamCase kBadStreamCases[] = {
     {"gang-slots-under-fcfs.yaml", "10:11: scheduler.policy: ", "needs job_scheduler.policy gang"},
     {"trace-too-large.yaml", "25:10: output.trace: ", "more than output.trace_limit_mb (1024 MB)"},
     {"first-past-the-end.yaml", "17:12: workload.stream.first: ", "has 1 usable jobs"},
+    // What build_stream refuses, refused by validate too (now::check_stream), located in the SWF file.
+    {"class-missing.yaml", nullptr,
+     "one-job.swf:4: workload.stream.classes: expected a class for job 1 of 4 processes, got none"},
+    {"load-zero-span.yaml", nullptr,
+     "one-job.swf: workload.stream.load: expected a stream whose jobs are not all"},
+    {"window-without-a-job.yaml", nullptr,
+     "one-job.swf: workload.stream: expected at least one job of 1 to 2 processes"},
+    {"sync-interval-too-many-barriers.yaml", nullptr,
+     "one-job.swf:4: workload.stream.classes[0].sync_interval: expected at most 10000000 barriers per job "
+     "(run time x time_scale / sync_interval; a longer sync_interval or a smaller "
+     "workload.stream.time_scale), "
+     "got 20000000 for job 1 (200 s / 1e-05 s)"},
+    // Scaled past config::limits::kMaxSimulatedTime (1e6 s): refused before any time is rounded to 64 bits.
+    {"load-past-the-time-limit.yaml", nullptr,
+     "long-runs.swf: workload.stream.load: expected a stream whose submit span x arrival_scale plus longest "
+     "run x time_scale is at most 1e+06 s"},
+    {"arrival-scale-past-the-time-limit.yaml", nullptr,
+     "small.swf: workload.stream.arrival_scale: expected a stream whose submit span x arrival_scale plus "
+     "longest run x time_scale is at most 1e+06 s of simulated time (config/limits.hpp), got 90 s x 1e+06 + "
+     "100 s x 1 = 9.00001e+07 s"},
+    {"time-scale-past-the-time-limit.yaml", nullptr,
+     "one-job.swf: workload.stream.time_scale: expected a stream whose submit span x arrival_scale plus "
+     "longest run x time_scale is at most 1e+06 s of simulated time (config/limits.hpp), got 0 s x 1 + 200 s "
+     "x 1e+06 = 2e+08 s"},
 };
 
 void PrintTo(const BadStreamCase& c, std::ostream* os) {

@@ -24,6 +24,7 @@ workload::SwfRecord record(int line, std::int64_t number, double submit, double 
   r.submit = submit;
   r.run_time = run;
   r.allocated_processors = processors;
+  r.processors = processors;  // the size the parser sets (workload/swf.cpp)
   r.requested_time = requested_time;
   return r;
 }
@@ -94,13 +95,18 @@ TEST(StreamJobs, WithoutJobsTheWindowRunsToTheEndOfTheFile) {
   EXPECT_EQ(build.skipped_unusable, 3) << "first 0: the window spans the whole file";
 }
 
-TEST(StreamJobs, ProcessorsFallBackToTheRequestedOnes) {
-  auto r = record(3, 1, 0, 10, -1);
-  r.requested_processors = 3;
+TEST(StreamJobs, AJobsSizeIsTheOneTheParserSet) {
+  // Line 1 has no allocation (field 5 -1) and asked for 3 processors (field 8): the parser sizes it 3.
+  // Line 2 was allocated 2 and asked for 4: its size is the allocation, 2, not the larger request.
+  const auto trace = workload::parse_swf(
+      "1 0 -1 10 -1 -1 -1 3 -1 -1 1 1 1 1 1 1 -1 -1\n"
+      "2 5 -1 10 2 -1 -1 4 -1 -1 1 1 1 1 1 1 -1 -1\n",
+      "trace.swf");
   auto now = now_config({job_class("all")});
-  const StreamBuild build = build_stream(trace_of({r}), now, 4, 1);
-  ASSERT_EQ(build.jobs.size(), 1u);
-  EXPECT_EQ(build.jobs[0].job.processes, 3);
+  const StreamBuild build = build_stream(trace, now, 4, 1);
+  ASSERT_EQ(build.jobs.size(), 2u);
+  EXPECT_EQ(build.jobs[0].job.processes, 3) << "the requested processors when none were allocated";
+  EXPECT_EQ(build.jobs[1].job.processes, 2) << "the allocated processors";
 }
 
 TEST(StreamJobs, LoadGivesTheArrivalScale) {
