@@ -113,16 +113,19 @@ TEST(Overflow, SmpRunPastTheLargestSimulatedTimeStops) {
   EXPECT_TRUE(contains(line, kQuickstart.string())) << "expected the message to name the scenario: " << line;
 }
 
-// An open workload whose submits reach past the largest simulated time: both engines stop with the error
-// (the SimGrid engine's stream actors wait on interrupts, which are cancelled before the actors are killed).
+// An open workload valid at validation (each job alone ends in time) whose queue pushes its last jobs past
+// the largest simulated time: both engines stop with the error (the SimGrid engine's stream actors wait on
+// interrupts, which are cancelled before the actors are killed).
 TEST(Overflow, NowStreamPastTheLargestSimulatedTimeStopsUnderBothEngines) {
   const auto scenario = (fs::path(COSCHED_SOURCE_DIR) / "scenarios" / "streams" / "fcfs-small.yaml").string();
   for (const char* engine : {"sequential", "simgrid"}) {
     SCOPED_TRACE(engine);
     Sandbox box;
     expect_refused_run(box,
-                       {scenario, "--engine", engine, "--set", "workload.stream.arrival_scale=200000",
-                        "--set", "workload.stream.time_scale=0.0001"},
+                       {scenario, "--engine", engine, "--set", "workload.stream.time_scale=9000", "--set",
+                        "workload.stream.classes.0={name: coarse, pattern: none, sync_interval: 100000s, "
+                        "wait: {algorithm: block}}",
+                        "--set", "scheduler.quantum=100000s"},
                        "the run passed 1e+15 ns, the largest simulated time");
   }
 }
