@@ -490,6 +490,14 @@ def build_sections(sweep_dir: Path | list[Path], load=None, variant=None, baseli
     return sections + more_sections, notes + more_notes, report_header(sweep)
 
 
+def table_number(value: float) -> str:
+    """A table's number: 4 significant digits, empty for null; counts such as table 5.5's (414287 pages) in
+    full rather than as 4.143e+05. markdown_table and html_table both write their numbers with it."""
+    if pd.isna(value):
+        return ""
+    return f"{value:.0f}" if abs(value) >= 1e4 else f"{value:.4g}"
+
+
 def markdown_table(table: pd.DataFrame, index: bool = False) -> str:
     """A GitHub-flavoured markdown table; numbers with 4 significant digits, empty for null."""
     if index:
@@ -497,10 +505,7 @@ def markdown_table(table: pd.DataFrame, index: bool = False) -> str:
 
     def cell(value) -> str:
         if isinstance(value, float):
-            if pd.isna(value):
-                return ""
-            # Counts such as table 5.5's (414287 pages) in full rather than as 4.143e+05.
-            return f"{value:.0f}" if abs(value) >= 1e4 else f"{value:.4g}"
+            return table_number(value)
         return str(value).replace("|", "\\|")
 
     lines = ["| " + " | ".join(str(c) for c in table.columns) + " |", "|" + "---|" * len(table.columns)]
@@ -523,9 +528,7 @@ def html_table(table: pd.DataFrame, index: bool = False) -> str:
 
     def cell(value) -> str:
         if isinstance(value, float):
-            if pd.isna(value):
-                return ""
-            return f"{value:.0f}" if abs(value) >= 1e4 else f"{value:.4g}"
+            return table_number(value)
         return html.escape(str(value))
 
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in table.columns)
