@@ -8,16 +8,14 @@
 #include "config/input_error.hpp"
 #include "metrics/result_files.hpp"
 #include "metrics/ssr.hpp"
+#include "util/json.hpp"
 
 namespace cosched::metrics {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-template <typename T>
-Json or_null(const std::optional<T>& value) {
-  return value ? Json(*value) : Json(nullptr);
-}
+using util::or_null;
 
 Json spin_json(const SpinCount& spins) {
   return {{"successful", spins.successful}, {"total", spins.total}};

@@ -12,6 +12,7 @@
 #include "now/stream_jobs.hpp"
 #include "scenario/now_section.hpp"
 #include "sched/job_scheduler_registry.hpp"
+#include "util/json.hpp"
 #include "workload/swf.hpp"
 
 namespace cosched::config {
@@ -123,8 +124,8 @@ nlohmann::ordered_json now_stream_json(const NowStream& stream) {
   nlohmann::ordered_json out;
   out["swf"] = stream.swf;
   out["first"] = stream.first;
-  out["jobs"] = stream.jobs ? nlohmann::ordered_json(*stream.jobs) : nlohmann::ordered_json();
-  out["load"] = stream.load ? nlohmann::ordered_json(*stream.load) : nlohmann::ordered_json();
+  out["jobs"] = util::or_null(stream.jobs);
+  out["load"] = util::or_null(stream.load);
   out["arrival_scale"] = stream.arrival_scale;
   out["time_scale"] = stream.time_scale;
   out["bounded_slowdown_threshold_s"] = stream.bounded_slowdown_threshold;
@@ -134,10 +135,8 @@ nlohmann::ordered_json now_stream_json(const NowStream& stream) {
     nlohmann::ordered_json j;
     j["name"] = c.name;
     j["weight"] = c.weight;
-    j["min_processes"] =
-        c.min_processes ? nlohmann::ordered_json(*c.min_processes) : nlohmann::ordered_json();
-    j["max_processes"] =
-        c.max_processes ? nlohmann::ordered_json(*c.max_processes) : nlohmann::ordered_json();
+    j["min_processes"] = util::or_null(c.min_processes);
+    j["max_processes"] = util::or_null(c.max_processes);
     auto profile = now_profile_json(c.profile);
     for (const char* key : {"name", "processes", "copies", "placement", "barriers"}) profile.erase(key);
     for (const auto& [key, value] : profile.items()) j[key] = value;
