@@ -9,8 +9,9 @@
 # alters a single decision. The NOW variants cover the four local schedulers, every family of waiting
 # algorithm (block, spin, spin-fixed, the two-phase ones, informed waiting), latency 0, barrier trees and
 # all-to-all barriers, keep-alives, prefetching, the Arpaci-Dusseau settings, a 128-workstation run and
-# timeline runs; each NOW variant runs under both engines (`--engine sequential` and `--engine simgrid`),
-# whose files must agree but for `engine` and `wall_seconds` in summary.json.
+# timeline runs, and an open workload (a stream of jobs) under each job scheduler; each NOW variant runs under
+# both engines (`--engine sequential` and `--engine simgrid`), whose files must agree but for `engine` and
+# `wall_seconds` in summary.json.
 #
 # Regenerating (docs/architecture.md, "The safety net"): only when a model rule changes on purpose. Run
 #   bash tests/regression/run_digests.sh build/cosched record
@@ -39,6 +40,8 @@ numa_a="$root/scenarios/nobukuni/set-a.yaml"
 numa_m="$root/scenarios/nobukuni/set-m.yaml"
 J=workload.jobs.0
 S="$J.barriers=2;$J.sync_interval=50ms"  # the short job, cut to two phases of 50ms
+streams="$root/scenarios/streams"
+T="workload.stream.arrival_scale=0.01"  # the fcfs stream's jobs submitted 100 times closer, so they queue
 
 # NOW variants, run with both engines. name | scenario | seed | --set overrides (separated by ';')
 now_cases=(
@@ -63,6 +66,11 @@ now_cases=(
   "news-128|$news128|1|$J.barriers=1;$J.sync_interval=20ms"
   "quickstart-timeline|$nowqs|1|output.timeline=true"
   "gang-block-timeline|$nowqs|2|output.timeline=true;scheduler={policy: gang};$J.wait={algorithm: block}"
+  # Open workloads (the 8 jobs of small.swf), one run under each job scheduler, the jobs overlapping.
+  "stream-fcfs|$streams/fcfs-small.yaml|1|$T"
+  "stream-easy|$streams/fcfs-small.yaml|2|$T;job_scheduler.policy=easy"
+  "stream-gang-timeline|$streams/gang-small.yaml|3|output.timeline=true"
+  "stream-time-share|$streams/time-share-small.yaml|4|"
 )
 
 # SMP runs: round robin, linux24, partitioned. name | scenario | seed | --set overrides (separated by ';')
