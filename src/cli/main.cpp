@@ -33,6 +33,7 @@
 #include "smp/setup.hpp"
 #include "smp/simulation.hpp"
 #include "util/log.hpp"
+#include "util/log_setting.hpp"
 #include "util/signals_deferred.hpp"
 
 namespace {
@@ -133,26 +134,12 @@ int run(const RunOptions& options) {
   return 0;
 }
 
-// The --log settings cosched passes to SimGrid: a category's threshold or format (SimGrid aborts on others).
+// The --log settings cosched passes to SimGrid, as SimGrid's parser takes them (it aborts on others).
 CLI::Validator log_setting_check() {
   return CLI::Validator(
       [](const std::string& setting) -> std::string {
-        static const std::vector<std::string> levels = {"trace",   "debug", "verbose", "info",
-                                                        "warning", "error", "critical"};
-        const auto colon = setting.find(':');
-        const auto dot = setting.rfind('.', colon);
-        const std::string expected =
-            setting +
-            ": expected CATEGORY.thresh:LEVEL (LEVEL one of trace, debug, verbose, info, warning, error, "
-            "critical) or CATEGORY.fmt:FORMAT, e.g. cosched_now_wait.thresh:debug";
-        if (colon == std::string::npos || dot == std::string::npos || dot == 0) return expected;
-        const auto key = setting.substr(dot + 1, colon - dot - 1);
-        const auto value = setting.substr(colon + 1);
-        if (key == "fmt" && !value.empty()) return {};
-        if ((key == "thresh" || key == "threshold") &&
-            std::find(levels.begin(), levels.end(), value) != levels.end())
-          return {};
-        return expected;
+        const auto error = util::log_setting_error(setting);
+        return error ? setting + ": " + *error : std::string();
       },
       "CATEGORY.thresh:LEVEL");
 }

@@ -117,18 +117,51 @@ TEST(NowLog, WithoutLogNothingIsPrintedOnStderr) {
   }
 }
 
-// A log setting SimGrid cannot take (it would abort) is refused before anything runs: exit 2, one line that
-// names --log and the value, and no result directory.
+// A log setting SimGrid cannot take (its parser would abort or throw) is refused before anything runs: exit
+// 2, one line that names --log, the value and what was expected, and no result directory.
 TEST(NowLog, AMalformedLogSettingIsBadInput) {
   Sandbox box;
   write_text(box.work() / "tiny.yaml", kTiny);
-  for (const std::string setting : {"--log=garbage", "--log=cosched_now_wait.thresh:loud",
-                                    "--log=.thresh:debug", "--log=cosched_now_wait.fmt:"}) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"--log=garbage", "expected CATEGORY.thresh:LEVEL"},
+      {"--log=cosched_now_wait:debug", "expected CATEGORY.thresh:LEVEL"},
+      {"--log=cosched_now_wait.thrash:debug", "expected CATEGORY.thresh:LEVEL"},
+      {"--log=cosched_now_wait.thresh:loud", "expected a priority after 'thresh:'"},
+      {"--log=cosched_now.app:nowhere", "expected an appender after 'app:'"},
+      {"--log=cosched_now.thres:debug cosched_barrier.verbose:on", "expected CATEGORY.thresh:LEVEL"},
+  };
+  for (const auto& [setting, expected] : cases) {
     const auto r = run_logged(box, "tiny.yaml", "sequential", {setting});
     const std::string line = expect_input_error(r);
-    EXPECT_TRUE(contains(line, "--log: " + setting.substr(6) + ": expected CATEGORY.thresh:LEVEL"))
-        << "expected the option and the value named" << r.describe();
+    EXPECT_TRUE(contains(line, "--log: " + setting.substr(6) + ": " + expected))
+        << "expected the option, the value and '" << expected << "'" << r.describe();
     EXPECT_FALSE(fs::exists(box.work() / "sequential")) << "expected no results for " << setting;
+  }
+}
+
+// Every spelling SimGrid's own parser takes is taken (its --help prints CATEGORY_NAME.thres:PRIORITY_LEVEL):
+// any prefix of threshold, additivity, appender and fmt, ':' or '=', any case of the priority, several
+// settings in one argument, and no_loc. The decision lines come out as with the long spelling.
+TEST(NowLog, SimGridsOwnSpellingsAreTaken) {
+  Sandbox box;
+  write_text(box.work() / "tiny.yaml", kTiny);
+  const auto reference = run_logged(box, "tiny.yaml", "sequential", {"--log=cosched_now.thresh:debug"});
+  ASSERT_EQ(reference.status, 0) << reference.describe();
+  for (const std::string setting : {
+           "--log=cosched_now.thres:debug",
+           "--log=cosched_now.t:DEBUG",
+           "--log=cosched_now.threshold=debug",
+           "--log=root.thres:info cosched_now.thres:debug",
+       }) {
+    const auto r = run_logged(box, "tiny.yaml", "sequential", {setting});
+    ASSERT_EQ(r.status, 0) << setting << r.describe();
+    EXPECT_EQ(decisions(r.err), decisions(reference.err))
+        << "expected the same decision lines with " << setting;
+  }
+  for (const std::string setting : {"--log=no_loc", "--log=cosched_now.app:stderr", "--log=cosched.fmt:%m%n",
+                                    "--log=cosched_now.add:off"}) {
+    const auto r = run_logged(box, "tiny.yaml", "sequential", {setting});
+    EXPECT_EQ(r.status, 0) << setting << r.describe();
   }
 }
 
