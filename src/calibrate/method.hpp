@@ -1,6 +1,6 @@
 #pragma once
 // The seed's timing method (user-space-task-scheduling-exercise.txt, 1.2.1), kept apart from what it
-// times so that it can be checked on a fake clock (tests/unit/calibrate_method_test.cpp):
+// times so that it can be checked on a fake clock (tests/unit/calibrate/method_test.cpp):
 //
 //   t_switch = (total execution time - execution time without switches) / number of switches
 //

@@ -50,7 +50,7 @@ using Cycles = std::int64_t;
 // Kontothanassis & Wisniewski's competitive and scheduler-information barriers and the thesis's chapter 10
 // proposals add their own parameters (docs/models/smp.md, section 16).
 struct SmpWait {
-  std::string algorithm = "fixed-spin";  // a name of wait/smp_wait_registry.cpp
+  std::string algorithm = "fixed-spin";  // a name of wait/smp/smp_wait_registry.cpp
   Cycles spin_cycles = 0;                // budget for FixedSpin and the chapter 10 algorithms
   std::string spin_given;                // as written (e.g. "6%", "CS+"), for the record
   Cycles switch_time = 0;                // K&W's switch_time (the cost c of a context switch), default CS
@@ -130,7 +130,7 @@ struct SmpPartitionConfig {
 struct SmpConfig {
   int cpus = 0;
   std::string platform_file;  // resolved path, empty when built from cpus
-  std::string policy = "rr";  // a name of sched/smp_policy_registry.cpp
+  std::string policy = "rr";  // a name of sched/smp/smp_policy_registry.cpp
   SmpLinuxConfig linux_sched;
   SmpPartitionConfig partitioned;
   Cycles quantum = 0;
@@ -154,7 +154,7 @@ using IntervalBasis = workload::IntervalBasis;
 using BarrierKind = barrier::BarrierKind;
 
 struct NowWait {
-  std::string algorithm = "pairwise";  // a name of wait/now_wait_registry.cpp
+  std::string algorithm = "pairwise";  // a name of wait/now/now_wait_registry.cpp
   Nanos spin = 0;                      // spin-fixed
   std::optional<Nanos> read_spin;      // pairwise baseline for reads (default 2L + 4o + context switch)
   std::optional<Nanos> barrier_spin;   // pairwise baseline at barriers (default 3 context switches)
@@ -234,7 +234,7 @@ struct NowStream {
 
 // The job-level scheduler in front of the workstations (top-level `job_scheduler`).
 struct JobSchedulerConfig {
-  std::string policy = "fcfs";  // a name of sched/job_scheduler_registry.cpp
+  std::string policy = "fcfs";  // a name of sched/jobs/job_scheduler_registry.cpp
   int mpl = 1;                  // multiprogramming level: gang rows, time-share processes per workstation
 };
 
@@ -245,7 +245,7 @@ struct NowConfig {
   Nanos latency = 10'000;
   Nanos overhead = 2'000;
   double bandwidth_bytes_per_second = 125e6;  // 1 Gbps
-  std::string policy = "stride";              // a name of sched/local_scheduler_registry.cpp
+  std::string policy = "stride";              // a name of sched/now/local_scheduler_registry.cpp
   Nanos quantum = 10'000'000;
   Nanos context_switch = 100'000;
   SleepReturn sleep_return = SleepReturn::Always;
@@ -314,12 +314,12 @@ struct NumaConfig {
   int update_bytes = 64, communication_bytes = 16;  // message sizes (A2); a page message is page_size bytes
   bool buffers = true;  // finite output buffers of the switches' input-line count (A28)
   // scheduler
-  std::string policy = "policy4";  // a name of sched/numa_allocation.cpp
+  std::string policy = "policy4";  // a name of sched/numa/allocation.cpp
   Clocks time_slice = 100'000;     // one quantum (table 5.1)
   int slices = 100;                // a run ends after this many slices (chapter 5)
   double aging_coefficient = 0;    // C_r of the aging formula (3.1.3, A10)
   // memory
-  std::string replacement = "strategy1";  // a name of sched/numa_replacement.cpp
+  std::string replacement = "strategy1";  // a name of sched/numa/replacement.cpp
   int pages_per_cluster = 400;
   int page_size = 4096;
   Clocks disk = 10'000;

@@ -20,8 +20,8 @@
 #include "now/message_ring.hpp"
 #include "now/node_results.hpp"
 #include "now/spin_wait.hpp"
-#include "sched/local_scheduler.hpp"
-#include "wait/now_wait.hpp"
+#include "sched/now/local_scheduler.hpp"
+#include "wait/now/now_wait.hpp"
 #include "workload/now_program.hpp"
 
 namespace cosched::now {

@@ -14,7 +14,7 @@
 #include "now/node.hpp"
 #include "now/stream.hpp"
 #include "platform/now_platform.hpp"
-#include "sched/gang.hpp"
+#include "sched/now/gang.hpp"
 
 namespace cosched::now {
 

@@ -17,8 +17,8 @@
 #include "now/stream.hpp"
 #include "platform/engine.hpp"
 #include "platform/now_platform.hpp"
-#include "sched/job_scheduler_registry.hpp"
-#include "sched/local_scheduler_registry.hpp"
+#include "sched/jobs/job_scheduler_registry.hpp"
+#include "sched/now/local_scheduler_registry.hpp"
 #include "workload/now_program.hpp"
 #include "workload/swf.hpp"
 

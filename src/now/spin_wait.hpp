@@ -12,7 +12,7 @@
 #include <cstdint>
 
 #include "message/now_message.hpp"
-#include "wait/now_wait.hpp"
+#include "wait/now/now_wait.hpp"
 
 namespace cosched::now {
 

@@ -21,8 +21,8 @@
 
 #include "now/node.hpp"
 #include "now/stream_jobs.hpp"
-#include "sched/gang.hpp"
-#include "sched/job_scheduler.hpp"
+#include "sched/jobs/job_scheduler.hpp"
+#include "sched/now/gang.hpp"
 
 namespace cosched::now {
 

@@ -14,9 +14,9 @@
 #include "barrier/tree.hpp"
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
-#include "sched/local_scheduler_registry.hpp"
+#include "sched/now/local_scheduler_registry.hpp"
 #include "util/normal.hpp"
-#include "wait/now_wait.hpp"
+#include "wait/now/now_wait.hpp"
 #include "workload/now_program.hpp"
 
 namespace cosched::now {
@@ -217,7 +217,7 @@ double expected_slowest_factor(double imbalance, int processes) {
 }
 
 // How long a process spins at a barrier before it blocks, for a process whose phase took its dedicated
-// length, by the job's waiting algorithm (wait/now_wait_registry.cpp); none when it never blocks there
+// length, by the job's waiting algorithm (wait/now/now_wait_registry.cpp); none when it never blocks there
 // (`spin`, or a gang local scheduler, under which processes own their slot and spin: now.md 5).
 std::optional<Nanos> barrier_spin(const config::NowJobProfile& profile, const config::NowConfig& now,
                                   Nanos sync_interval) {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "config/scenario.hpp"
-#include "sched/job_scheduler.hpp"
+#include "sched/jobs/job_scheduler.hpp"
 #include "workload/swf.hpp"
 
 namespace cosched::now {

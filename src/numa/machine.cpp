@@ -10,9 +10,9 @@
 
 #include "numa/reference_table.hpp"
 #include "numa/rmt.hpp"
-#include "sched/numa_allocation.hpp"
-#include "sched/numa_priority.hpp"
-#include "sched/numa_replacement.hpp"
+#include "sched/numa/allocation.hpp"
+#include "sched/numa/priority.hpp"
+#include "sched/numa/replacement.hpp"
 #include "util/fenwick.hpp"
 #include "util/log.hpp"
 #include "util/normal.hpp"

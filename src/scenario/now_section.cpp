@@ -10,9 +10,9 @@
 #include "barrier/keepalive.hpp"
 #include "config/limits.hpp"
 #include "config/now_fields.hpp"
-#include "sched/job_scheduler_registry.hpp"
-#include "sched/local_scheduler_registry.hpp"
-#include "wait/now_wait_registry.hpp"
+#include "sched/jobs/job_scheduler_registry.hpp"
+#include "sched/now/local_scheduler_registry.hpp"
+#include "wait/now/now_wait_registry.hpp"
 
 namespace cosched::config {
 namespace {

@@ -11,7 +11,7 @@
 #include "config/now_fields.hpp"
 #include "now/stream_jobs.hpp"
 #include "scenario/now_section.hpp"
-#include "sched/job_scheduler_registry.hpp"
+#include "sched/jobs/job_scheduler_registry.hpp"
 #include "util/json.hpp"
 #include "workload/swf.hpp"
 

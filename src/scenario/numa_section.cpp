@@ -11,8 +11,8 @@
 #include "config/now_fields.hpp"
 #include "config/units.hpp"
 #include "numa/reference_table.hpp"
-#include "sched/numa_allocation.hpp"
-#include "sched/numa_replacement.hpp"
+#include "sched/numa/allocation.hpp"
+#include "sched/numa/replacement.hpp"
 
 namespace cosched::config {
 namespace {

@@ -9,9 +9,9 @@
 #include "config/cycles.hpp"
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
-#include "sched/smp_policy_registry.hpp"
+#include "sched/smp/smp_policy_registry.hpp"
 #include "util/normal.hpp"
-#include "wait/smp_wait_registry.hpp"
+#include "wait/smp/smp_wait_registry.hpp"
 #include "workload/distribution.hpp"
 #include "workload/userlevel_kinds.hpp"
 

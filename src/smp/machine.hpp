@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "metrics/timeline.hpp"
-#include "sched/smp_scheduler.hpp"
+#include "sched/smp/smp_scheduler.hpp"
 #include "smp/cpu_events.hpp"
 #include "smp/thread_timeline.hpp"
 #include "smp/trace.hpp"
 #include "userlevel/job_runtime.hpp"
-#include "wait/smp_wait.hpp"
+#include "wait/smp/smp_wait.hpp"
 #include "workload/compute_interval.hpp"
 
 namespace cosched::smp {

@@ -1,9 +1,9 @@
 #include "smp/setup.hpp"
 
-#include "sched/smp_policy_registry.hpp"
+#include "sched/smp/smp_policy_registry.hpp"
 #include "userlevel/job_runtime.hpp"
 #include "util/normal.hpp"
-#include "wait/smp_wait_registry.hpp"
+#include "wait/smp/smp_wait_registry.hpp"
 
 namespace cosched::smp {
 namespace {

@@ -84,7 +84,8 @@ fs::path run_with_and_without(Sandbox& box, std::vector<std::string> args) {
 
 // ---------------------------------------------------------------------------------------------------
 // SMP, hand-derived: one CPU, round robin, q = 100, cs_in 2, cs_out 3, one job of two threads with two
-// barriers of mu = 10 (sigma 0) and a spin of 5 (tests/unit/smp_timeline_test.cpp follows it cycle by cycle).
+// barriers of mu = 10 (sigma 0) and a spin of 5 (tests/unit/smp/thread_timeline_test.cpp follows it cycle by
+// cycle).
 
 const char* const kSmpTiny = R"(model: smp
 seed: 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regression check for the Linux 2.4 scheduler's implementation (src/sched/linux24.cpp): runs a fixed set of
+# Regression check for the Linux 2.4 scheduler's implementation (src/sched/smp/linux24.cpp): runs a fixed set of
 # linux24 scenarios and compares the SHA-256 of each run's summary.json (without its wall_seconds line) and
 # jobs.csv with the digests in linux24_decisions.sha256.
 #

@@ -13,8 +13,8 @@
 
 #include "barrier/protocol.hpp"
 #include "now/node.hpp"
-#include "sched/stride.hpp"
-#include "wait/pairwise.hpp"
+#include "sched/now/stride.hpp"
+#include "wait/now/pairwise.hpp"
 
 namespace cosched::now::test_support {
 

@@ -1,0 +1,215 @@
+#include "sched/now/gang.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+namespace cosched::sched {
+
+GangMatrix::GangMatrix(SimTime quantum, std::vector<JobId> jobs, SimTime notice_delay)
+    : quantum_(quantum), notice_delay_(notice_delay), jobs_(std::move(jobs)), finished_at_(jobs_.size()) {
+  if (quantum <= 0) {
+    throw std::invalid_argument(
+        fmt::format("scheduler.quantum: expected a positive gang slot, got {} ns", quantum));
+  }
+  for (std::size_t i = 0; i < jobs_.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (jobs_[i] == jobs_[j])
+        throw std::invalid_argument(fmt::format("gang matrix: job {} listed twice", jobs_[i]));
+    }
+  }
+}
+
+GangMatrix::GangMatrix(SimTime quantum, Rows rows) : quantum_(quantum), notice_delay_(0), rows_(rows.count) {
+  if (quantum <= 0) {
+    throw std::invalid_argument(
+        fmt::format("scheduler.quantum: expected a positive gang slot, got {} ns", quantum));
+  }
+  if (rows.count < 1) throw std::invalid_argument("gang matrix: expected at least one row");
+}
+
+bool GangMatrix::has_job(JobId job) const {
+  if (by_rows()) return tenure_.contains(job);
+  return std::find(jobs_.begin(), jobs_.end(), job) != jobs_.end();
+}
+
+void GangMatrix::enter_row(JobId job, int row, SimTime from) {
+  if (row < 0 || row >= rows_)
+    throw std::logic_error(fmt::format("gang matrix: job {} placed in row {} of {}", job, row, rows_));
+  const auto [it, entered] = tenure_.emplace(job, RowTenure{row, from, std::nullopt});
+  if (!entered) throw std::logic_error(fmt::format("gang matrix: job {} entered twice", job));
+  live_.push_back(&it->second);  // map nodes stay where they are
+}
+
+void GangMatrix::leave_row(JobId job, SimTime until) {
+  auto it = tenure_.find(job);
+  if (it == tenure_.end()) throw std::logic_error(fmt::format("gang matrix: unknown job {}", job));
+  if (!it->second.until) it->second.until = until;
+}
+
+std::optional<int> GangMatrix::row_of(JobId job) const {
+  auto it = tenure_.find(job);
+  if (it == tenure_.end()) return std::nullopt;
+  return it->second.row;
+}
+
+std::optional<int> GangMatrix::row_for_slot(std::int64_t slot) {
+  if (slot < 0) throw std::logic_error(fmt::format("gang matrix: no slot {}", slot));
+  while (static_cast<std::int64_t>(row_owners_.size()) <= slot) {
+    const SimTime start = static_cast<SimTime>(row_owners_.size()) * quantum_;
+    std::vector<bool> held(static_cast<std::size_t>(rows_), false);
+    std::erase_if(live_, [start](const RowTenure* t) { return t->until && *t->until <= start; });
+    for (const RowTenure* t : live_)
+      if (t->from <= start) held[t->row] = true;
+    // Ousterhout's rotation over the rows: the next row after the last slot's owner that holds a job.
+    int owner = -1;
+    for (int step = 1; step <= rows_; ++step) {
+      const int candidate = (last_row_ + step + rows_) % rows_;
+      if (held[candidate]) {
+        owner = candidate;
+        break;
+      }
+    }
+    if (owner >= 0) last_row_ = owner;
+    row_owners_.push_back(owner);
+  }
+  const int owner = row_owners_[slot];
+  if (owner < 0) return std::nullopt;
+  return owner;
+}
+
+std::size_t GangMatrix::index_of(JobId job) const {
+  auto it = std::find(jobs_.begin(), jobs_.end(), job);
+  if (it == jobs_.end()) throw std::logic_error(fmt::format("gang matrix: unknown job {}", job));
+  return static_cast<std::size_t>(it - jobs_.begin());
+}
+
+std::optional<JobId> GangMatrix::job_for_slot(std::int64_t slot) {
+  if (slot < 0) throw std::logic_error(fmt::format("gang matrix: no slot {}", slot));
+  int count = static_cast<int>(jobs_.size());
+  while (static_cast<std::int64_t>(owners_.size()) <= slot) {
+    SimTime start = static_cast<SimTime>(owners_.size()) * quantum_;
+    // Ousterhout's rotation: the next job after the previous slot's owner, among the jobs still running
+    // when this slot starts. A job finishing exactly at the start still owns the slot (it idles), so that
+    // a completion and a slot boundary at the same instant give the same answer in either order.
+    int previous = owners_.empty() ? -1 : owners_.back();
+    bool all_finished = !owners_.empty() && previous < 0;
+    int owner = -1;
+    for (int step = 1; !all_finished && step <= count; ++step) {
+      int candidate = (previous + step) % count;
+      const auto& finished = finished_at_[candidate];
+      if (!finished || *finished >= start) {
+        owner = candidate;
+        break;
+      }
+    }
+    owners_.push_back(owner);
+  }
+  int owner = owners_[slot];
+  if (owner < 0) return std::nullopt;
+  return jobs_[owner];
+}
+
+void GangMatrix::job_finished(JobId job, SimTime time) {
+  auto& finished = finished_at_[index_of(job)];
+  // Slots already handed out keep their answer: a workstation that ran ahead of the reporting one (the
+  // NOW nodes advance quietly up to the next possible message arrival) has already acted on it. With a
+  // notice delay of at least twice that lookahead no slot concerned has been handed out yet.
+  if (!finished) finished = time + notice_delay_;
+}
+
+Gang::Gang(std::shared_ptr<GangMatrix> matrix) : matrix_(std::move(matrix)) {
+  if (!matrix_)
+    throw std::invalid_argument("scheduler.policy: gang needs the gang matrix shared by all workstations");
+}
+
+Gang::Process& Gang::find(ProcessId process) {
+  auto it = processes_.find(process);
+  if (it == processes_.end()) throw std::logic_error(fmt::format("gang: unknown process {}", process));
+  return it->second;
+}
+
+const Gang::Process& Gang::find(ProcessId process) const {
+  return const_cast<Gang*>(this)->find(process);
+}
+
+void Gang::admit(ProcessId process, JobId job, int, SimTime now) {
+  if (!matrix_->has_job(job)) {
+    throw std::invalid_argument(
+        fmt::format("gang: process {} belongs to job {}, which has no row in the matrix", process, job));
+  }
+  if (processes_.contains(process))
+    throw std::logic_error(fmt::format("gang: process {} admitted twice", process));
+  observe(now);
+  processes_.emplace(process, Process{job, State::Ready});
+  ready_.push_back(process);
+}
+
+void Gang::wake(ProcessId process, SimTime now) {
+  auto& entry = find(process);
+  if (entry.state != State::Blocked) {
+    throw std::logic_error(fmt::format("gang: process {} woken while not blocked", process));
+  }
+  observe(now);
+  entry.state = State::Ready;
+  ready_.push_back(process);
+}
+
+void Gang::leave_cpu(ProcessId process, LeaveReason reason, SimTime now, SimTime) {
+  auto& entry = find(process);
+  if (entry.state != State::Running) {
+    throw std::logic_error(fmt::format("gang: process {} left a CPU it was not running on", process));
+  }
+  observe(now);
+  switch (reason) {
+    case LeaveReason::QuantumExpired:
+    case LeaveReason::Preempted:
+      entry.state = State::Ready;
+      ready_.push_back(process);
+      return;
+    case LeaveReason::Blocked:
+      entry.state = State::Blocked;
+      return;
+    case LeaveReason::Finished:
+      processes_.erase(process);
+      return;
+  }
+}
+
+std::deque<ProcessId>::const_iterator Gang::ready_owner(SimTime now) const {
+  if (matrix_->by_rows()) {
+    const auto row = matrix_->row_for_slot(matrix_->slot_at(now));
+    if (!row) return ready_.end();
+    return std::find_if(ready_.begin(), ready_.end(),
+                        [&](ProcessId id) { return matrix_->row_of(find(id).job) == row; });
+  }
+  auto owner = matrix_->job_for_slot(matrix_->slot_at(now));
+  if (!owner) return ready_.end();
+  return std::find_if(ready_.begin(), ready_.end(), [&](ProcessId id) { return find(id).job == *owner; });
+}
+
+std::optional<ProcessId> Gang::pick_next(SimTime now) {
+  observe(now);
+  auto it = ready_owner(now);
+  // Strict gang: outside its job's slot a process never runs, even on an otherwise idle CPU.
+  if (it == ready_.end()) return std::nullopt;
+  ProcessId next = *it;
+  ready_.erase(it);
+  find(next).state = State::Running;
+  return next;
+}
+
+SimTime Gang::time_slice(ProcessId, SimTime now) const {
+  return matrix_->slot_end(now) - now;
+}
+
+bool Gang::should_preempt(ProcessId running, SimTime now, SimTime) const {
+  auto it = ready_owner(now);
+  return it != ready_.end() && find(*it).job != find(running).job;
+}
+
+std::optional<SimTime> Gang::next_tick() const {
+  return matrix_->slot_end(latest_time_);
+}
+
+}  // namespace cosched::sched

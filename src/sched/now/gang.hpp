@@ -1,0 +1,119 @@
+#pragma once
+// Explicit coscheduling, the NOW model's best case (Brim & Miller 3.1): an Ousterhout (1982) matrix in
+// which every job in turn owns all workstations for one global time slot. docs/models/now-schedulers.md
+// has the rules.
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "sched/now/local_scheduler.hpp"
+
+namespace cosched::sched {
+
+// The matrix shared by all workstations. Global slot k covers [k x quantum, (k + 1) x quantum); jobs take
+// slots in rotation, skipping jobs that finished before the slot started. Ownership is computed from
+// slot 0 onwards and cached, so every workstation gets the same answer whatever order they ask in.
+class GangMatrix {
+ public:
+  // A completion reported at t frees the slots starting after t + notice_delay: the time for the notice to
+  // reach the coordinator and its new schedule to reach every workstation (the NOW model gives 2L).
+  GangMatrix(SimTime quantum, std::vector<JobId> jobs, SimTime notice_delay = 0);
+  // An open workload's matrix (issue 24, docs/models/now-streams.md section 5): `rows` rows (the
+  // multiprogramming level) whose jobs come and go. Slot k belongs to a row, in rotation over the rows that
+  // hold a job when the slot starts; on each workstation the process of that row's job there runs.
+  struct Rows {
+    int count = 1;
+  };
+  GangMatrix(SimTime quantum, Rows rows);
+
+  SimTime quantum() const { return quantum_; }
+  std::int64_t slot_at(SimTime time) const { return time / quantum_; }
+  SimTime slot_end(SimTime time) const { return (slot_at(time) + 1) * quantum_; }
+  bool has_job(JobId job) const;
+
+  // The job owning `slot`; nothing once every job has finished. The first answer for a slot is final.
+  std::optional<JobId> job_for_slot(std::int64_t slot);
+  // Records that `job` completed at `time`: it owns no slot starting after `time` that has not been
+  // handed out yet. Slots already handed out keep their answer, so a completion reported late (after a
+  // workstation running ahead asked about a later slot) leaves those slots to the finished job, and
+  // they idle. Repeated reports keep the first.
+  void job_finished(JobId job, SimTime time);
+
+  // Open workloads (a matrix built with Rows). Whether it is one.
+  bool by_rows() const { return rows_ > 0; }
+  // `job` holds a place in `row` for the slots starting at or after `from` ...
+  void enter_row(JobId job, int row, SimTime from);
+  // ... and before `until` (the coordinator's new schedule reaching the workstations after the job ended).
+  void leave_row(JobId job, SimTime until);
+  // The row of a job entered; nothing for one that never was.
+  std::optional<int> row_of(JobId job) const;
+  // The row owning `slot`; nothing when no row holds a job as it starts. The first answer for a slot is
+  // final: the engines register a job's entry and exit before any workstation can reach the slots concerned.
+  std::optional<int> row_for_slot(std::int64_t slot);
+
+ private:
+  std::size_t index_of(JobId job) const;
+
+  SimTime quantum_;
+  SimTime notice_delay_;
+  std::vector<JobId> jobs_;
+  std::vector<std::optional<SimTime>> finished_at_;  // by index in jobs_
+  std::vector<int> owners_;                          // by slot: index in jobs_, -1 when all have finished
+  // Open workloads: the rows, and each job's row and the slot starts it holds it over ([from, until)).
+  struct RowTenure {
+    int row = 0;
+    SimTime from = 0;
+    std::optional<SimTime> until;
+  };
+  int rows_ = 0;
+  std::map<JobId, RowTenure> tenure_;
+  // The tenures that may still hold a row at a slot not yet handed out: one that ended at or before the
+  // start of the slot being handed out ends before every later one too, and leaves this list (so a slot
+  // costs the jobs in the matrix, not every job the stream has had).
+  std::vector<const RowTenure*> live_;
+  std::vector<int> row_owners_;  // by slot: the row, -1 for none
+  int last_row_ = -1;            // the last slot's owner other than none
+};
+
+class Gang final : public LocalScheduler {
+ public:
+  explicit Gang(std::shared_ptr<GangMatrix> matrix);
+
+  void admit(ProcessId process, JobId job, int tickets, SimTime now) override;
+  void wake(ProcessId process, SimTime now) override;
+  void leave_cpu(ProcessId process, LeaveReason reason, SimTime now, SimTime ran) override;
+  std::optional<ProcessId> pick_next(SimTime now) override;
+  SimTime time_slice(ProcessId process, SimTime now) const override;
+  bool should_preempt(ProcessId running, SimTime now, SimTime ran) const override;
+  std::optional<SimTime> next_tick() const override;
+  void tick(SimTime now) override { observe(now); }
+  // Whether any process is ready, whatever its job: pick_next may still return nothing in a slot whose
+  // job has no ready process here.
+  bool has_ready() const override { return !ready_.empty(); }
+  bool processes_always_spin() const override { return true; }
+
+ private:
+  enum class State { Ready, Running, Blocked };
+  struct Process {
+    JobId job;
+    State state;
+  };
+
+  Process& find(ProcessId process);
+  const Process& find(ProcessId process) const;
+  void observe(SimTime now) { latest_time_ = std::max(latest_time_, now); }
+  // The first ready process of the job (closed matrix) or row (open workload) owning the slot at `now`, in
+  // the order they became ready.
+  std::deque<ProcessId>::const_iterator ready_owner(SimTime now) const;
+
+  std::shared_ptr<GangMatrix> matrix_;
+  std::map<ProcessId, Process> processes_;
+  std::deque<ProcessId> ready_;
+  SimTime latest_time_ = 0;  // next_tick() takes no time: the latest one seen stands in for now
+};
+
+}  // namespace cosched::sched

@@ -1,0 +1,20 @@
+#include "sched/smp/round_robin.hpp"
+
+#include <stdexcept>
+
+namespace cosched::sched {
+
+RoundRobin::RoundRobin(Cycles quantum) : quantum_(quantum) {
+  if (quantum <= 0)
+    throw std::invalid_argument("scheduler.quantum: the round-robin quantum must be positive");
+}
+
+std::optional<ThreadId> RoundRobin::pick_next(CpuId, std::optional<ThreadId> prev) {
+  if (prev) throw std::logic_error("round robin: a runnable thread is queued before its CPU picks");
+  if (queue_.empty()) return std::nullopt;
+  ThreadId head = queue_.front();
+  queue_.pop_front();
+  return head;
+}
+
+}  // namespace cosched::sched

@@ -1,0 +1,140 @@
+// Explicit coscheduling (docs/models/now-schedulers.md): the shared Ousterhout matrix and a workstation's
+// strict gang scheduler. Slots of 10 ms.
+
+#include "sched/now/gang.hpp"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "sched/now/local_scheduler_registry.hpp"
+
+namespace cosched::sched {
+namespace {
+
+constexpr SimTime kMs = 1'000'000;
+constexpr SimTime kSlot = 10 * kMs;
+
+std::vector<std::optional<JobId>> owners(GangMatrix& matrix, const std::vector<std::int64_t>& slots) {
+  std::vector<std::optional<JobId>> out;
+  for (auto slot : slots) out.push_back(matrix.job_for_slot(slot));
+  return out;
+}
+
+TEST(Gang, JobsTakeSlotsInRotation) {
+  GangMatrix matrix(kSlot, {7, 3, 5});
+  std::vector<std::optional<JobId>> expected = {7, 3, 5, 7, 3, 5};
+  EXPECT_EQ(owners(matrix, {0, 1, 2, 3, 4, 5}), expected) << "the listed order, round and round";
+}
+
+TEST(Gang, EveryWorkstationGetsTheSameAnswerWhateverOrderItAsks) {
+  GangMatrix ascending(kSlot, {1, 2, 3});
+  GangMatrix descending(kSlot, {1, 2, 3});
+  ascending.job_finished(2, 25 * kMs);
+  descending.job_finished(2, 25 * kMs);
+  auto first = owners(ascending, {0, 1, 2, 3, 4, 5, 6, 7});
+  auto second = owners(descending, {7, 6, 5, 4, 3, 2, 1, 0});
+  std::reverse(second.begin(), second.end());
+  EXPECT_EQ(first, second) << "slot ownership does not depend on the order of the questions";
+
+  // Two workstations sharing one matrix, asking about the same slot in either order.
+  auto shared = std::make_shared<GangMatrix>(kSlot, std::vector<JobId>{1, 2});
+  Gang a(shared);
+  Gang b(shared);
+  a.admit(0, 2, 1, 0);
+  b.admit(0, 2, 1, 0);
+  EXPECT_FALSE(b.pick_next(5 * kMs).has_value()) << "slot 0 belongs to job 1 on b";
+  EXPECT_FALSE(a.pick_next(5 * kMs).has_value()) << "and on a";
+  EXPECT_EQ(a.pick_next(15 * kMs), 0) << "slot 1 belongs to job 2 on a";
+  EXPECT_EQ(b.pick_next(15 * kMs), 0) << "and on b";
+}
+
+TEST(Gang, ACompletionAtASlotBoundaryGivesOneAnswerInEitherOrder) {
+  GangMatrix reported_first(kSlot, {1, 2, 3});
+  GangMatrix asked_first(kSlot, {1, 2, 3});
+  owners(reported_first, {0, 1, 2});
+  owners(asked_first, {0, 1, 2});
+  reported_first.job_finished(1, 30 * kMs);
+  auto a = reported_first.job_for_slot(3);
+  auto b = asked_first.job_for_slot(3);
+  asked_first.job_finished(1, 30 * kMs);
+  EXPECT_EQ(a, b) << "a job finishing exactly as its slot starts keeps the slot, whichever event comes first";
+  EXPECT_EQ(a, 1) << "and idles through it";
+  EXPECT_EQ(reported_first.job_for_slot(4), 2) << "the next slot moves on";
+}
+
+TEST(Gang, ALateCompletionDoesNotChangeAnAnswerAlreadyGiven) {
+  GangMatrix matrix(kSlot, {1, 2});
+  EXPECT_EQ(matrix.job_for_slot(4), 1) << "a workstation running ahead asks about slot 4 (from 40 ms)";
+  matrix.job_finished(1, 35 * kMs);
+  EXPECT_EQ(matrix.job_for_slot(4), 1)
+      << "a completion at 35 ms reported afterwards leaves slot 4 as answered";
+  EXPECT_EQ(matrix.job_for_slot(5), 2) << "slot 5 goes to job 2 as usual";
+  EXPECT_EQ(matrix.job_for_slot(6), 2) << "job 1 owns no slot handed out after the report";
+}
+
+TEST(Gang, SlotsSkipFinishedJobs) {
+  GangMatrix matrix(kSlot, {1, 2, 3});
+  owners(matrix, {0, 1, 2, 3});
+  matrix.job_finished(2, 35 * kMs);
+  std::vector<std::optional<JobId>> expected = {3, 1, 3, 1};
+  EXPECT_EQ(owners(matrix, {4, 5, 6, 7}), expected) << "job 2, finished at 35 ms, owns no later slot";
+  matrix.job_finished(1, 75 * kMs);
+  matrix.job_finished(3, 75 * kMs);
+  EXPECT_FALSE(matrix.job_for_slot(8).has_value()) << "every job has finished: nobody owns slot 8";
+}
+
+TEST(Gang, IdlesWhenTheSlotsJobHasNoReadyProcessHere) {
+  auto matrix = std::make_shared<GangMatrix>(kSlot, std::vector<JobId>{1, 2});
+  Gang gang(matrix);
+  gang.admit(0, 1, 1, 0);
+  ASSERT_EQ(gang.pick_next(0), 0) << "slot 0: job 1";
+  EXPECT_EQ(gang.time_slice(0, 3 * kMs), 7 * kMs) << "the slice runs to the end of the slot";
+  gang.leave_cpu(0, LeaveReason::QuantumExpired, kSlot, kSlot);
+  EXPECT_FALSE(gang.pick_next(kSlot).has_value()) << "slot 1 is job 2's, which has no process here: idle";
+  EXPECT_TRUE(gang.has_ready()) << "though job 1's process is ready";
+  ASSERT_EQ(gang.pick_next(2 * kSlot), 0) << "slot 2: job 1 again";
+  gang.leave_cpu(0, LeaveReason::Blocked, 2 * kSlot + 1 * kMs, 1 * kMs);
+  EXPECT_FALSE(gang.pick_next(2 * kSlot + 1 * kMs).has_value()) << "its own slot, but its process is blocked";
+  EXPECT_TRUE(gang.processes_always_spin()) << "processes of a gang-scheduled job never block";
+}
+
+TEST(Gang, TicksAtSlotBoundariesAndPreemptsThere) {
+  auto matrix = std::make_shared<GangMatrix>(kSlot, std::vector<JobId>{1, 2});
+  Gang gang(matrix);
+  gang.admit(0, 1, 1, 0);
+  gang.admit(1, 2, 1, 0);
+  EXPECT_EQ(gang.next_tick(), kSlot) << "the first boundary";
+  ASSERT_EQ(gang.pick_next(0), 0) << "slot 0: job 1";
+  EXPECT_FALSE(gang.should_preempt(0, 5 * kMs, 5 * kMs)) << "within its own slot";
+  gang.tick(kSlot);
+  EXPECT_EQ(gang.next_tick(), 2 * kSlot) << "the next boundary";
+  EXPECT_TRUE(gang.should_preempt(0, kSlot, kSlot)) << "slot 1 is job 2's and its process is ready";
+  gang.leave_cpu(0, LeaveReason::Preempted, kSlot, kSlot);
+  EXPECT_EQ(gang.pick_next(kSlot), 1) << "job 2 runs in its slot";
+  EXPECT_FALSE(gang.should_preempt(1, kSlot + 5 * kMs, 5 * kMs))
+      << "job 1's ready process waits for its slot";
+}
+
+TEST(GangRegistry, BuildsEveryPolicyAndRefusesGangWithoutAMatrix) {
+  auto matrix = std::make_shared<GangMatrix>(kSlot, std::vector<JobId>{0});
+  for (const auto& entry : local_policies()) {
+    config::NowConfig config;
+    config.policy = std::string(entry.name);
+    EXPECT_NE(entry.make(config, matrix), nullptr) << entry.name;
+  }
+  config::NowConfig config;
+  config.policy = "gang";
+  try {
+    local_policy(config.policy).make(config, nullptr);
+    FAIL() << "gang without a matrix accepted";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_STREQ(error.what(), "scheduler.policy: gang needs the gang matrix shared by all workstations")
+        << "the message names the setting";
+  }
+  EXPECT_TRUE(local_policy("gang").gang_matrix) << "only gang shares a matrix";
+  EXPECT_FALSE(local_policy("stride-credit").gang_matrix);
+}
+
+}  // namespace
+}  // namespace cosched::sched
