@@ -210,7 +210,7 @@ TraceEstimate now_trace(const NowConfig& now) {
                              : static_cast<double>(job.sync_interval) / std::max<Nanos>(1, job.comm_interval);
     intervals += static_cast<double>(job.processes) * job.copies * (job.barriers + 1.0) * (6 + 4 * reads);
   }
-  intervals += processes * 3 * run_length / std::max<Nanos>(1, now.quantum);
+  intervals += processes * 3 * run_length / std::max<Nanos>(1, now.scheduler_params().quantum());
   // Messages (B&M 3.1-3.2): a request and a reply per read, an arrival and a notice per barrier.
   double messages = 0;
   for (const auto& job : now.jobs) {
@@ -362,7 +362,7 @@ double check_stream_trace(const NowConfig& now, double process_seconds, double r
     intervals_per_ns = std::max(intervals_per_ns, (6 + 4 * reads) / sync);
     messages_per_ns = std::max(messages_per_ns, (2 * reads + 2) / sync);
   }
-  intervals_per_ns += 3.0 / static_cast<double>(std::max<Nanos>(1, now.quantum));
+  intervals_per_ns += 3.0 / static_cast<double>(std::max<Nanos>(1, now.scheduler_params().quantum()));
   const double process_ns = process_seconds * 1e9;
   double intervals = process_ns * intervals_per_ns;
   double messages = output.trace_messages ? process_ns * messages_per_ns : 0;

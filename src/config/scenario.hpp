@@ -12,6 +12,7 @@
 #include "barrier/barrier_kind.hpp"
 #include "barrier/keepalive_spec.hpp"
 #include "barrier/tree_kind.hpp"
+#include "config/policy_choice.hpp"
 #include "workload/distribution.hpp"
 #include "workload/now_pattern.hpp"
 #include "workload/userlevel_kinds.hpp"
@@ -70,8 +71,9 @@ struct Sigma {
   std::string given;                       // as written (after a draw: the drawn value, "80/3.5")
 };
 
-// A phase run as a parallel loop by the job's threads at user level (issue 23; docs/models/smp.md, "User-level
-// scheduling"): OpenMP's static, dynamic and guided schedules; the loop ends at the job's barrier.
+// A phase run as a parallel loop by the job's threads at user level (issue 23; docs/models/smp.md,
+// "User-level scheduling"): OpenMP's static, dynamic and guided schedules; the loop ends at the job's
+// barrier.
 struct SmpLoop {
   std::int64_t iterations = 0;
   workload::Distribution cost = workload::Distribution::constant(0);  // cycles of one iteration
@@ -79,8 +81,8 @@ struct SmpLoop {
   // Iterations whose cost is given apart (the seed's one slow iteration): index in the phase -> cycles.
   std::vector<std::pair<std::int64_t, double>> exceptions;
   workload::LoopSchedule schedule = workload::LoopSchedule::Static;  // OpenMP 5.2, 11.5.3
-  std::int64_t chunk = 0;  // 0: OpenMP's default for the schedule
-  Cycles dispatch = 0;     // cycles to take one chunk from the shared counter (dynamic, guided)
+  std::int64_t chunk = 0;                                            // 0: OpenMP's default for the schedule
+  Cycles dispatch = 0;  // cycles to take one chunk from the shared counter (dynamic, guided)
 };
 
 // A phase run as a fork-join task tree by the job's threads through a user-level scheduler (issue 23).
@@ -145,9 +147,15 @@ struct SmpConfig {
 // ---- NOW model (Brim & Miller 3.1; Arpaci-Dusseau's implicit coscheduling simulator) ----
 using Nanos = std::int64_t;  // simulated time in nanoseconds
 
-// Stride schedulers: does a woken process take the CPU when its pass is below the running one's?
-enum class WakePreempt { Pass, None };
-enum class SleepReturn { Always, Maxwait };
+// What every NOW local scheduler's parameters carry (each policy's own struct derives from it, beside the
+// policy in sched/now/): the workstation's context switch W (Brim & Miller 3.1), which the workstation
+// charges at each dispatch and the waiting algorithms' defaults derive from.
+struct LocalSchedulerParams : PolicyParams {
+  Nanos context_switch = 100'000;
+  // How long a process runs before its workstation's scheduler decides again when no event comes first: the
+  // gang slot, the stride quantum (the footprint estimates of config/limits.cpp count a switch per quantum).
+  virtual Nanos quantum() const = 0;
+};
 // The scenario speaks the vocabulary of the layers below it (docs/architecture.md).
 using Pattern = workload::Pattern;
 using IntervalBasis = workload::IntervalBasis;
@@ -212,30 +220,31 @@ enum class NowNetwork { LogP, Shared };
 // Workload Format file, each job a NOW parallel job with a communication profile from its class.
 struct NowJobClass {
   std::string name;
-  double weight = 1;                     // share of the jobs when classes are drawn at random
-  std::optional<int> min_processes;      // the class applies to jobs of at least this many processes
-  std::optional<int> max_processes;      // ... and at most this many
-  NowJobProfile profile;                 // pattern, intervals, imbalance, barrier kind, wait (processes,
-                                         // barriers and placement come from the stream)
+  double weight = 1;                 // share of the jobs when classes are drawn at random
+  std::optional<int> min_processes;  // the class applies to jobs of at least this many processes
+  std::optional<int> max_processes;  // ... and at most this many
+  NowJobProfile profile;             // pattern, intervals, imbalance, barrier kind, wait (processes,
+                                     // barriers and placement come from the stream)
 };
 
 struct NowStream {
-  std::string swf;            // resolved path of the SWF file
-  std::string swf_given;      // as written
-  std::int64_t first = 0;     // skip this many usable jobs
-  std::optional<std::int64_t> jobs;  // take at most this many usable jobs
-  std::optional<double> load;        // target offered load: arrival_scale is derived from it
-  double arrival_scale = 1;          // inter-arrival times multiplied by this
-  double time_scale = 1;             // run and requested times multiplied by this
+  std::string swf;                         // resolved path of the SWF file
+  std::string swf_given;                   // as written
+  std::int64_t first = 0;                  // skip this many usable jobs
+  std::optional<std::int64_t> jobs;        // take at most this many usable jobs
+  std::optional<double> load;              // target offered load: arrival_scale is derived from it
+  double arrival_scale = 1;                // inter-arrival times multiplied by this
+  double time_scale = 1;                   // run and requested times multiplied by this
   double bounded_slowdown_threshold = 10;  // seconds, before time_scale (Feitelson et al. 1997)
-  std::string class_rule = "size";   // size (first class whose range holds the job) or random (by weight)
+  std::string class_rule = "size";  // size (first class whose range holds the job) or random (by weight)
   std::vector<NowJobClass> classes;
 };
 
-// The job-level scheduler in front of the workstations (top-level `job_scheduler`).
-struct JobSchedulerConfig {
-  std::string policy = "fcfs";  // a name of sched/jobs/job_scheduler_registry.cpp
-  int mpl = 1;                  // multiprogramming level: gang rows, time-share processes per workstation
+// What every NOW job scheduler's parameters carry (top-level `job_scheduler`; each policy's own struct
+// derives from it, beside the policy in sched/jobs/): the multiprogramming level, gang rows or time-share
+// processes per workstation (1 for the policies that run one job per workstation).
+struct JobSchedulerParams : PolicyParams {
+  int mpl = 1;
 };
 
 struct NowConfig {
@@ -245,18 +254,20 @@ struct NowConfig {
   Nanos latency = 10'000;
   Nanos overhead = 2'000;
   double bandwidth_bytes_per_second = 125e6;  // 1 Gbps
-  std::string policy = "stride";              // a name of sched/now/local_scheduler_registry.cpp
-  Nanos quantum = 10'000'000;
-  Nanos context_switch = 100'000;
-  SleepReturn sleep_return = SleepReturn::Always;
-  int initial_level = 29;
-  std::optional<Nanos> credit_cap;               // default: one quantum
-  WakePreempt wake_preempt = WakePreempt::None;  // stride schedulers; default by policy (its registry entry)
+  // scheduler.policy and its keys: a name of sched/now/local_scheduler_registry.cpp and that policy's own
+  // parameters (a LocalSchedulerParams).
+  PolicyChoice scheduler;
   std::vector<NowJobProfile> jobs;
   // Open workloads: both set, or neither (today's closed workload of `jobs`).
   std::optional<NowStream> stream;
-  std::optional<JobSchedulerConfig> job_scheduler;
+  // job_scheduler.policy and its keys: a name of sched/jobs/job_scheduler_registry.cpp and that policy's own
+  // parameters (a JobSchedulerParams).
+  std::optional<PolicyChoice> job_scheduler;
   OutputConfig output;
+
+  const LocalSchedulerParams& scheduler_params() const { return scheduler.as<LocalSchedulerParams>(); }
+  Nanos context_switch() const { return scheduler_params().context_switch; }
+  int mpl() const { return job_scheduler->as<JobSchedulerParams>().mpl; }
 };
 
 // ---- NUMA model (Nobukuni 1997, SSS-CORE kernel scheduling; docs/models/numa.md) ----

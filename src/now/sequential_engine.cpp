@@ -141,7 +141,7 @@ class Stepper {
       stations_[w].node->start();
       wake_.settle(w, next_event(w, stations_[w]));
     }
-    const Nanos quantum = std::max<Nanos>(run_.config->quantum, 1);
+    const Nanos quantum = std::max<Nanos>(run_.config->scheduler_params().quantum(), 1);
     const auto started = std::chrono::steady_clock::now();
     Nanos slice_end = 0;
     Nanos last = 0;

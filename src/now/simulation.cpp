@@ -43,7 +43,7 @@ struct ProfileLayout {
 
 ProfileLayout profile_layout(const config::NowJobProfile& profile, const config::NowConfig& now,
                              Nanos latency) {
-  wait::WaitPlatform wp{latency, now.overhead, now.context_switch,
+  wait::WaitPlatform wp{latency, now.overhead, now.context_switch(),
                         static_cast<Nanos>(std::llround(workload::imbalance_spread(profile.imbalance) *
                                                         static_cast<double>(profile.sync_interval)))};
   wp.sync_interval = profile.sync_interval;
@@ -150,19 +150,19 @@ void add_tracker(PreparedRun& run) {
 
 // The message recorder (when traced) and one node per workstation with the run's local scheduler (after
 // the tracker and the gang matrix, which the nodes point to).
-void add_nodes(PreparedRun& run, const config::Scenario& scenario, const sched::LocalPolicyEntry& policy) {
+void add_nodes(PreparedRun& run, const config::Scenario& scenario, const sched::LocalSchedulerEntry& policy) {
   const auto& now_config = *run.config;
   if (now_config.output.records_messages())
     run.messages = std::make_unique<metrics::MessageRecorder>(now_config.output.trace_window);
   for (int w = 0; w < run.workstations(); ++w) {
     NodeParams params{w,
                       now_config.overhead,
-                      now_config.context_switch,
+                      now_config.context_switch(),
                       scenario.seed,
                       now_config.output.records_timeline(),
                       run.messages.get()};
-    run.nodes.push_back(
-        std::make_unique<Node>(params, policy.make(now_config, run.gang), &run.jobs, run.tracker.get()));
+    run.nodes.push_back(std::make_unique<Node>(params, policy.make(*now_config.scheduler.params, run.gang),
+                                               &run.jobs, run.tracker.get()));
   }
 }
 
@@ -177,18 +177,17 @@ void prepare_stream(PreparedRun& run, const config::Scenario& scenario) {
   run.jobs = stream_layouts(build, now_config, run.platform.latency);
   add_tracker(run);
   const auto& js_config = *now_config.job_scheduler;
-  const sched::JobSchedulerEntry* entry = sched::find_job_scheduler(js_config.policy);
-  if (!entry) throw std::logic_error("NOW stream: a job scheduler the loader should have refused");
-  const sched::LocalPolicyEntry& policy = sched::local_policy(now_config.policy);
-  if (entry->gang_rows)
-    run.gang =
-        std::make_shared<sched::GangMatrix>(now_config.quantum, sched::GangMatrix::Rows{js_config.mpl});
+  const sched::JobSchedulerEntry& entry = sched::job_schedulers().at(js_config.name);
+  const sched::LocalSchedulerEntry& policy = sched::local_schedulers().at(now_config.scheduler.name);
+  if (entry.gang_rows)
+    run.gang = std::make_shared<sched::GangMatrix>(now_config.scheduler_params().quantum(),
+                                                   sched::GangMatrix::Rows{now_config.mpl()});
   // Section 5.3: the finish message to the coordinator (o + L + o) and the start message (L + o).
   const Nanos latency = run.platform.min_latency;
   const StreamTiming timing{latency + 2 * now_config.overhead, latency + now_config.overhead};
-  run.stream = std::make_unique<Stream>(std::move(build), entry->make(js_config, workstations), timing,
-                                        workstations, entry->dedicated ? 1 : js_config.mpl, &run.jobs,
-                                        entry->gang_rows ? run.gang : nullptr);
+  run.stream = std::make_unique<Stream>(std::move(build), entry.make(*js_config.params, workstations), timing,
+                                        workstations, entry.dedicated ? 1 : now_config.mpl(), &run.jobs,
+                                        entry.gang_rows ? run.gang : nullptr);
   run.tracker->on_job_done(
       [stream = run.stream.get()](int job, Nanos time) { stream->job_finished(job, time); });
   add_nodes(run, scenario, policy);
@@ -205,13 +204,13 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
     return run;
   }
   add_tracker(run);
-  const sched::LocalPolicyEntry& policy = sched::local_policy(now_config.policy);
+  const sched::LocalSchedulerEntry& policy = sched::local_schedulers().at(now_config.scheduler.name);
   if (policy.gang_matrix) {
     std::vector<sched::JobId> ids(run.jobs.size());
     for (std::size_t j = 0; j < run.jobs.size(); ++j) ids[j] = static_cast<sched::JobId>(j);
     // The coordinator learns of a completion and tells every workstation: two messages (2L + o). It also
     // exceeds how far a workstation's events can be processed ahead of (L) or behind (o) the clock.
-    run.gang = std::make_shared<sched::GangMatrix>(now_config.quantum, ids,
+    run.gang = std::make_shared<sched::GangMatrix>(now_config.scheduler_params().quantum(), ids,
                                                    2 * run.platform.min_latency + now_config.overhead);
     run.tracker->on_job_done([gang = run.gang](int job, Nanos time) { gang->job_finished(job, time); });
   }
@@ -309,9 +308,8 @@ void stream_record(metrics::NowRunRecord& out, const PreparedRun& run, const con
   summary.arrival_scale = build.arrival_scale;
   summary.time_scale = config.time_scale;
   summary.bounded_slowdown_threshold_s = threshold;
-  const auto& js = *run.config->job_scheduler;
-  summary.job_scheduler = js.policy;
-  summary.mpl = js.mpl;
+  summary.job_scheduler = run.config->job_scheduler->name;
+  summary.mpl = run.config->mpl();
   out.stream = std::move(summary);
 }
 

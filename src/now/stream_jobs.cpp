@@ -46,7 +46,7 @@ DedicatedCosts dedicated_costs(const config::NowConfig& now) {
   costs.delay = static_cast<Nanos>(
       std::llround(static_cast<double>(now.latency) + kNanosPerSecond / now.bandwidth_bytes_per_second));
   costs.read_round_trip = 2 * now.latency + 4 * now.overhead;
-  costs.context_switch = now.context_switch;
+  costs.context_switch = now.context_switch();
   return costs;
 }
 
@@ -221,8 +221,8 @@ double expected_slowest_factor(double imbalance, int processes) {
 // (`spin`, or a gang local scheduler, under which processes own their slot and spin: now.md 5).
 std::optional<Nanos> barrier_spin(const config::NowJobProfile& profile, const config::NowConfig& now,
                                   Nanos sync_interval) {
-  if (sched::local_policy(now.policy).gang_matrix) return std::nullopt;
-  wait::WaitPlatform platform{now.latency, now.overhead, now.context_switch,
+  if (sched::local_schedulers().at(now.scheduler.name).gang_matrix) return std::nullopt;
+  wait::WaitPlatform platform{now.latency, now.overhead, now.context_switch(),
                               static_cast<Nanos>(std::llround(workload::imbalance_spread(profile.imbalance) *
                                                               static_cast<double>(sync_interval)))};
   platform.sync_interval = sync_interval;

@@ -4,7 +4,7 @@
 
 #include "config/cycles.hpp"
 #include "config/input_error.hpp"
-#include "config/now_fields.hpp"
+#include "config/keys.hpp"
 #include "scenario/loader.hpp"
 
 namespace cosched::config {

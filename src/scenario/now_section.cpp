@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "barrier/keepalive.hpp"
+#include "config/keys.hpp"
 #include "config/limits.hpp"
-#include "config/now_fields.hpp"
 #include "sched/jobs/job_scheduler_registry.hpp"
 #include "sched/now/local_scheduler_registry.hpp"
 #include "wait/now/now_wait_registry.hpp"
@@ -252,14 +252,16 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCo
   }
   {
     MapReader scheduler(top.required("scheduler"), "a mapping with 'policy'");
-    sched::read_local_policy(scheduler, now);
+    auto read = sched::local_schedulers().read(scheduler);
     // Every policy takes context_switch (B&M 3.1's W); a calibration's kernel switch replaces the 100us
     // default, not a written value (docs/calibration.md, section 6).
+    auto& params = static_cast<LocalSchedulerParams&>(*read.params);
     if (calibration)
-      now.context_switch = calibration->resolve(
+      params.context_switch = calibration->resolve(
           "scheduler.context_switch",
-          scheduler.has("context_switch") ? std::optional(now.context_switch) : std::nullopt,
+          scheduler.has("context_switch") ? std::optional(params.context_switch) : std::nullopt,
           *calibration->now_context_switch);
+    now.scheduler = std::move(read).choice();
     scheduler.finish();
   }
   const auto workload_field = top.required("workload");
@@ -286,24 +288,24 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCo
     now.job_scheduler = read_job_scheduler(*f);
     // Gang scheduling's slots come from the local scheduler gang and its matrix of the stream's rows;
     // the other job schedulers leave the workstations to a time-sharing local scheduler.
-    const bool rows = sched::find_job_scheduler(now.job_scheduler->policy)->gang_rows;
-    if (rows != sched::local_policy(now.policy).gang_matrix) {
+    const bool rows = sched::job_schedulers().at(now.job_scheduler->name).gang_rows;
+    if (rows != sched::local_schedulers().at(now.scheduler.name).gang_matrix) {
       const Field scheduler = top.field().child(top.field().node()["scheduler"], "scheduler");
       const Field at = scheduler.child(scheduler.node()["policy"], "policy");
       if (rows)
         at.error(
             fmt::format("job_scheduler.policy {} needs scheduler.policy gang (its slots are "
                         "scheduler.quantum), got \"{}\"",
-                        now.job_scheduler->policy, now.policy));
+                        now.job_scheduler->name, now.scheduler.name));
       at.error(
           fmt::format("scheduler.policy gang needs job_scheduler.policy gang in an open workload, got "
                       "\"{}\"",
-                      now.job_scheduler->policy));
+                      now.job_scheduler->name));
     }
   } else if (now.stream) {
     workload_field.child(workload_field.node()["stream"], "stream")
-        .error("an open workload needs a top-level 'job_scheduler' (one of " + sched::job_scheduler_names() +
-               ")");
+        .error("an open workload needs a top-level 'job_scheduler' (one of " +
+               sched::job_schedulers().names() + ")");
   }
   now.output = read_output(top, WindowUnit::Duration);
   if (now.stream)
@@ -324,11 +326,10 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
   platform["overhead_s"] = seconds(now.overhead);
   platform["network"] = name_of(kNetworkNames, now.network);
   auto& scheduler = out["scheduler"];
-  scheduler["policy"] = now.policy;
-  sched::local_policy(now.policy).to_json(now, scheduler);
+  sched::local_schedulers().to_json(now.scheduler, scheduler);
   if (now.stream) {
     out["workload"]["stream"] = now_stream_json(*now.stream);
-    out["job_scheduler"] = {{"policy", now.job_scheduler->policy}, {"mpl", now.job_scheduler->mpl}};
+    sched::job_schedulers().to_json(*now.job_scheduler, out["job_scheduler"]);
     return out;
   }
   auto& jobs = out["workload"]["jobs"] = nlohmann::ordered_json::array();

@@ -31,7 +31,7 @@ struct NowStreamSize {
 };
 NowStream read_now_stream(const Field& f, const std::string& scenario_dir, int workstations,
                           NowStreamSize& size);
-JobSchedulerConfig read_job_scheduler(const Field& f);
+PolicyChoice read_job_scheduler(const Field& f);
 nlohmann::ordered_json now_stream_json(const NowStream& stream);
 
 }  // namespace cosched::config

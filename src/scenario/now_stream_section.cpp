@@ -7,8 +7,8 @@
 #include <filesystem>
 
 #include "config/input_error.hpp"
+#include "config/keys.hpp"
 #include "config/limits.hpp"
-#include "config/now_fields.hpp"
 #include "now/stream_jobs.hpp"
 #include "scenario/now_section.hpp"
 #include "sched/jobs/job_scheduler_registry.hpp"
@@ -98,26 +98,11 @@ NowStream read_now_stream(const Field& f, const std::string& scenario_dir, int w
   return stream;
 }
 
-JobSchedulerConfig read_job_scheduler(const Field& f) {
+PolicyChoice read_job_scheduler(const Field& f) {
   MapReader map(f, "a mapping with 'policy' and optionally 'mpl'");
-  JobSchedulerConfig out;
-  const auto policy = map.required("policy");
-  const std::string expected = "one of " + sched::job_scheduler_names();
-  out.policy = policy.scalar(expected);
-  const auto* entry = sched::find_job_scheduler(out.policy);
-  if (!entry) policy.fail(expected);
-  out.mpl = entry->min_mpl;
-  if (auto v = map.optional("mpl")) {
-    const auto mpl = v->positive_integer();
-    if (mpl < entry->min_mpl || mpl > entry->max_mpl)
-      v->fail(entry->min_mpl == entry->max_mpl
-                  ? fmt::format("{} (policy {} runs one job per workstation)", entry->min_mpl, out.policy)
-                  : fmt::format("a multiprogramming level from {} to {} for policy {}", entry->min_mpl,
-                                entry->max_mpl, out.policy));
-    out.mpl = static_cast<int>(mpl);
-  }
+  auto choice = sched::job_schedulers().read(map).choice();
   map.finish();
-  return out;
+  return choice;
 }
 
 nlohmann::ordered_json now_stream_json(const NowStream& stream) {

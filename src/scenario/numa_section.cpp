@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "config/limits.hpp"
-#include "config/now_fields.hpp"
+#include "config/keys.hpp"
 #include "config/units.hpp"
 #include "numa/reference_table.hpp"
 #include "sched/numa/allocation.hpp"

@@ -69,4 +69,23 @@ std::vector<JobStart> EasyJobScheduler::decide(SimTime now) {
   return starts;
 }
 
+namespace {
+
+constexpr char kEasyName[] = "easy";
+const config::PolicyKey kEasyKeys[] = {
+    mpl_key<kEasyName, 1>("multiprogramming level: 1 only, one job per workstation")};
+
+}  // namespace
+
+const JobSchedulerEntry kEasyEntry{
+    {kEasyName,
+     "EASY backfilling on dedicated workstations: later jobs start early if they do not delay the head's "
+     "reservation (Lifka 1995; Mu'alem & Feitelson 2001)",
+     kEasyKeys, default_params<config::JobSchedulerParams>, mpl_json},
+    true,
+    false,
+    [](const config::PolicyParams&, int workstations) -> std::unique_ptr<JobScheduler> {
+      return std::make_unique<EasyJobScheduler>(workstations);
+    }};
+
 }  // namespace cosched::sched

@@ -37,4 +37,6 @@ class EasyJobScheduler final : public JobScheduler {
   std::optional<Reservation> reservation_;
 };
 
+extern const JobSchedulerEntry kEasyEntry;
+
 }  // namespace cosched::sched

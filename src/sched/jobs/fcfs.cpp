@@ -44,4 +44,22 @@ std::vector<JobStart> FcfsJobScheduler::decide(SimTime now) {
   return starts;
 }
 
+namespace {
+
+constexpr char kFcfsName[] = "fcfs";
+const config::PolicyKey kFcfsKeys[] = {
+    mpl_key<kFcfsName, 1>("multiprogramming level: 1 only, one job per workstation")};
+
+}  // namespace
+
+const JobSchedulerEntry kFcfsEntry{
+    {kFcfsName,
+     "first-come first-served on dedicated workstations: the queue's head starts when enough are free",
+     kFcfsKeys, default_params<config::JobSchedulerParams>, mpl_json},
+    true,
+    false,
+    [](const config::PolicyParams&, int workstations) -> std::unique_ptr<JobScheduler> {
+      return std::make_unique<FcfsJobScheduler>(workstations);
+    }};
+
 }  // namespace cosched::sched

@@ -38,4 +38,6 @@ class FcfsJobScheduler final : public JobScheduler {
   DedicatedWorkstations workstations_;
 };
 
+extern const JobSchedulerEntry kFcfsEntry;
+
 }  // namespace cosched::sched

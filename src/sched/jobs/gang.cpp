@@ -52,4 +52,24 @@ std::vector<JobStart> GangJobScheduler::decide(SimTime now) {
   return starts;
 }
 
+namespace {
+
+constexpr char kGangName[] = "gang";
+const config::PolicyKey kGangKeys[] = {
+    mpl_key<kGangName, kMaxMpl>("gang rows: jobs sharing each workstation in turn (1 to 16, default 1)")};
+
+}  // namespace
+
+const JobSchedulerEntry kGangJobEntry{
+    {kGangName,
+     "gang scheduling: an Ousterhout matrix of mpl rows, first-fit placement of a job into a row, one row "
+     "owning all workstations per global slot",
+     kGangKeys, default_params<config::JobSchedulerParams>, mpl_json},
+    false,
+    true,
+    [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {
+      return std::make_unique<GangJobScheduler>(workstations,
+                                                static_cast<const config::JobSchedulerParams&>(params).mpl);
+    }};
+
 }  // namespace cosched::sched

@@ -32,4 +32,6 @@ class GangJobScheduler final : public JobScheduler {
   std::map<int, int> row_of_;           // running job -> its row
 };
 
+extern const JobSchedulerEntry kGangJobEntry;
+
 }  // namespace cosched::sched

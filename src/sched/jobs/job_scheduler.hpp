@@ -11,20 +11,24 @@
 // slot); time-share (up to `mpl` processes per workstation, the local schedulers and the jobs' waiting
 // algorithms doing the rest: implicit coscheduling).
 
+#include <fmt/format.h>
+
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
+#include "config/policy.hpp"
 #include "sched/now/local_scheduler.hpp"
 
 namespace cosched::sched {
 
 // A job of the stream as the scheduler sees it (times in simulated nanoseconds, already scaled).
 struct StreamJob {
-  int id = 0;              // index in the stream, in submit order
+  int id = 0;  // index in the stream, in submit order
   SimTime submit = 0;
-  int processes = 0;       // one per allocated processor of the SWF record
-  SimTime estimate = 0;    // the user's requested time (EASY's estimate); the run time when the trace has none
+  int processes = 0;     // one per allocated processor of the SWF record
+  SimTime estimate = 0;  // the user's requested time (EASY's estimate); the run time when the trace has none
 };
 
 // A decision: start `job` now on these workstations (one per process, by rank). `row` is its gang row
@@ -46,5 +50,45 @@ class JobScheduler {
   // The jobs to start at `now`, in the order they are started; each is started exactly when returned.
   virtual std::vector<JobStart> decide(SimTime now) = 0;
 };
+
+// A job scheduler as its registry lists it (sched/jobs/job_scheduler_registry.hpp); each policy declares its
+// own beside its code: what every policy declares (its parameters derive from config::JobSchedulerParams),
+// and the family's traits and factory.
+struct JobSchedulerEntry {
+  config::PolicySpec spec;
+  // Each job alone on its workstations, one process per workstation (fcfs, easy).
+  bool dedicated = false;
+  // The workstations run the gang local scheduler over the policy's rows (JobStart::row).
+  bool gang_rows = false;
+  std::unique_ptr<JobScheduler> (*make)(const config::PolicyParams& params, int workstations);
+};
+
+// Choice (docs/models/now-streams.md section 3): at most 16 jobs per workstation under the time-sharing
+// policies. The sources studied 2 to 6 (the sweep asks for 2 and 4); each row or process costs
+// memory on every workstation (Batat & Feitelson 2000), so a bound keeps typos out without limiting a study.
+inline constexpr int kMaxMpl = 16;
+
+// job_scheduler.mpl of `policy`, which takes 1 to `max` (1: it runs one job per workstation).
+template <const char* policy, int max>
+constexpr config::PolicyKey mpl_key(std::string_view doc) {
+  return {"mpl", doc, [](const config::Field& f, config::PolicyParams& params) {
+            const auto mpl = f.positive_integer();
+            if (mpl > max)
+              f.fail(max == 1
+                         ? fmt::format("1 (policy {} runs one job per workstation)", policy)
+                         : fmt::format("a multiprogramming level from 1 to {} for policy {}", max, policy));
+            config::params_as<config::JobSchedulerParams>(params).mpl = static_cast<int>(mpl);
+          }};
+}
+
+// The resolved form every job scheduler has: its mpl.
+inline void mpl_json(const config::PolicyParams& params, nlohmann::ordered_json& out) {
+  out["mpl"] = static_cast<const config::JobSchedulerParams&>(params).mpl;
+}
+
+template <typename Params>
+std::unique_ptr<config::PolicyParams> default_params() {
+  return std::make_unique<Params>();
+}
 
 }  // namespace cosched::sched

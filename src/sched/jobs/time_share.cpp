@@ -51,4 +51,24 @@ std::vector<JobStart> TimeShareJobScheduler::decide(SimTime now) {
   return starts;
 }
 
+namespace {
+
+constexpr char kTimeShareName[] = "time-share";
+const config::PolicyKey kTimeShareKeys[] = {
+    mpl_key<kTimeShareName, kMaxMpl>("processes per workstation (1 to 16, default 1)")};
+
+}  // namespace
+
+const JobSchedulerEntry kTimeShareEntry{
+    {kTimeShareName,
+     "time sharing with implicit coscheduling: up to mpl processes per workstation, placed on the "
+     "least-loaded workstations",
+     kTimeShareKeys, default_params<config::JobSchedulerParams>, mpl_json},
+    false,
+    false,
+    [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {
+      return std::make_unique<TimeShareJobScheduler>(
+          workstations, static_cast<const config::JobSchedulerParams&>(params).mpl);
+    }};
+
 }  // namespace cosched::sched

@@ -30,4 +30,6 @@ class TimeShareJobScheduler final : public JobScheduler {
   std::vector<int> load_;
 };
 
+extern const JobSchedulerEntry kTimeShareEntry;
+
 }  // namespace cosched::sched

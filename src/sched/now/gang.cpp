@@ -212,4 +212,29 @@ std::optional<SimTime> Gang::next_tick() const {
   return matrix_->slot_end(latest_time_);
 }
 
+namespace {
+
+const config::PolicyKey kGangKeys[] = {
+    config::duration_key<&GangParams::slot>(
+        "quantum", "the global time slot every job owns in turn (duration, default 10ms)"),
+    kContextSwitchKey,
+};
+
+void gang_json(const config::PolicyParams& params, nlohmann::ordered_json& out) {
+  const auto& gang = static_cast<const GangParams&>(params);
+  out["quantum_s"] = static_cast<double>(gang.slot) * 1e-9;
+  out["context_switch_s"] = static_cast<double>(gang.context_switch) * 1e-9;
+}
+
+}  // namespace
+
+const LocalSchedulerEntry kGangEntry{
+    {"gang", "explicit coscheduling: one global matrix of time slots, one job per slot (Brim & Miller 3.1)",
+     kGangKeys, []() -> std::unique_ptr<config::PolicyParams> { return std::make_unique<GangParams>(); },
+     gang_json},
+    true,
+    [](const config::PolicyParams&, std::shared_ptr<GangMatrix> matrix) -> std::unique_ptr<LocalScheduler> {
+      return std::make_unique<Gang>(std::move(matrix));
+    }};
+
 }  // namespace cosched::sched

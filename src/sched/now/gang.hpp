@@ -116,4 +116,11 @@ class Gang final : public LocalScheduler {
   SimTime latest_time_ = 0;  // next_tick() takes no time: the latest one seen stands in for now
 };
 
+// scheduler.policy gang's parameters: the global slot (scheduler.quantum).
+struct GangParams : config::LocalSchedulerParams {
+  config::Nanos slot = kDefaultQuantum;
+  config::Nanos quantum() const override { return slot; }
+};
+extern const LocalSchedulerEntry kGangEntry;
+
 }  // namespace cosched::sched

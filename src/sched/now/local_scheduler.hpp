@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "config/policy.hpp"
+
 namespace cosched::sched {
 
 using SimTime = std::int64_t;  // nanoseconds
@@ -48,5 +50,29 @@ class LocalScheduler {
   // Under explicit coscheduling processes own their slot and never block (Brim & Miller 3.1).
   virtual bool processes_always_spin() const { return false; }
 };
+
+class GangMatrix;
+
+// A local scheduling policy as its registry lists it (sched/now/local_scheduler_registry.hpp); each policy
+// declares its own beside its code: what every policy declares (its parameters derive from
+// config::LocalSchedulerParams), and the family's traits and factory.
+struct LocalSchedulerEntry {
+  config::PolicySpec spec;
+  // Every workstation's scheduler shares one gang matrix (explicit coscheduling).
+  bool gang_matrix = false;
+  // The policy for these parameters; `gang_matrix` is the matrix shared by all workstations (null unless the
+  // entry asks for one). Throws std::invalid_argument naming the setting when the configuration is refused.
+  std::unique_ptr<LocalScheduler> (*make)(const config::PolicyParams& params,
+                                          std::shared_ptr<GangMatrix> gang_matrix);
+};
+
+// scheduler.context_switch, which every policy takes, placed among its own keys where its errors come.
+inline constexpr config::PolicyKey kContextSwitchKey =
+    config::duration_key<&config::LocalSchedulerParams::context_switch, config::Zero::Allowed>(
+        "context_switch",
+        "the workstation's context switch W, charged at each dispatch (duration, default 100us)");
+
+// The default quantum and gang slot (scheduler.quantum).
+inline constexpr config::Nanos kDefaultQuantum = 10'000'000;
 
 }  // namespace cosched::sched

@@ -135,4 +135,45 @@ bool Stride::has_ready() const {
   return false;
 }
 
+namespace {
+
+const config::Names<WakePreempt> kWakePreemptNames = {{"pass", WakePreempt::Pass},
+                                                      {"none", WakePreempt::None}};
+
+}  // namespace
+
+constinit const config::PolicyKey kStrideQuantumKey =
+    config::duration_key<&StrideParams::quantum_ns>("quantum",
+                                                    "the stride quantum: a process runs at most this long "
+                                                    "before the scheduler decides (duration, default 10ms)");
+constinit const config::PolicyKey kWakePreemptKey =
+    config::choice_key<&StrideParams::wake_preempt, kWakePreemptNames>(
+        "wake_preempt",
+        "whether a woken process with a smaller pass takes the CPU at once: pass or none (default none, "
+        "stride-credit pass)");
+
+void stride_json(const config::PolicyParams& params, nlohmann::ordered_json& out) {
+  const auto& stride = static_cast<const StrideParams&>(params);
+  out["quantum_s"] = static_cast<double>(stride.quantum_ns) * 1e-9;
+  out["context_switch_s"] = static_cast<double>(stride.context_switch) * 1e-9;
+  out["wake_preempt"] = config::name_of(kWakePreemptNames, stride.wake_preempt);
+}
+
+namespace {
+
+const config::PolicyKey kStrideKeys[] = {kStrideQuantumKey, kContextSwitchKey, kWakePreemptKey};
+
+}  // namespace
+
+const LocalSchedulerEntry kStrideEntry{
+    {"stride",
+     "stride scheduling: tickets, passes and a fixed quantum (Waldspurger & Weihl; Brim & Miller 3.1)",
+     kStrideKeys, []() -> std::unique_ptr<config::PolicyParams> { return std::make_unique<StrideParams>(); },
+     stride_json},
+    false,
+    [](const config::PolicyParams& params, std::shared_ptr<GangMatrix>) -> std::unique_ptr<LocalScheduler> {
+      const auto& stride = static_cast<const StrideParams&>(params);
+      return std::make_unique<Stride>(stride.quantum_ns, stride.wake_preempt == WakePreempt::Pass);
+    }};
+
 }  // namespace cosched::sched

@@ -71,4 +71,22 @@ class Stride : public LocalScheduler {
   std::uint64_t next_ready_order_ = 0;
 };
 
+// scheduler.wake_preempt: does a woken process take the CPU when its pass is below the running one's?
+enum class WakePreempt { Pass, None };
+
+// scheduler.policy stride's parameters (and stride-credit's, which adds its own).
+struct StrideParams : config::LocalSchedulerParams {
+  config::Nanos quantum_ns = kDefaultQuantum;
+  // Choice (docs/models/now-schedulers.md): W&W's stride decides at quantum ends and when the running client
+  // leaves; B&M 3.4 has SSC, like TS, schedule a woken process "immediately".
+  WakePreempt wake_preempt = WakePreempt::None;
+  config::Nanos quantum() const override { return quantum_ns; }
+};
+extern const LocalSchedulerEntry kStrideEntry;
+
+// The keys stride and stride-credit share, and their resolved form.
+extern const config::PolicyKey kStrideQuantumKey;
+extern const config::PolicyKey kWakePreemptKey;
+void stride_json(const config::PolicyParams& params, nlohmann::ordered_json& out);
+
 }  // namespace cosched::sched

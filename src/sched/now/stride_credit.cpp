@@ -47,4 +47,31 @@ void StrideCredit::charged(ProcessId process, LeaveReason reason, SimTime ran) {
   }
 }
 
+namespace {
+
+const config::PolicyKey kStrideCreditKeys[] = {
+    kStrideQuantumKey, kContextSwitchKey, kWakePreemptKey,
+    config::duration_key<&StrideCreditParams::credit_cap, config::Zero::Allowed>(
+        "credit_cap", "the most credit a process may hold (duration, default one quantum)")};
+
+void stride_credit_json(const config::PolicyParams& params, nlohmann::ordered_json& out) {
+  stride_json(params, out);
+  const auto& credit = static_cast<const StrideCreditParams&>(params);
+  out["credit_cap_s"] = static_cast<double>(credit.credit_cap.value_or(credit.quantum_ns)) * 1e-9;
+}
+
+}  // namespace
+
+const LocalSchedulerEntry kStrideCreditEntry{
+    {"stride-credit", "stride scheduling with system credit for sleepers (Brim & Miller 3.1)",
+     kStrideCreditKeys,
+     []() -> std::unique_ptr<config::PolicyParams> { return std::make_unique<StrideCreditParams>(); },
+     stride_credit_json},
+    false,
+    [](const config::PolicyParams& params, std::shared_ptr<GangMatrix>) -> std::unique_ptr<LocalScheduler> {
+      const auto& credit = static_cast<const StrideCreditParams&>(params);
+      return std::make_unique<StrideCredit>(credit.quantum_ns, credit.credit_cap,
+                                            credit.wake_preempt == WakePreempt::Pass);
+    }};
+
 }  // namespace cosched::sched

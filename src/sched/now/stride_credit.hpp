@@ -29,4 +29,11 @@ class StrideCredit final : public Stride {
   std::map<ProcessId, SimTime> credit_;
 };
 
+// scheduler.policy stride-credit's parameters: stride's, with its own default for wake_preempt.
+struct StrideCreditParams : StrideParams {
+  std::optional<config::Nanos> credit_cap;  // default: one quantum
+  StrideCreditParams() { wake_preempt = WakePreempt::Pass; }
+};
+extern const LocalSchedulerEntry kStrideCreditEntry;
+
 }  // namespace cosched::sched

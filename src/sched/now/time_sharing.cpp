@@ -175,4 +175,47 @@ void TimeSharing::tick(SimTime now) {
   // next trap), which the model has no equivalent of; its counter stays past maxwait until it leaves.
 }
 
+namespace {
+
+const config::Names<SleepReturn> kSleepReturnNames = {{"always", SleepReturn::Always},
+                                                      {"maxwait", SleepReturn::Maxwait}};
+
+const config::PolicyKey kTimeSharingKeys[] = {
+    {"quantum", "refused: ts takes its quanta from the Solaris dispatch table",
+     [](const config::Field& f, config::PolicyParams&) {
+       f.error("ts takes its quanta from the Solaris dispatch table; remove scheduler.quantum");
+     }},
+    kContextSwitchKey,
+    config::choice_key<&TimeSharingParams::sleep_return, kSleepReturnNames>(
+        "sleep_return",
+        "when a woken process gets its level's sleep-return priority: always or maxwait (default always)"),
+    {"initial_level", "the TS level a process starts at (integer 0 to 59, default 29)",
+     [](const config::Field& f, config::PolicyParams& params) {
+       auto level = f.non_negative_integer();
+       if (level > 59) f.fail("a TS level from 0 to 59");
+       config::params_as<TimeSharingParams>(params).initial_level = static_cast<int>(level);
+     }},
+};
+
+void time_sharing_json(const config::PolicyParams& params, nlohmann::ordered_json& out) {
+  const auto& ts = static_cast<const TimeSharingParams&>(params);
+  out["context_switch_s"] = static_cast<double>(ts.context_switch) * 1e-9;
+  out["sleep_return"] = config::name_of(kSleepReturnNames, ts.sleep_return);
+  out["initial_level"] = ts.initial_level;
+}
+
+}  // namespace
+
+const LocalSchedulerEntry kTimeSharingEntry{
+    {"ts", "Solaris time sharing: the dispatch table's levels, quanta and sleep returns (Brim & Miller 3.1)",
+     kTimeSharingKeys,
+     []() -> std::unique_ptr<config::PolicyParams> { return std::make_unique<TimeSharingParams>(); },
+     time_sharing_json},
+    false,
+    [](const config::PolicyParams& params, std::shared_ptr<GangMatrix>) -> std::unique_ptr<LocalScheduler> {
+      const auto& ts = static_cast<const TimeSharingParams&>(params);
+      return std::make_unique<TimeSharing>(ts.initial_level, ts.sleep_return,
+                                           TsDispatchTable::solaris_default());
+    }};
+
 }  // namespace cosched::sched

@@ -67,4 +67,14 @@ class TimeSharing final : public LocalScheduler {
   SimTime next_update_ = kUpdatePeriod;
 };
 
+// scheduler.policy ts's parameters: its quanta come from the dispatch table.
+struct TimeSharingParams : config::LocalSchedulerParams {
+  SleepReturn sleep_return = SleepReturn::Always;
+  int initial_level = TimeSharing::kDefaultInitialLevel;
+  // The dispatch table's quanta are 20 to 200 ms: the footprint estimates' 10 ms bounds the switches they
+  // make.
+  config::Nanos quantum() const override { return kDefaultQuantum; }
+};
+extern const LocalSchedulerEntry kTimeSharingEntry;
+
 }  // namespace cosched::sched

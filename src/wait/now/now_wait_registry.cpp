@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "config/now_fields.hpp"
+#include "config/keys.hpp"
 #include "util/registry.hpp"
 #include "wait/now/fixed_wait.hpp"
 #include "wait/now/informed.hpp"

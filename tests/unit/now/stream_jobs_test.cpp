@@ -9,6 +9,7 @@
 #include <string>
 
 #include "config/input_error.hpp"
+#include "sched/now/local_scheduler_registry.hpp"
 
 namespace cosched::now {
 namespace {
@@ -42,6 +43,7 @@ config::NowJobClass job_class(std::string name, config::Pattern pattern = config
 // context switch W = 100us.
 config::NowConfig now_config(std::vector<config::NowJobClass> classes) {
   config::NowConfig now;
+  now.scheduler = sched::local_schedulers().defaults("stride");
   now.workstations = 4;
   config::NowStream stream;
   stream.swf = stream.swf_given = "trace.swf";
@@ -264,7 +266,7 @@ TEST(StreamJobs, ImbalanceCountsTheContextSwitchesOfWakingAtBarriers) {
   now.stream->classes[0].profile.wait.barrier_spin = 4 * kMs;
   EXPECT_EQ(sized(now), 8'881'414);
   now.stream->classes[0].profile.wait.barrier_spin.reset();
-  now.policy = "gang";
+  now.scheduler = sched::local_schedulers().defaults("gang");
   EXPECT_EQ(sized(now), 8'881'414);
 }
 

@@ -143,7 +143,7 @@ TEST_F(CalibratedScenario, SetCanNameTheCalibrationItself) {
 
 TEST_F(CalibratedScenario, NowContextSwitchLeftOutTakesTheKernelSwitch) {
   const auto scenario = load_scenario(write(now_scenario(kFixture.string())));
-  EXPECT_EQ(std::get<NowConfig>(scenario.model_config).context_switch, 2166) << "2166ns";
+  EXPECT_EQ(std::get<NowConfig>(scenario.model_config).context_switch(), 2166) << "2166ns";
   EXPECT_EQ(taken_keys(*scenario.calibration), (std::vector<std::string>{"scheduler.context_switch"}));
   EXPECT_EQ(scenario.calibration->taken[0].value, "2166ns");
   EXPECT_EQ(scenario.calibration->taken[0].from, "scenario_keys.now.scheduler.context_switch");
@@ -151,9 +151,9 @@ TEST_F(CalibratedScenario, NowContextSwitchLeftOutTakesTheKernelSwitch) {
 
 TEST_F(CalibratedScenario, NowContextSwitchWrittenWins) {
   const auto file = write(now_scenario(kFixture.string(), "policy: ts, context_switch: 50us"));
-  EXPECT_EQ(std::get<NowConfig>(load_scenario(file).model_config).context_switch, 50'000);
+  EXPECT_EQ(std::get<NowConfig>(load_scenario(file).model_config).context_switch(), 50'000);
   const auto set = load_scenario(file, {"scheduler.context_switch=0"});
-  EXPECT_EQ(std::get<NowConfig>(set.model_config).context_switch, 0)
+  EXPECT_EQ(std::get<NowConfig>(set.model_config).context_switch(), 0)
       << "--set's 0 wins over file and scenario";
   EXPECT_EQ(set.calibration->written, (std::vector<std::string>{"scheduler.context_switch"}));
 }
@@ -233,7 +233,7 @@ TEST_F(CalibratedScenario, ReadsWhatCoschedCalibrateWrites) {
 
   std::ofstream(dir_ / "now.yaml") << now_scenario("hand.yaml");
   const auto now = load_scenario((dir_ / "now.yaml").string());
-  EXPECT_EQ(std::get<NowConfig>(now.model_config).context_switch, 3001) << "one kernel switch, 3001 ns";
+  EXPECT_EQ(std::get<NowConfig>(now.model_config).context_switch(), 3001) << "one kernel switch, 3001 ns";
 }
 
 }  // namespace

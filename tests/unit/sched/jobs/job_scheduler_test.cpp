@@ -247,32 +247,34 @@ TEST(JobTimeShare, AHeadThatDoesNotFitBlocksTheQueue) {
 }
 
 TEST(JobSchedulerRegistry, EntriesAsDocumented) {
-  EXPECT_EQ(job_scheduler_names(), "fcfs, easy, gang and time-share");
-  const auto* fcfs = find_job_scheduler("fcfs");
+  const auto& registry = job_schedulers();
+  EXPECT_EQ(registry.names(), "fcfs, easy, gang and time-share");
+  const auto* fcfs = registry.find("fcfs");
   ASSERT_NE(fcfs, nullptr);
   EXPECT_TRUE(fcfs->dedicated);
   EXPECT_FALSE(fcfs->gang_rows);
-  EXPECT_EQ(fcfs->max_mpl, 1);
-  const auto* easy = find_job_scheduler("easy");
+  const auto* easy = registry.find("easy");
   ASSERT_NE(easy, nullptr);
   EXPECT_TRUE(easy->dedicated);
-  EXPECT_EQ(easy->max_mpl, 1);
-  const auto* gang = find_job_scheduler("gang");
+  const auto* gang = registry.find("gang");
   ASSERT_NE(gang, nullptr);
   EXPECT_FALSE(gang->dedicated);
   EXPECT_TRUE(gang->gang_rows);
-  EXPECT_EQ(gang->max_mpl, 16);
-  const auto* ts = find_job_scheduler("time-share");
+  const auto* ts = registry.find("time-share");
   ASSERT_NE(ts, nullptr);
   EXPECT_FALSE(ts->dedicated);
   EXPECT_FALSE(ts->gang_rows);
-  EXPECT_EQ(find_job_scheduler("batch"), nullptr);
+  EXPECT_EQ(registry.find("batch"), nullptr);
+  EXPECT_EQ(registry.taking("mpl"), (std::vector<std::string_view>{"fcfs", "easy", "gang", "time-share"}))
+      << "every job scheduler declares mpl (1 only for the dedicated ones)";
 
   // The factories build the policy named: a gang of 2 rows places two full-width jobs, time-share with
   // mpl 2 as well, fcfs only one.
   for (const auto& [name, expected] : std::vector<std::pair<std::string, std::size_t>>{
            {"fcfs", 1}, {"easy", 1}, {"gang", 2}, {"time-share", 2}}) {
-    auto scheduler = find_job_scheduler(name)->make({name, 2}, 3);
+    config::JobSchedulerParams params;
+    params.mpl = 2;
+    auto scheduler = registry.at(name).make(params, 3);
     scheduler->submit({0, 0, 3, 1}, 0);
     scheduler->submit({1, 0, 3, 1}, 0);
     EXPECT_EQ(scheduler->decide(0).size(), expected) << name;

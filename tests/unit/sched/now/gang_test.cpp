@@ -118,22 +118,18 @@ TEST(Gang, TicksAtSlotBoundariesAndPreemptsThere) {
 
 TEST(GangRegistry, BuildsEveryPolicyAndRefusesGangWithoutAMatrix) {
   auto matrix = std::make_shared<GangMatrix>(kSlot, std::vector<JobId>{0});
-  for (const auto& entry : local_policies()) {
-    config::NowConfig config;
-    config.policy = std::string(entry.name);
-    EXPECT_NE(entry.make(config, matrix), nullptr) << entry.name;
-  }
-  config::NowConfig config;
-  config.policy = "gang";
+  const auto& registry = local_schedulers();
+  for (const auto* entry : registry.entries())
+    EXPECT_NE(entry->make(*entry->spec.defaults(), matrix), nullptr) << entry->spec.name;
   try {
-    local_policy(config.policy).make(config, nullptr);
+    registry.at("gang").make(*registry.at("gang").spec.defaults(), nullptr);
     FAIL() << "gang without a matrix accepted";
   } catch (const std::invalid_argument& error) {
     EXPECT_STREQ(error.what(), "scheduler.policy: gang needs the gang matrix shared by all workstations")
         << "the message names the setting";
   }
-  EXPECT_TRUE(local_policy("gang").gang_matrix) << "only gang shares a matrix";
-  EXPECT_FALSE(local_policy("stride-credit").gang_matrix);
+  EXPECT_TRUE(registry.at("gang").gang_matrix) << "only gang shares a matrix";
+  EXPECT_FALSE(registry.at("stride-credit").gang_matrix);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // the names the registry knows are the ones docs/scenario-format.md documents, in the same order, and
 // scheduler.policy and the policies' own keys are checked through the entries with located errors.
 
+#include "sched/now/local_scheduler_registry.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -11,7 +13,8 @@
 
 #include "config/input_error.hpp"
 #include "scenario/loader.hpp"
-#include "sched/now/local_scheduler_registry.hpp"
+#include "sched/now/stride_credit.hpp"
+#include "sched/now/time_sharing.hpp"
 
 namespace cosched::config {
 namespace {
@@ -47,22 +50,26 @@ std::vector<std::string> documented_policies() {
 TEST(NowPolicyRegistry, ListsExactlyTheDocumentedPoliciesInOrder) {
   const std::vector<std::string> expected{"gang", "ts", "stride", "stride-credit"};
   EXPECT_EQ(documented_policies(), expected) << "docs/scenario-format.md, the NOW scheduler.policy row";
+  const auto& registry = sched::local_schedulers();
   std::vector<std::string> names;
-  for (const auto& entry : sched::local_policies()) {
-    names.emplace_back(entry.name);
-    EXPECT_FALSE(entry.doc.empty()) << entry.name << " has a documentation line";
-    EXPECT_EQ(sched::find_local_policy(entry.name), &entry) << entry.name << " is found by its name";
+  for (const auto* entry : registry.entries()) {
+    names.emplace_back(entry->spec.name);
+    EXPECT_FALSE(entry->spec.doc.empty()) << entry->spec.name << " has a documentation line";
+    for (const auto& key : entry->spec.keys)
+      EXPECT_FALSE(key.doc.empty()) << entry->spec.name << "'s key " << key.name
+                                    << " has a documentation line";
+    EXPECT_EQ(registry.find(entry->spec.name), entry) << entry->spec.name << " is found by its name";
   }
   EXPECT_EQ(names, expected);
-  EXPECT_EQ(sched::local_policy_names(), "gang, ts, stride, stride-credit");
-  EXPECT_EQ(sched::find_local_policy("rr"), nullptr) << "an SMP policy is not a NOW one";
+  EXPECT_EQ(registry.names(), "gang, ts, stride, stride-credit");
+  EXPECT_EQ(registry.find("rr"), nullptr) << "an SMP policy is not a NOW one";
 }
 
 TEST(NowPolicyRegistry, AnUnknownNameIsALocatedErrorListingTheNames) {
   EXPECT_EQ(error_of({"scheduler.policy=fifo"}),
             "--set scheduler.policy=fifo: scheduler.policy: expected one of gang, ts, stride, stride-credit, "
             "got \"fifo\"");
-  EXPECT_THROW(sched::local_policy("fifo"), std::invalid_argument);
+  EXPECT_THROW(sched::local_schedulers().at("fifo"), std::invalid_argument);
 }
 
 TEST(NowPolicyRegistry, AKeyOfOtherPoliciesNamesThePoliciesThatTakeIt) {
@@ -82,15 +89,24 @@ TEST(NowPolicyRegistry, EachPolicyReadsItsOwnKeysAndDefaults) {
   auto now = [](const std::vector<std::string>& overrides) {
     return std::get<NowConfig>(load_scenario(kScenario, overrides).model_config);
   };
-  EXPECT_EQ(now({"scheduler={policy: stride}"}).wake_preempt, WakePreempt::None) << "stride's default";
-  EXPECT_EQ(now({"scheduler={policy: stride-credit}"}).wake_preempt, WakePreempt::Pass) << "SSC's default";
-  const auto ts = now({"scheduler={policy: ts, sleep_return: maxwait, initial_level: 7}"});
-  EXPECT_EQ(ts.policy, "ts");
-  EXPECT_EQ(ts.sleep_return, SleepReturn::Maxwait);
-  EXPECT_EQ(ts.initial_level, 7);
+  using sched::WakePreempt;
+  EXPECT_EQ(now({"scheduler={policy: stride}"}).scheduler.as<sched::StrideParams>().wake_preempt,
+            WakePreempt::None)
+      << "stride's default";
+  EXPECT_EQ(now({"scheduler={policy: stride-credit}"}).scheduler.as<sched::StrideCreditParams>().wake_preempt,
+            WakePreempt::Pass)
+      << "SSC's default";
+  const auto ts =
+      now({"scheduler={policy: ts, sleep_return: maxwait, initial_level: 7, context_switch: 5us}"});
+  EXPECT_EQ(ts.scheduler.name, "ts");
+  EXPECT_EQ(ts.scheduler.as<sched::TimeSharingParams>().sleep_return, sched::SleepReturn::Maxwait);
+  EXPECT_EQ(ts.scheduler.as<sched::TimeSharingParams>().initial_level, 7);
+  EXPECT_EQ(ts.context_switch(), 5'000) << "context_switch, which every policy takes";
   const auto credit = now({"scheduler={policy: stride-credit, quantum: 20ms, credit_cap: 5ms}"});
-  EXPECT_EQ(credit.quantum, 20'000'000);
-  EXPECT_EQ(credit.credit_cap, 5'000'000);
+  EXPECT_EQ(credit.scheduler.as<sched::StrideCreditParams>().quantum(), 20'000'000);
+  EXPECT_EQ(credit.scheduler.as<sched::StrideCreditParams>().credit_cap, 5'000'000);
+  EXPECT_EQ(now({"scheduler={policy: gang, quantum: 30ms}"}).scheduler_params().quantum(), 30'000'000)
+      << "gang's slot";
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #pragma once
-// Readers shared by the NOW model's keys (scenario/now_section.cpp and the registries of its policies and
-// waiting algorithms): durations with units and names chosen from a table.
+// The readers every section and policy uses for its keys: durations with units, and names chosen from a table
+// (each enum's names, one table serving both reading and writing the resolved scenario).
 
 #include <fmt/format.h>
 
@@ -43,7 +43,7 @@ template <typename Enum>
 const char* name_of(Names<Enum> options, Enum value) {
   for (const auto& [name, option] : options)
     if (option == value) return name;
-  throw std::logic_error("now scenario: an enum value without a name");
+  throw std::logic_error("scenario: an enum value without a name");
 }
 
 }  // namespace cosched::config
