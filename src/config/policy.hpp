@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <span>
@@ -29,6 +30,10 @@ struct PolicyKey {
   std::string_view name;
   std::string_view doc;
   void (*read)(const Field& field, PolicyParams& params);
+  // The policy needs it: a scenario that leaves it out is refused, `missing_hint` completing the error
+  // ("missing required key 'spin' for algorithm fixed-spin (HINT)").
+  bool required = false;
+  std::string_view missing_hint = {};
 };
 
 // What every policy declares, whatever its family.
@@ -93,19 +98,58 @@ constexpr PolicyKey integer_key(std::string_view name, std::string_view doc) {
           }};
 }
 
+// A key of a family's mapping as the family orders and refuses it, for the families whose keys are checked in
+// an order of their own (NOW waiting algorithms); the others check their keys in the order the registry first
+// lists them and refuse a key of other policies as "applies to policy X only".
+struct FamilyKey {
+  std::string_view name;
+  int check;  // its place in the order keys are checked, 0 first
+  // The refusal when the chosen policy does not take it: {owners}, the policies that do ("a, b and c");
+  // {policy}, the one chosen.
+  std::string_view refusal;
+};
+
+// What a family's registry says of itself.
+struct PolicyFamily {
+  std::string_view what;  // the family in an error: "local scheduling policy", "waiting algorithm"
+  std::string_view path;  // the key naming the policy, in an error: "scheduler.policy", "wait.algorithm"
+  std::string_view policy_key = "policy";  // that key in its mapping
+  std::string_view noun = "policy";        // a policy of the family in a refusal: policy, algorithm
+  std::string_view nouns = "policies";     // and several
+  std::string_view last = ", ";            // what its list of names puts before the last one
+  std::string_view one_of = "one of ";     // what comes before that list in "expected ..."
+  // A key only other policies take is refused ("applies to policy X only", or its FamilyKey's refusal);
+  // false: it is left to the map's unknown-key error.
+  bool refuse_others = true;
+  std::span<const FamilyKey> keys = {};  // its keys in the order an unknown key's error lists them (optional)
+  // Refusals that need several of the family's keys, before the entry's own check (may be null).
+  void (*check)(MapReader& map, const PolicyParams& params) = nullptr;
+};
+
+// The policy `map` names and its parameters, read by the rules of PolicyFamily and PolicySpec: the policy key
+// (required), then every key of every policy, the chosen policy's into its parameters, the others' refused,
+// then the family's and the policy's checks. Returns the index of the chosen spec in `specs`.
+// `init` (may be empty) prepares the parameters before any key is read (a family's context, such as the
+// scheduler keys its values derive from).
+std::pair<std::size_t, std::unique_ptr<PolicyParams>> read_policy(
+    MapReader& map, const PolicyFamily& family, std::span<const PolicySpec* const> specs,
+    const std::function<void(PolicyParams&)>& init = {});
+
+// "a, b and c" (`last` before the last name).
+std::string join_names(const std::vector<std::string_view>& names, std::string_view last);
+
 // A family's registry: its entries in the order error messages list them. `Entry` has a `PolicySpec spec`
 // and the family's own factory and traits.
 template <typename Entry>
 class PolicyRegistry {
  public:
-  // `what`: the family as an error names it ("local scheduling policy"); `key`: the mapping's key that names
-  // the policy ("scheduler.policy"); `last`: what its list of names puts before the last one (", " or " and
-  // ").
-  constexpr PolicyRegistry(std::span<const Entry* const> entries, std::string_view what, std::string_view key,
-                           std::string_view last = ", ")
-      : entries_(entries), what_(what), key_(key), last_(last) {}
+  PolicyRegistry(std::span<const Entry* const> entries, PolicyFamily family)
+      : entries_(entries), family_(family) {
+    for (const Entry* entry : entries_) specs_.push_back(&entry->spec);
+  }
 
   std::span<const Entry* const> entries() const { return entries_; }
+  const PolicyFamily& family() const { return family_; }
 
   // The entry of that name, or null.
   const Entry* find(std::string_view name) const {
@@ -117,14 +161,14 @@ class PolicyRegistry {
   // The entry of that name; throws std::invalid_argument when there is none.
   const Entry& at(std::string_view name) const {
     if (const Entry* entry = find(name)) return *entry;
-    throw std::invalid_argument(fmt::format("{}: unknown {} '{}'", key_, what_, name));
+    throw std::invalid_argument(fmt::format("{}: unknown {} '{}'", family_.path, family_.what, name));
   }
 
   // "a, b, c" or "a, b and c", as error messages list them.
   std::string names() const {
     std::vector<std::string_view> all;
     for (const Entry* entry : entries_) all.push_back(entry->spec.name);
-    return join(all, last_);
+    return join_names(all, family_.last);
   }
 
   // The names of the entries that take `key`, in registry order.
@@ -139,15 +183,6 @@ class PolicyRegistry {
     return owners;
   }
 
-  // Every key some entry takes, in the order the registry first lists them.
-  std::vector<std::string_view> keys() const {
-    std::vector<std::string_view> all;
-    for (const Entry* entry : entries_)
-      for (const auto& own : entry->spec.keys)
-        if (std::find(all.begin(), all.end(), own.name) == all.end()) all.push_back(own.name);
-    return all;
-  }
-
   // What read() found: the chosen entry and its parameters, still open to the section reader (a calibration
   // may set a default), until choice() freezes them into the resolved scenario.
   struct Read {
@@ -156,29 +191,10 @@ class PolicyRegistry {
     PolicyChoice choice() && { return PolicyChoice{std::string(entry->spec.name), std::move(params)}; }
   };
 
-  // Reads the mapping's `policy` (required) and every key of every entry, in keys() order: the chosen entry's
-  // into its parameters, the others' refused ("applies to policy ts only"); then the entry's check.
-  Read read(MapReader& map) const {
-    auto policy = map.required("policy");
-    const std::string expected = "one of " + names();
-    const Entry* entry = find(policy.scalar(expected));
-    if (!entry) policy.fail(expected);
-    std::unique_ptr<PolicyParams> params = entry->spec.defaults();
-    for (const auto key : keys()) {
-      auto field = map.optional(std::string(key));
-      if (!field) continue;
-      const PolicyKey* own = nullptr;
-      for (const auto& candidate : entry->spec.keys)
-        if (candidate.name == key) own = &candidate;
-      if (!own) {
-        const auto owners = taking(key);
-        field->error(fmt::format("applies to {} {} only", owners.size() == 1 ? "policy" : "policies",
-                                 join(owners, " and ")));
-      }
-      own->read(*field, *params);
-    }
-    if (entry->spec.check) entry->spec.check(map, *params);
-    return Read{entry, std::move(params)};
+  // Reads the policy `map` names and its keys (read_policy); the caller finishes the map.
+  Read read(MapReader& map, const std::function<void(PolicyParams&)>& init = {}) const {
+    auto [index, params] = read_policy(map, family_, specs_, init);
+    return Read{entries_[index], std::move(params)};
   }
 
   // The policy of that name with its defaults, as a scenario that gives none of its keys has it.
@@ -186,26 +202,16 @@ class PolicyRegistry {
     return PolicyChoice{std::string(name), at(name).spec.defaults()};
   }
 
-  // `out["policy"]` and the chosen policy's resolved keys.
+  // The policy key (`policy`, `algorithm`) and the chosen policy's resolved keys.
   void to_json(const PolicyChoice& choice, nlohmann::ordered_json& out) const {
-    out["policy"] = choice.name;
+    out[std::string(family_.policy_key)] = choice.name;
     at(choice.name).spec.to_json(*choice.params, out);
   }
 
  private:
-  static std::string join(const std::vector<std::string_view>& items, std::string_view last) {
-    std::string out;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      if (i > 0) out += i + 1 == items.size() ? last : ", ";
-      out += items[i];
-    }
-    return out;
-  }
-
   std::span<const Entry* const> entries_;
-  std::string_view what_;
-  std::string_view key_;
-  std::string_view last_;
+  PolicyFamily family_;
+  std::vector<const PolicySpec*> specs_;
 };
 
 }  // namespace cosched::config

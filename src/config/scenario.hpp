@@ -46,20 +46,17 @@ struct OutputConfig {
 // ---- SMP model (Tsafrir thesis, chapter 2) ----
 using Cycles = std::int64_t;
 
-// The waiting algorithm a thread uses at a barrier. Fixed spin covers the three of the thesis:
-// spin budget 0 (always block), a finite budget, or no limit (always spin).
-// Kontothanassis & Wisniewski's competitive and scheduler-information barriers and the thesis's chapter 10
-// proposals add their own parameters (docs/models/smp.md, section 16).
-struct SmpWait {
-  std::string algorithm = "fixed-spin";  // a name of wait/smp/smp_wait_registry.cpp
-  Cycles spin_cycles = 0;                // budget for FixedSpin and the chapter 10 algorithms
-  std::string spin_given;                // as written (e.g. "6%", "CS+"), for the record
-  Cycles switch_time = 0;                // K&W's switch_time (the cost c of a context switch), default CS
-  Cycles adjust = 0;                     // K&W's Adjust (last-one, average-three)
-  std::string count = "remaining";  // scheduler-info: remaining, remaining-or-equal or not-blocked (fig. 13)
-  std::string condition = "no-idle";  // yield-on-wake: no idle CPU, or runnable threads exceed the CPUs
-  double factor = 2;                  // load-based: spin while runnable threads <= factor x CPUs
-  Cycles coarse = 0;                  // granularity-aware: block when the estimated grain exceeds this
+// What every SMP waiting algorithm's parameters carry (workload.jobs[i].wait; each algorithm's own struct
+// derives from it, beside the algorithm in wait/smp/): the scheduler keys its values and defaults derive from
+// (a spin "6%" of the quantum, "2CS+"; thesis 7.5: CS = cs_in + cs_out), set before its keys are read.
+struct SmpWaitParams : PolicyParams {
+  Cycles quantum = 0;
+  Cycles context_switch = 0;
+  // Sets them, and the algorithm's defaults that derive from them (a spin of CS, K&W's switch_time).
+  virtual void derive(Cycles scheduler_quantum, Cycles scheduler_context_switch) {
+    quantum = scheduler_quantum;
+    context_switch = scheduler_context_switch;
+  }
 };
 
 // Standard deviation of the computation interval, in the thesis's direct or symbolic format (2.2.1).
@@ -104,7 +101,9 @@ struct SmpJobProfile {
   std::string compute_given;
   Sigma sigma;
   int copies = 1;
-  SmpWait wait;
+  // wait.algorithm and its keys: a name of wait/smp/smp_wait_registry.cpp and that algorithm's own parameters
+  // (an SmpWaitParams).
+  PolicyChoice wait;
   // Keys given as distributions (thesis 5.1.3); their values above are drawn from them when the run's
   // seed is known (config::draw_distributions), the same for every copy of the profile.
   std::optional<workload::Distribution> threads_from, compute_from, sigma_from;
@@ -161,30 +160,13 @@ using Pattern = workload::Pattern;
 using IntervalBasis = workload::IntervalBasis;
 using BarrierKind = barrier::BarrierKind;
 
-struct NowWait {
-  std::string algorithm = "pairwise";  // a name of wait/now/now_wait_registry.cpp
-  Nanos spin = 0;                      // spin-fixed
-  std::optional<Nanos> read_spin;      // pairwise baseline for reads (default 2L + 4o + context switch)
-  std::optional<Nanos> barrier_spin;   // pairwise baseline at barriers (default 3 context switches)
-  std::optional<Nanos> window;         // conditional spin window (default: the barrier baseline)
-  std::optional<Nanos> initial_spin;   // large-initial-spin, in time
-  bool initial_spin_v_l_2o = false;    // large-initial-spin: "V+L+2o" (Brim & Miller 3.3)
+// What every NOW waiting algorithm's parameters carry (workload.jobs[i].wait; each algorithm's own struct
+// derives from it, beside the algorithm in wait/now/): the keys every algorithm takes (prefetch), or all but
+// block (resume).
+struct NowWaitParams : PolicyParams {
   // What a spin interrupted by a preemption or the end of a quantum does when the process runs again.
   enum class Resume { Restart, Keep, Block };
   Resume resume = Resume::Block;
-  // The conditional spin rule: a count of messages per window, or each message extends the spin.
-  enum class Conditional { Count, Extend };
-  Conditional conditional = Conditional::Extend;
-  // block-immediately: the conditional window of its reads.
-  enum class ReadWindow { Pairwise, ReadBaseline, None };
-  ReadWindow read_window = ReadWindow::Pairwise;
-  // Two-phase algorithms: what a process woken during a wait spins first when it runs again: the wait's
-  // first phase, or one conditional window.
-  enum class AfterWake { FirstPhase, Window };
-  AfterWake after_wake = AfterWake::Window;
-  // Informed algorithms (B&M 3.3): block when the barrier is predicted further away than this (default
-  // two context switches).
-  std::optional<Nanos> threshold;
   // Prefetching wake-ups (B&M 4): send each read's partner a wake-up this long before the read (default
   // W + L + 2o), for patterns whose partners a process can predict.
   bool prefetch = false;
@@ -209,7 +191,9 @@ struct NowJobProfile {
   barrier::TreeKind barrier_notify = barrier::TreeKind::Flat;  // root barriers' notification tree
   barrier::TreeKind barrier_arrive = barrier::TreeKind::Flat;  // root barriers' registration tree
   barrier::KeepAliveSpec keepalive;                            // root barriers' keep-alives (B&M 3.4)
-  NowWait wait;
+  // wait.algorithm and its keys: a name of wait/now/now_wait_registry.cpp and that algorithm's own
+  // parameters (a NowWaitParams).
+  PolicyChoice wait;
   int tickets = 100;
 };
 

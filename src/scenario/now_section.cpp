@@ -176,18 +176,18 @@ void read_profile_keys(MapReader& map, NowJobProfile& job, bool closed) {
   const auto wait_field = map.required("wait");
   job.wait = wait::read_now_wait(wait_field);
   // What the wait needs of the pattern and the barrier (docs/models/now.md sections 5.2 and 5.3).
-  if (job.wait.prefetch && job.pattern == Pattern::Random)
+  const bool root_replies = wait::now_waits().at(job.wait.name).root_replies;
+  if (job.wait.as<NowWaitParams>().prefetch && job.pattern == Pattern::Random)
     wait_field.child(wait_field.node()["prefetch"], "prefetch")
         .error("a process can predict its next read's partner only under pattern news (pattern is random)");
-  if (wait::now_wait(job.wait.algorithm).root_replies && job.barrier_kind != BarrierKind::Root)
+  if (root_replies && job.barrier_kind != BarrierKind::Root)
     wait_field.child(wait_field.node()["algorithm"], "algorithm")
         .error(fmt::format("{} needs the root's replies to arrivals: barrier kind root, not all-to-all",
-                           job.wait.algorithm));
-  if (wait::now_wait(job.wait.algorithm).root_replies &&
-      job.barrier_arrive != cosched::barrier::TreeKind::Flat)
+                           job.wait.name));
+  if (root_replies && job.barrier_arrive != cosched::barrier::TreeKind::Flat)
     wait_field.child(wait_field.node()["algorithm"], "algorithm")
         .error(fmt::format("{} needs the root's replies to every arrival: barrier arrive flat, not {}",
-                           job.wait.algorithm, cosched::barrier::tree_kind_name(job.barrier_arrive)));
+                           job.wait.name, cosched::barrier::tree_kind_name(job.barrier_arrive)));
   if (auto v = map.optional("tickets")) job.tickets = bounded_count(*v, 1'000'000);
 }
 

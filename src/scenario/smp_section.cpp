@@ -310,7 +310,7 @@ SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index,
     if (loop) job.loop = read_loop(user_level, smp, job.threads, job.barriers, calibration);
     if (tasks) job.tasks = read_tasks(user_level, smp, job.threads, job.barriers, calibration);
     if (auto v = map.optional("copies")) job.copies = count(*v);
-    job.wait = wait::read_smp_wait(map.required("wait"), {smp.quantum, smp.cs_in + smp.cs_out});
+    job.wait = wait::read_smp_wait(map.required("wait"), smp.quantum, smp.cs_in + smp.cs_out);
     map.finish();
     return job;
   }
@@ -344,7 +344,7 @@ SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index,
     }
   }
   if (auto v = map.optional("copies")) job.copies = count(*v);
-  job.wait = wait::read_smp_wait(map.required("wait"), {smp.quantum, smp.cs_in + smp.cs_out});
+  job.wait = wait::read_smp_wait(map.required("wait"), smp.quantum, smp.cs_in + smp.cs_out);
   map.finish();
   return job;
 }

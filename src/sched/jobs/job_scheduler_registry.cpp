@@ -15,13 +15,12 @@ const JobSchedulerEntry* const kEntries[] = {
     &kTimeShareEntry,
 };
 
-const config::PolicyRegistry<JobSchedulerEntry> kRegistry(kEntries, "job scheduler", "job_scheduler.policy",
-                                                          " and ");
-
 }  // namespace
 
 const config::PolicyRegistry<JobSchedulerEntry>& job_schedulers() {
-  return kRegistry;
+  static const config::PolicyRegistry<JobSchedulerEntry> registry(
+      kEntries, {.what = "job scheduler", .path = "job_scheduler.policy", .last = " and "});
+  return registry;
 }
 
 }  // namespace cosched::sched

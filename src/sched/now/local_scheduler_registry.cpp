@@ -15,13 +15,12 @@ const LocalSchedulerEntry* const kEntries[] = {
     &kStrideCreditEntry,
 };
 
-const config::PolicyRegistry<LocalSchedulerEntry> kRegistry(kEntries, "local scheduling policy",
-                                                            "scheduler.policy");
-
 }  // namespace
 
 const config::PolicyRegistry<LocalSchedulerEntry>& local_schedulers() {
-  return kRegistry;
+  static const config::PolicyRegistry<LocalSchedulerEntry> registry(
+      kEntries, {.what = "local scheduling policy", .path = "scheduler.policy"});
+  return registry;
 }
 
 }  // namespace cosched::sched

@@ -19,4 +19,12 @@ class FixedWait final : public NowWaitAlgorithm {
   Nanos spin_;
 };
 
+// wait.algorithm spin-fixed's parameters: the spin (block and spin have none of their own).
+struct SpinFixedParams : config::NowWaitParams {
+  Nanos spin = 0;
+};
+extern const NowWaitEntry kBlockEntry;
+extern const NowWaitEntry kSpinFixedEntry;
+extern const NowWaitEntry kSpinEntry;
+
 }  // namespace cosched::wait

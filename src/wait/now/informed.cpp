@@ -74,4 +74,73 @@ Nanos Informed::next_spin(const Observation& seen) const {
   return seen.kind == WaitKind::Read ? reads_.next_spin(seen) : 0;
 }
 
+namespace {
+
+using config::PolicyParams;
+
+constexpr char kVarianceGuessName[] = "variance-guess";
+constexpr char kVarianceWithProcCountName[] = "variance-with-proc-count";
+constexpr char kAvgProcDelayName[] = "avg-proc-delay";
+
+std::unique_ptr<PolicyParams> defaults() {
+  return std::make_unique<TwoPhaseParams>();
+}
+
+// Pairwise's keys for reads and the threshold.
+const config::PolicyKey kInformedKeys[] = {
+    kReadSpinKey,
+    kBarrierSpinKey,
+    kWindowKey,
+    kResumeKey,
+    kConditionalKey,
+    kAfterWakeKey,
+    config::duration_key<&TwoPhaseParams::threshold, config::Zero::Allowed>(
+        "threshold", "block when the barrier is predicted further away than this (duration, default 2W)"),
+    kPrefetchKey,
+    kPrefetchLeadKey};
+
+// VARIANCE_GUESS, VARIANCE_WITH_PROC_COUNT, AVG_PROC_DELAY (B&M 3.3; docs/models/now.md section 5.2).
+template <Informed::Predictor predictor>
+std::unique_ptr<NowWaitAlgorithm> make_informed(const PolicyParams& params, const WaitPlatform& platform) {
+  const auto& w = static_cast<const TwoPhaseParams&>(params);
+  Informed::Settings s;
+  s.predictor = predictor;
+  s.reads = pairwise_timings(w, platform);
+  // "If this time was more than a pair of context switches away, the process blocked."
+  s.threshold = w.threshold.value_or(2 * platform.context_switch);
+  s.margin = s.reads.window;
+  s.reply_spin = s.reads.read_spin;
+  s.sync_interval = platform.sync_interval;
+  s.imbalance = platform.imbalance;
+  s.processes = platform.processes;
+  return std::make_unique<Informed>(s);
+}
+
+}  // namespace
+
+const NowWaitEntry kVarianceGuessEntry{
+    {kVarianceGuessName,
+     "VARIANCE_GUESS: knows the job's imbalance, predicts the barrier's completion, blocks when it is more "
+     "than "
+     "two context switches away (Brim & Miller 3.3)",
+     kInformedKeys, defaults, two_phase_json, own_barrier_spin<kVarianceGuessName>},
+    make_informed<Informed::Predictor::VarianceGuess>};
+
+const NowWaitEntry kVarianceWithProcCountEntry{
+    {kVarianceWithProcCountName,
+     "VARIANCE_WITH_PROC_COUNT: variance-guess tuned by the count of arrived processes the root returns with "
+     "each arrival reply (Brim & Miller 3.3)",
+     kInformedKeys, defaults, two_phase_json, own_barrier_spin<kVarianceWithProcCountName>},
+    make_informed<Informed::Predictor::VarianceWithProcCount>,
+    true};
+
+const NowWaitEntry kAvgProcDelayEntry{
+    {kAvgProcDelayName,
+     "AVG_PROC_DELAY: predicts from the barrier's elapsed time divided by the processes arrived (Brim & "
+     "Miller "
+     "3.3)",
+     kInformedKeys, defaults, two_phase_json, own_barrier_spin<kAvgProcDelayName>},
+    make_informed<Informed::Predictor::AvgProcDelay>,
+    true};
+
 }  // namespace cosched::wait

@@ -46,4 +46,9 @@ class Informed final : public NowWaitAlgorithm {
   Pairwise reads_;
 };
 
+// The three informed algorithms' entries; their parameters are pairwise's (TwoPhaseParams) with threshold.
+extern const NowWaitEntry kVarianceGuessEntry;
+extern const NowWaitEntry kVarianceWithProcCountEntry;
+extern const NowWaitEntry kAvgProcDelayEntry;
+
 }  // namespace cosched::wait

@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 
+#include "config/policy.hpp"
 #include "config/scenario.hpp"
 
 namespace cosched::wait {
@@ -48,7 +50,7 @@ struct Observation {
   Nanos phase_dedicated = 0;  // its phase's length on a dedicated machine (sync_interval x its factor)
 };
 
-using Resume = config::NowWait::Resume;
+using Resume = config::NowWaitParams::Resume;
 
 class NowWaitAlgorithm {
  public:
@@ -88,10 +90,44 @@ struct WaitPlatform {
   int processes = 1;
 };
 
-// The algorithm `wait.algorithm` names, through its registry entry (wait/now/now_wait_registry.cpp).
-std::unique_ptr<NowWaitAlgorithm> make_now_wait(const config::NowWait& wait, const WaitPlatform& platform);
+// A waiting algorithm as its registry lists it (wait/now/now_wait_registry.hpp); each algorithm declares its
+// own beside its code: what every policy declares (its parameters derive from config::NowWaitParams), and
+// the family's trait and factory.
+struct NowWaitEntry {
+  config::PolicySpec spec;
+  // The algorithm for these parameters, with the platform its defaults derive from (resume not yet set).
+  std::unique_ptr<NowWaitAlgorithm> (*make)(const config::PolicyParams& params, const WaitPlatform& platform);
+  // The algorithm needs the root's replies to arrivals (informed waiting): barrier kind root only.
+  bool root_replies = false;
+};
+
+// The keys every algorithm takes (prefetch, prefetch_lead; B&M 4: a read's partner may be woken ahead
+// whatever the reader's waiting algorithm), and resume, which every algorithm that spins takes.
+inline const config::Names<Resume> kResumeNames = {
+    {"restart", Resume::Restart}, {"keep", Resume::Keep}, {"block", Resume::Block}};
+inline constexpr config::PolicyKey kResumeKey = config::choice_key<&config::NowWaitParams::resume,
+                                                                   kResumeNames>(
+    "resume",
+    "what a spin cut by a preemption or a quantum's end does when the process runs again: restart, keep or "
+    "block (default block)");
+inline constexpr config::PolicyKey kPrefetchKey = {
+    "prefetch", "send each read's partner a wake-up ahead of the read (B&M 4; boolean, default false)",
+    [](const config::Field& f, config::PolicyParams& p) {
+      config::params_as<config::NowWaitParams>(p).prefetch = f.boolean();
+    }};
+inline constexpr config::PolicyKey kPrefetchLeadKey =
+    config::duration_key<&config::NowWaitParams::prefetch_lead, config::Zero::Allowed>(
+        "prefetch_lead", "how long before a read its partner is woken (duration, default W + L + 2o)");
+
+// Writes prefetch and prefetch_lead when given, and resume, into an algorithm's resolved `wait` object.
+void prefetch_json(const config::PolicyParams& params, nlohmann::ordered_json& out);
+void resume_json(const config::PolicyParams& params, nlohmann::ordered_json& out);
+
+// The algorithm `wait` names, through its registry entry (wait/now/now_wait_registry.cpp), its resume set.
+std::unique_ptr<NowWaitAlgorithm> make_now_wait(const config::PolicyChoice& wait,
+                                                const WaitPlatform& platform);
 // How long before a read its partner is woken (wait.prefetch, which every algorithm takes): the given
 // prefetch_lead, else W + L + 2o; -1 when prefetch is off.
-Nanos prefetch_lead(const config::NowWait& wait, const WaitPlatform& platform);
+Nanos prefetch_lead(const config::PolicyChoice& wait, const WaitPlatform& platform);
 
 }  // namespace cosched::wait

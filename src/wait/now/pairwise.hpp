@@ -8,6 +8,8 @@
 // arriving at least as often as one per read round trip plus switch. With the defaults (L 10us, o 2us,
 // W 100us) a window of 300us needs 2 messages: Brim & Miller's "approximately one to two messages".
 
+#include <optional>
+
 #include "wait/now/now_wait.hpp"
 
 namespace cosched::wait {
@@ -40,5 +42,48 @@ class Pairwise final : public NowWaitAlgorithm {
  private:
   Timings timings_;
 };
+
+// The parameters of the two-phase algorithms (pairwise and its variants, and the informed algorithms of
+// informed.hpp, whose reads wait as pairwise's): each key is taken by the algorithms that list it.
+struct TwoPhaseParams : config::NowWaitParams {
+  std::optional<Nanos> read_spin;     // pairwise baseline for reads (default 2L + 4o + context switch)
+  std::optional<Nanos> barrier_spin;  // pairwise baseline at barriers (default 3 context switches)
+  std::optional<Nanos> window;        // conditional spin window (default: the barrier baseline)
+  // The conditional spin rule: a count of messages per window, or each message extends the spin.
+  enum class Conditional { Count, Extend };
+  Conditional conditional = Conditional::Extend;
+  // What a process woken during a wait spins first when it runs again: the wait's first phase, or one
+  // conditional window.
+  enum class AfterWake { FirstPhase, Window };
+  AfterWake after_wake = AfterWake::Window;
+  std::optional<Nanos> initial_spin;  // large-initial-spin, in time
+  bool initial_spin_v_l_2o = false;   // large-initial-spin: "V+L+2o" (Brim & Miller 3.3)
+  // The informed algorithms (B&M 3.3): block when the barrier is predicted further away than this (default
+  // two context switches).
+  std::optional<Nanos> threshold;
+};
+
+// block-immediately's: the conditional window of its reads.
+struct BlockImmediatelyParams : TwoPhaseParams {
+  enum class ReadWindow { Pairwise, ReadBaseline, None };
+  ReadWindow read_window = ReadWindow::Pairwise;
+};
+
+// The keys the two-phase algorithms share, in the order they list them (before their own).
+extern const config::PolicyKey kReadSpinKey, kBarrierSpinKey, kWindowKey, kConditionalKey, kAfterWakeKey;
+// Their resolved form, and the refusal of barrier_spin by those that set the barrier spin themselves.
+void two_phase_json(const config::PolicyParams& params, nlohmann::ordered_json& out);
+template <const char* algorithm>
+void own_barrier_spin(config::MapReader& map, const config::PolicyParams& params) {
+  if (static_cast<const TwoPhaseParams&>(params).barrier_spin)
+    map.optional("barrier_spin")
+        ->error(fmt::format("{} sets the barrier spin itself; only pairwise takes barrier_spin", algorithm));
+}
+// Pairwise's timings from the keys and the platform.
+Pairwise::Timings pairwise_timings(const TwoPhaseParams& params, const WaitPlatform& platform);
+
+extern const NowWaitEntry kPairwiseEntry;
+extern const NowWaitEntry kBlockImmediatelyEntry;
+extern const NowWaitEntry kLargeInitialSpinEntry;
 
 }  // namespace cosched::wait

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "config/cycles.hpp"
+
 namespace cosched::wait {
 
 CompetitiveWaiter::CompetitiveWaiter(Competitive kind, Cycles switch_time, Cycles adjust)
@@ -44,5 +46,67 @@ void CompetitiveWaiter::record(const WaitRecord& record) {
     }
   }
 }
+
+namespace {
+
+using config::PolicyParams;
+using Json = nlohmann::ordered_json;
+
+std::unique_ptr<PolicyParams> defaults() {
+  return std::make_unique<CompetitiveParams>();
+}
+
+const config::PolicyKey kSwitchTimeKey = {
+    "switch_time",
+    "K&W's c, the cost of a context switch: cycles, % of the quantum or CS multiples (default CS)",
+    [](const config::Field& f, PolicyParams& params) {
+      auto& w = config::params_as<CompetitiveParams>(params);
+      w.switch_time = config::spin_cycles(f, w.quantum, w.context_switch, nullptr);
+    }};
+const config::PolicyKey kAdjustKey = {
+    "adjust", "K&W's Adjust, the step of the threshold: cycles, % of the quantum or CS multiples (required)",
+    [](const config::Field& f, PolicyParams& params) {
+      auto& w = config::params_as<CompetitiveParams>(params);
+      w.adjust = config::spin_cycles(f, w.quantum, w.context_switch, nullptr);
+      if (w.adjust <= 0) f.fail("a positive adjustment");
+    },
+    true, "the paper gives no value"};
+
+const config::PolicyKey kCompetitiveKeys[] = {kSwitchTimeKey};
+const config::PolicyKey kAdjustedKeys[] = {kSwitchTimeKey, kAdjustKey};
+
+void competitive_json(const PolicyParams& params, Json& out) {
+  out["switch_time"] = static_cast<const CompetitiveParams&>(params).switch_time;
+}
+
+void adjusted_json(const PolicyParams& params, Json& out) {
+  const auto& w = static_cast<const CompetitiveParams&>(params);
+  out["switch_time"] = w.switch_time;
+  out["adjust"] = w.adjust;
+}
+
+template <Competitive kind>
+std::unique_ptr<SmpWaitAlgorithm> make(const PolicyParams& params) {
+  const auto& w = static_cast<const CompetitiveParams&>(params);
+  return std::make_unique<CompetitiveAlgorithm>(kind, w.switch_time, w.adjust);
+}
+
+}  // namespace
+
+const SmpWaitEntry kCompetitiveFixedEntry{
+    {"competitive-fixed", "spin switch_time, then block (Kontothanassis & Wisniewski 3, figure 9)",
+     kCompetitiveKeys, defaults, competitive_json},
+    make<Competitive::Fixed>};
+const SmpWaitEntry kLastOneEntry{{"last-one", "competitive spin adapted by the last wait (K&W 3, figure 10)",
+                                  kAdjustedKeys, defaults, adjusted_json},
+                                 make<Competitive::LastOne>};
+const SmpWaitEntry kAverageThreeEntry{
+    {"average-three", "competitive spin adapted by the last three waits (K&W 3, figure 11)", kAdjustedKeys,
+     defaults, adjusted_json},
+    make<Competitive::AverageThree>};
+const SmpWaitEntry kCoarseAdjustmentEntry{
+    {"coarse-adjustment", "competitive spin doubled or halved by each wait (K&W 3, figure 12)",
+     kCompetitiveKeys, defaults, competitive_json},
+    make<Competitive::CoarseAdjustment>};
 
 }  // namespace cosched::wait

@@ -49,4 +49,19 @@ class CompetitiveAlgorithm final : public SmpWaitAlgorithm {
   Cycles adjust_;
 };
 
+// The competitive barriers' parameters: K&W section 3's switch_time, c, "the cost of a context switch" (CS
+// unless given), and the Adjust of last-one and average-three, which the paper leaves open.
+struct CompetitiveParams : config::SmpWaitParams {
+  Cycles switch_time = 0;
+  Cycles adjust = 0;
+  void derive(Cycles scheduler_quantum, Cycles scheduler_context_switch) override {
+    SmpWaitParams::derive(scheduler_quantum, scheduler_context_switch);
+    switch_time = scheduler_context_switch;
+  }
+};
+extern const SmpWaitEntry kCompetitiveFixedEntry;
+extern const SmpWaitEntry kLastOneEntry;
+extern const SmpWaitEntry kAverageThreeEntry;
+extern const SmpWaitEntry kCoarseAdjustmentEntry;
+
 }  // namespace cosched::wait

@@ -21,4 +21,38 @@ bool SchedulerInfo::should_spin(const ArrivalView& view) const {
   return false;
 }
 
+namespace {
+
+const config::Names<SchedulerInfoCount> kCountNames = {
+    {"remaining", SchedulerInfoCount::Remaining},
+    {"remaining-or-equal", SchedulerInfoCount::RemainingOrEqual},
+    {"not-blocked", SchedulerInfoCount::NotBlocked}};
+
+const config::PolicyKey kSchedulerInfoKeys[] = {
+    {"count",
+     "which peers count: remaining, remaining-or-equal or not-blocked (figure 13; default remaining)",
+     [](const config::Field& f, config::PolicyParams& params) {
+       const char* expected = "remaining, remaining-or-equal or not-blocked";
+       const auto text = f.scalar(expected);
+       for (const auto& [name, value] : kCountNames)
+         if (text == name) {
+           config::params_as<SchedulerInfoParams>(params).count = value;
+           return;
+         }
+       f.fail(expected);
+     }}};
+
+}  // namespace
+
+const SmpWaitEntry kSchedulerInfoEntry{
+    {"scheduler-info", "spin while enough peers run, from the scheduler's information (K&W 3, figure 13)",
+     kSchedulerInfoKeys,
+     []() -> std::unique_ptr<config::PolicyParams> { return std::make_unique<SchedulerInfoParams>(); },
+     [](const config::PolicyParams& params, nlohmann::ordered_json& out) {
+       out["count"] = config::name_of(kCountNames, static_cast<const SchedulerInfoParams&>(params).count);
+     }},
+    [](const config::PolicyParams& params) -> std::unique_ptr<SmpWaitAlgorithm> {
+      return std::make_unique<SchedulerInfo>(static_cast<const SchedulerInfoParams&>(params).count);
+    }};
+
 }  // namespace cosched::wait

@@ -27,4 +27,10 @@ class SchedulerInfo final : public SmpWaitAlgorithm, public SmpWaiter {
   SchedulerInfoCount count_;
 };
 
+// scheduler-info's parameters: which peers count as running (figure 13).
+struct SchedulerInfoParams : config::SmpWaitParams {
+  SchedulerInfoCount count = SchedulerInfoCount::Remaining;
+};
+extern const SmpWaitEntry kSchedulerInfoEntry;
+
 }  // namespace cosched::wait

@@ -7,6 +7,11 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config/policy.hpp"
+#include "config/scenario.hpp"
 
 namespace cosched::wait {
 
@@ -72,6 +77,26 @@ class SmpWaitAlgorithm {
   virtual std::unique_ptr<SmpWaiter> make_waiter() const = 0;
 };
 
+// A waiting algorithm as its registry lists it (wait/smp/smp_wait_registry.hpp); each algorithm declares its
+// own beside its code: what every policy declares (its parameters derive from config::SmpWaitParams), and
+// its factory.
+struct SmpWaitEntry {
+  config::PolicySpec spec;
+  std::unique_ptr<SmpWaitAlgorithm> (*make)(const config::PolicyParams& params);
+};
+
+// The parameters of the algorithms with a spin budget (thesis 2.1 and chapter 10): its cycles and how it was
+// written ("6%", "CS+"), for the record.
+struct SpinParams : config::SmpWaitParams {
+  Cycles spin = 0;
+  std::string spin_given;
+};
+// The spin key of fixed-spin (required) and of the chapter 10 proposals (a default of their own), and its
+// resolved form.
+extern const config::PolicyKey kSpinKey;
+extern const config::PolicyKey kRequiredSpinKey;
+void spin_json(const config::PolicyParams& params, nlohmann::ordered_json& out);
+
 // Fixed spin (thesis 2.1): the same budget at every barrier. 0 is always-block, kUnlimitedSpin always-spin.
 class FixedSpin final : public SmpWaitAlgorithm, public SmpWaiter {
  public:
@@ -83,5 +108,10 @@ class FixedSpin final : public SmpWaitAlgorithm, public SmpWaiter {
  private:
   Cycles budget_;
 };
+
+// The thesis's fixed spins (chapters 2-7; wait/smp/fixed_spin.cpp).
+extern const SmpWaitEntry kSmpFixedSpinEntry;
+extern const SmpWaitEntry kSmpBlockEntry;
+extern const SmpWaitEntry kSmpSpinEntry;
 
 }  // namespace cosched::wait

@@ -69,4 +69,38 @@ class GranularityAware final : public SmpWaitAlgorithm, public SmpWaiter {
   std::vector<History> threads_;
 };
 
+// yield-on-wake's parameters: a spin of CS unless given (thesis chapter 10: "the widely accepted maximal spin
+// duration of CS"), and the condition under which a successful spin that woke peers yields.
+struct YieldOnWakeParams : SpinParams {
+  bool runnable_exceeds_cpus = false;  // condition: runnable-exceeds-cpus; false: no-idle
+  void derive(Cycles scheduler_quantum, Cycles scheduler_context_switch) override {
+    SpinParams::derive(scheduler_quantum, scheduler_context_switch);
+    spin = scheduler_context_switch;
+    spin_given = "CS";
+  }
+};
+// load-based's and granularity-aware's: a spin of 2CS+ unless given (chapter 10: 2CS+ is the best fixed
+// spin).
+struct TwoCsPlusSpinParams : SpinParams {
+  void derive(Cycles scheduler_quantum, Cycles scheduler_context_switch) override {
+    SpinParams::derive(scheduler_quantum, scheduler_context_switch);
+    spin = 2 * scheduler_context_switch + 1;
+    spin_given = "2CS+";
+  }
+};
+struct LoadBasedParams : TwoCsPlusSpinParams {
+  double factor = 2;  // spin while runnable threads <= factor x CPUs
+};
+struct GranularityAwareParams : TwoCsPlusSpinParams {
+  Cycles coarse = 0;  // block when the estimated grain exceeds this
+  // A choice: between the thesis's medium (10%) and coarse (100%) grains.
+  void derive(Cycles scheduler_quantum, Cycles scheduler_context_switch) override {
+    TwoCsPlusSpinParams::derive(scheduler_quantum, scheduler_context_switch);
+    coarse = scheduler_quantum / 2;
+  }
+};
+extern const SmpWaitEntry kYieldOnWakeEntry;
+extern const SmpWaitEntry kLoadBasedEntry;
+extern const SmpWaitEntry kGranularityAwareEntry;
+
 }  // namespace cosched::wait

@@ -1,10 +1,10 @@
 // The NOW engines' one test of "the simulated time has reached N ns" (now/delivery.hpp clock_reaching):
 // the clock value to wait for, at times where a double holds every nanosecond and where it does not.
+#include "now/delivery.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "now/delivery.hpp"
 
 namespace cosched::now {
 namespace {

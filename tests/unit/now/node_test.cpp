@@ -227,7 +227,6 @@ TEST(NowNode, ASpinLongerThanTheQuantumIsCutAtItsEndAndJudged) {
   EXPECT_EQ(spinner.barriers.at(0).blocks, 1);
 }
 
-
 // A message reaches its job's process here, found by job in a table (a run of up to 256 jobs) or by a
 // search (more): job 299's rank 0, which runs first, handles a request at once (its reply leaves at
 // 504us, as in the first test); a message for a job with no process here is an error.
@@ -250,7 +249,6 @@ TEST(NowNode, AMessageFindsItsJobsProcessAmongFewOrManyJobs) {
     EXPECT_THROW(f.node->deliver(600 * kUs, request(7, 1, 0)), std::logic_error) << "job 7's rank 1 only";
   }
 }
-
 
 // A process's message queue: first in, first out, a reply pushed at the front goes first, and it keeps
 // its order when it outgrows its inline slots and when it is moved (as a Process is, into its node).

@@ -1,9 +1,10 @@
 // SpinWait, the rules of a NOW process's wait (docs/models/now.md section 5), driven by hand as the
 // workstation drives them, with pairwise waiting (B&M 3.3, 3.4) and no engine.
 
+#include "now/spin_wait.hpp"
+
 #include <gtest/gtest.h>
 
-#include "now/spin_wait.hpp"
 #include "wait/now/pairwise.hpp"
 
 namespace cosched::now {
@@ -15,7 +16,8 @@ constexpr std::int64_t kBarrierSpin = 300 * kUs;  // 3W, W = 100us
 constexpr std::int64_t kWindow = 300 * kUs;
 constexpr std::int64_t kReadSpin = 128 * kUs;  // 2L + 4o + W
 
-wait::Pairwise pairwise(bool extend, config::NowWait::Resume resume = config::NowWait::Resume::Block) {
+wait::Pairwise pairwise(bool extend,
+                        config::NowWaitParams::Resume resume = config::NowWaitParams::Resume::Block) {
   wait::Pairwise algorithm({kReadSpin, kBarrierSpin, kWindow, kWindow, extend, true});
   algorithm.set_resume(resume);
   return algorithm;
@@ -163,7 +165,7 @@ TEST(SpinWait, AQuantumCutDoesNotBlockAProcessWithWorkOrAfterItsPhase) {
 }
 
 TEST(SpinWait, ResumeBlockAnInterruptedSpinBlocksWhenItRunsAgain) {
-  const auto algorithm = pairwise(true, config::NowWait::Resume::Block);
+  const auto algorithm = pairwise(true, config::NowWaitParams::Resume::Block);
   Waiter w(algorithm);
   w.decide(0);
   w.spin.leave_cpu_runnable(WaitKind::Barrier, algorithm, false);
@@ -171,7 +173,7 @@ TEST(SpinWait, ResumeBlockAnInterruptedSpinBlocksWhenItRunsAgain) {
 }
 
 TEST(SpinWait, ResumeKeepAnInterruptedSpinKeepsItsEnd) {
-  const auto algorithm = pairwise(true, config::NowWait::Resume::Keep);
+  const auto algorithm = pairwise(true, config::NowWaitParams::Resume::Keep);
   Waiter w(algorithm);
   w.decide(0);
   w.spin.leave_cpu_runnable(WaitKind::Barrier, algorithm, false);
@@ -180,7 +182,7 @@ TEST(SpinWait, ResumeKeepAnInterruptedSpinKeepsItsEnd) {
 }
 
 TEST(SpinWait, ResumeRestartAnInterruptedSpinStartsItsWaitAfresh) {
-  const auto algorithm = pairwise(true, config::NowWait::Resume::Restart);
+  const auto algorithm = pairwise(true, config::NowWaitParams::Resume::Restart);
   Waiter w(algorithm);
   w.decide(0);
   w.spin.leave_cpu_runnable(WaitKind::Barrier, algorithm, false);
@@ -189,7 +191,7 @@ TEST(SpinWait, ResumeRestartAnInterruptedSpinStartsItsWaitAfresh) {
 }
 
 TEST(SpinWait, KeptTheCpuTheSpinIsNotInterrupted) {
-  const auto algorithm = pairwise(true, config::NowWait::Resume::Block);
+  const auto algorithm = pairwise(true, config::NowWaitParams::Resume::Block);
   Waiter w(algorithm);
   w.decide(0);
   w.spin.leave_cpu_runnable(WaitKind::Barrier, algorithm, false);

@@ -10,6 +10,8 @@
 
 #include "config/input_error.hpp"
 #include "sched/now/local_scheduler_registry.hpp"
+#include "wait/now/now_wait_registry.hpp"
+#include "wait/now/pairwise.hpp"
 
 namespace cosched::now {
 namespace {
@@ -36,6 +38,7 @@ config::NowJobClass job_class(std::string name, config::Pattern pattern = config
   c.profile.pattern = pattern;
   c.profile.sync_interval = 10 * kMs;
   c.profile.comm_interval = 10'000;
+  c.profile.wait = wait::now_waits().defaults("pairwise");
   return c;
 }
 
@@ -220,7 +223,7 @@ TEST(StreamJobs, PhasesOfACommunicationFreeJob) {
   // slowest of 4 is expected at 0.8 + 0.4 x 4/5 = 1.12, so the mean phase is 9 947 184 / 1.12 =
   // 8 881 414.3 -> 8 881 414.
   now.stream->classes[0].profile.imbalance = 1.5;
-  now.stream->classes[0].profile.wait.algorithm = "spin";
+  now.stream->classes[0].profile.wait = wait::now_waits().defaults("spin");
   const StreamBuild imbalanced = build_stream(trace_of({record(3, 1, 0, 25, 4)}), now, 4, 1);
   EXPECT_EQ(imbalanced.jobs[0].profile.sync_interval, 8'881'414);
 
@@ -249,7 +252,7 @@ TEST(StreamJobs, ImbalanceCountsTheContextSwitchesOfWakingAtBarriers) {
   // 3/4 x 3/4, 4 x 9/16 = 2.25; at the last barrier some non-root process blocked: 1 - (1/4)^3 =
   // 0.984375. 6.984375 wake-ups x W = 698 437.5 -> 698 438 ns. A phase: (50 000 000 - 264 080 -
   // 698 438) / 5 = 9 807 496 for the slowest, 9 807 496 / 1.12 = 8 756 692.86 -> 8 756 693.
-  now.stream->classes[0].profile.wait.algorithm = "block-immediately";
+  now.stream->classes[0].profile.wait = wait::now_waits().defaults("block-immediately");
   EXPECT_EQ(sized(now), 8'756'693);
 
   // pairwise, barrier spin 3W = 300 000 ns: x = 300 000 / (0.4 S). With P(gap_k > s) = P(Binomial(4, x)
@@ -258,14 +261,16 @@ TEST(StreamJobs, ImbalanceCountsTheContextSwitchesOfWakingAtBarriers) {
   // x = 0.084447, 5.594213 wake-ups, 559 421 ns, phase (50 000 000 - 264 080 - 559 421) / 5 = 9 835 299,
   // S = 8 781 517; again: x = 0.085407, 5.579969 wake-ups, 557 997 ns, 9 835 584, S = 8 781 771; again:
   // x = 0.085404, 5.580005, 558 001 ns, 9 835 583, 8 781 771: the fixed point.
-  now.stream->classes[0].profile.wait.algorithm = "pairwise";
+  now.stream->classes[0].profile.wait = wait::now_waits().defaults("pairwise");
   EXPECT_EQ(sized(now), 8'781'771);
 
   // A barrier spin longer than the factors' whole width (0.4 x 8.88 ms = 3.55 ms): nobody blocks, the
   // phase is 8 881 414 as without wake-ups; likewise under a gang local scheduler (processes spin).
-  now.stream->classes[0].profile.wait.barrier_spin = 4 * kMs;
+  auto long_spin = std::make_shared<wait::TwoPhaseParams>();
+  long_spin->barrier_spin = 4 * kMs;
+  now.stream->classes[0].profile.wait = {"pairwise", long_spin};
   EXPECT_EQ(sized(now), 8'881'414);
-  now.stream->classes[0].profile.wait.barrier_spin.reset();
+  now.stream->classes[0].profile.wait = wait::now_waits().defaults("pairwise");
   now.scheduler = sched::local_schedulers().defaults("gang");
   EXPECT_EQ(sized(now), 8'881'414);
 }

@@ -1,13 +1,14 @@
 // An open workload's pure parts (docs/models/now-streams.md section 5): the gang matrix over the stream's
 // rows, and the coordinator's bookkeeping (now::Stream) with a scripted job scheduler. Slots of 10 ms.
 
+#include "now/stream.hpp"
+
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "now/stream.hpp"
 #include "sched/now/gang.hpp"
 
 namespace cosched::now {

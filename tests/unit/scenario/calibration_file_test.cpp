@@ -13,6 +13,7 @@
 #include "calibrate/report.hpp"
 #include "config/input_error.hpp"
 #include "scenario/loader.hpp"
+#include "wait/smp/smp_wait.hpp"
 
 namespace cosched::config {
 namespace {
@@ -82,7 +83,8 @@ TEST_F(CalibratedScenario, SmpCostsLeftOutTakeTheFilesValues) {
   EXPECT_EQ(smp.jobs[0].loop->dispatch, 17) << "scenario_keys.smp_job.loop.dispatch";
   ASSERT_TRUE(smp.jobs[1].tasks);
   EXPECT_EQ(smp.jobs[1].tasks->switch_cost, 572) << "scenario_keys.smp_job.tasks.switch";
-  EXPECT_EQ(smp.jobs[0].wait.spin_cycles, 2812 + 2812) << "spin: CS is cs_in + cs_out, the calibrated ones";
+  EXPECT_EQ(smp.jobs[0].wait.as<wait::SpinParams>().spin, 2812 + 2812)
+      << "spin: CS is cs_in + cs_out, the calibrated ones";
 
   ASSERT_TRUE(scenario.calibration);
   const auto& record = *scenario.calibration;

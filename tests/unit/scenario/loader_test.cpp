@@ -1,14 +1,16 @@
 // Scenario loading: values, defaults, symbolic formats and --set overrides (error paths are covered
 // end to end in tests/cli).
 
+#include "scenario/loader.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "config/input_error.hpp"
-#include "scenario/loader.hpp"
 #include "scenario/smp_section.hpp"
+#include "wait/smp/smp_wait.hpp"
 
 namespace cosched::config {
 namespace {
@@ -54,7 +56,7 @@ TEST_F(ScenarioFile, ResolvesPercentagesOfTheQuantumAndTheSymbolicSigma) {
   ASSERT_EQ(smp.jobs.size(), 1u);
   EXPECT_DOUBLE_EQ(smp.jobs[0].compute_cycles, 100.0) << "10% of 1000";
   EXPECT_NEAR(smp.jobs[0].sigma.cycles, 15.0 / 1.6448536269514722, 1e-9);
-  EXPECT_EQ(smp.jobs[0].wait.spin_cycles, 60);
+  EXPECT_EQ(smp.jobs[0].wait.as<wait::SpinParams>().spin, 60);
   EXPECT_EQ(smp.jobs[0].copies, 1) << "copies defaults to 1";
   EXPECT_EQ(scenario.seed, 1u) << "seed defaults to 1";
   EXPECT_EQ(scenario.end, EndCondition::AllJobs) << "end defaults to all-jobs";
@@ -66,7 +68,7 @@ TEST_F(ScenarioFile, SpinSymbolsFollowTheContextSwitchCost) {
   // CS = cs_in + cs_out = 50 cycles (thesis 7.5-7.6).
   auto spin = [&](const std::string& value) {
     auto s = load_scenario(file, {"workload.jobs.0.wait.spin=" + value});
-    return std::get<SmpConfig>(s.model_config).jobs[0].wait.spin_cycles;
+    return std::get<SmpConfig>(s.model_config).jobs[0].wait.as<wait::SpinParams>().spin;
   };
   EXPECT_EQ(spin("CS"), 50);
   EXPECT_EQ(spin("CS+"), 51);
@@ -83,7 +85,7 @@ TEST_F(ScenarioFile, OverridesReplaceNestedValuesAndAddOptionalKeys) {
   EXPECT_EQ(smp.nosync, 43);
   EXPECT_TRUE(smp.shuffle);
   EXPECT_EQ(scenario.seed, 9u);
-  EXPECT_EQ(smp.jobs[0].wait.algorithm, "block");
+  EXPECT_EQ(smp.jobs[0].wait.name, "block");
   EXPECT_EQ(scenario.end, EndCondition::FirstFinish);
 }
 

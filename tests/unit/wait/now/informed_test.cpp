@@ -6,9 +6,10 @@
 // lo + (hi - lo) 4/5 = 1.12, the k-th arrival at 0.8 + 0.4 k/5. Threshold 2W = 200us, margin (the
 // window) 3W = 300us, reply spin (the read baseline) 2L + 4o + W = 128us.
 
+#include "wait/now/informed.hpp"
+
 #include <gtest/gtest.h>
 
-#include "wait/now/informed.hpp"
 #include "wait/now/now_wait.hpp"
 
 namespace cosched::wait {
@@ -26,10 +27,9 @@ WaitPlatform platform() {
 }
 
 std::unique_ptr<NowWaitAlgorithm> make(const std::string& algorithm, std::optional<Nanos> threshold = {}) {
-  config::NowWait wait;
-  wait.algorithm = algorithm;
-  wait.threshold = threshold;
-  return make_now_wait(wait, platform());
+  auto params = std::make_unique<TwoPhaseParams>();
+  params->threshold = threshold;
+  return make_now_wait({algorithm, std::move(params)}, platform());
 }
 
 // At a barrier: its phase lasted `dedicated` on a dedicated machine and `elapsed` here (pace 2 below).

@@ -13,6 +13,8 @@
 
 #include "config/input_error.hpp"
 #include "scenario/loader.hpp"
+#include "wait/now/fixed_wait.hpp"
+#include "wait/now/pairwise.hpp"
 
 namespace cosched::wait {
 namespace {
@@ -56,23 +58,27 @@ TEST(NowWaitRegistry, ListsExactlyTheDocumentedAlgorithmsInOrder) {
       "avg-proc-delay"};
   EXPECT_EQ(documented_algorithms(), expected) << "docs/scenario-format.md, the table of section 9.6";
   std::vector<std::string> names;
-  const auto keys = now_wait_keys();
-  for (const auto& entry : now_waits()) {
-    names.emplace_back(entry.name);
-    EXPECT_FALSE(entry.doc.empty()) << entry.name << " has a documentation line";
-    EXPECT_EQ(find_now_wait(entry.name), &entry) << entry.name << " is found by its name";
-    for (const auto& key : entry.keys)
-      EXPECT_NE(std::find(keys.begin(), keys.end(), key.name), keys.end())
-          << entry.name << "'s key " << key.name << " has its place in the registry's key order";
+  const auto& registry = now_waits();
+  const auto& keys = registry.family().keys;
+  for (const auto* entry : registry.entries()) {
+    names.emplace_back(entry->spec.name);
+    EXPECT_FALSE(entry->spec.doc.empty()) << entry->spec.name << " has a documentation line";
+    EXPECT_EQ(registry.find(entry->spec.name), entry) << entry->spec.name << " is found by its name";
+    for (const auto& key : entry->spec.keys) {
+      EXPECT_TRUE(std::any_of(keys.begin(), keys.end(), [&](const auto& k) { return k.name == key.name; }))
+          << entry->spec.name << "'s key " << key.name << " has its place in the registry's key order";
+      EXPECT_FALSE(key.doc.empty()) << entry->spec.name << "'s key " << key.name
+                                    << " has a documentation line";
+    }
   }
   EXPECT_EQ(names, expected);
-  EXPECT_EQ(now_wait_names(),
+  EXPECT_EQ(registry.names(),
             "block, spin-fixed, pairwise, block-immediately, spin, large-initial-spin, variance-guess, "
             "variance-with-proc-count, avg-proc-delay");
-  EXPECT_FALSE(now_wait("variance-guess").root_replies) << "variance-guess needs nothing from the root";
-  EXPECT_TRUE(now_wait("variance-with-proc-count").root_replies);
-  EXPECT_TRUE(now_wait("avg-proc-delay").root_replies);
-  EXPECT_EQ(find_now_wait("fixed-spin"), nullptr) << "an SMP algorithm is not a NOW one";
+  EXPECT_FALSE(registry.at("variance-guess").root_replies) << "variance-guess needs nothing from the root";
+  EXPECT_TRUE(registry.at("variance-with-proc-count").root_replies);
+  EXPECT_TRUE(registry.at("avg-proc-delay").root_replies);
+  EXPECT_EQ(registry.find("fixed-spin"), nullptr) << "an SMP algorithm is not a NOW one";
 }
 
 TEST(NowWaitRegistry, AnUnknownNameIsALocatedErrorListingTheNames) {
@@ -80,7 +86,7 @@ TEST(NowWaitRegistry, AnUnknownNameIsALocatedErrorListingTheNames) {
             "--set workload.jobs.0.wait.algorithm=spinning: workload.jobs[0].wait.algorithm: expected one of "
             "block, spin-fixed, pairwise, block-immediately, spin, large-initial-spin, variance-guess, "
             "variance-with-proc-count, avg-proc-delay, got \"spinning\"");
-  EXPECT_THROW(now_wait("spinning"), std::invalid_argument);
+  EXPECT_THROW(now_waits().at("spinning"), std::invalid_argument);
 }
 
 TEST(NowWaitRegistry, AKeyOfOtherAlgorithmsIsRefusedWithItsReason) {
@@ -126,22 +132,20 @@ TEST(NowWaitRegistry, BarrierSpinIsCheckedBeforeTheAlgorithmsThatSetItThemselves
 }
 
 TEST(NowWaitRegistry, EachEntryWritesItsResolvedKeys) {
-  config::NowWait w;
-  w.algorithm = "block";
-  EXPECT_EQ(now_wait_json(w).dump(), R"({"algorithm":"block"})");
-  w.algorithm = "spin-fixed";
-  w.spin = 200'000;
-  EXPECT_EQ(now_wait_json(w).dump(), R"({"algorithm":"spin-fixed","spin_s":0.0002,"resume":"block"})");
-  w.algorithm = "block-immediately";
+  EXPECT_EQ(now_wait_json(now_waits().defaults("block")).dump(), R"({"algorithm":"block"})");
+  auto spin_fixed = std::make_shared<SpinFixedParams>();
+  spin_fixed->spin = 200'000;
+  EXPECT_EQ(now_wait_json({"spin-fixed", spin_fixed}).dump(),
+            R"({"algorithm":"spin-fixed","spin_s":0.0002,"resume":"block"})");
   EXPECT_EQ(
-      now_wait_json(w).dump(),
+      now_wait_json(now_waits().defaults("block-immediately")).dump(),
       R"({"algorithm":"block-immediately","resume":"block","conditional":"extend","after_wake":"window",)"
       R"("read_window":"pairwise"})");
-  w.algorithm = "variance-guess";
-  w.threshold = 1'000'000;
-  w.prefetch = true;
-  w.prefetch_lead = 50'000;
-  EXPECT_EQ(now_wait_json(w).dump(),
+  auto informed = std::make_shared<TwoPhaseParams>();
+  informed->threshold = 1'000'000;
+  informed->prefetch = true;
+  informed->prefetch_lead = 50'000;
+  EXPECT_EQ(now_wait_json({"variance-guess", informed}).dump(),
             R"({"algorithm":"variance-guess","resume":"block","conditional":"extend","after_wake":"window",)"
             R"("threshold_s":0.001,"prefetch":true,"prefetch_lead_s":5e-05})");
 }

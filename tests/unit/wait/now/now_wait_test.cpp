@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "wait/now/fixed_wait.hpp"
+#include "wait/now/now_wait_registry.hpp"
 #include "wait/now/pairwise.hpp"
 
 namespace cosched::wait {
@@ -30,9 +31,7 @@ Observation after(WaitKind kind, Nanos length, int messages) {
 }
 
 std::unique_ptr<NowWaitAlgorithm> make(const std::string& algorithm) {
-  config::NowWait wait;
-  wait.algorithm = algorithm;
-  return make_now_wait(wait, kPlatform);
+  return make_now_wait(now_waits().defaults(algorithm), kPlatform);
 }
 
 TEST(NowWait, BlockNeverSpinsAndSpinNeverStops) {
@@ -44,20 +43,19 @@ TEST(NowWait, BlockNeverSpinsAndSpinNeverStops) {
 }
 
 TEST(NowWait, PrefetchLeadIsWPlusLPlus2oUnlessGiven) {
-  config::NowWait wait;
-  wait.algorithm = "block";
+  auto params = std::make_shared<config::NowWaitParams>();
+  const config::PolicyChoice wait{"block", params};
   EXPECT_EQ(prefetch_lead(wait, kPlatform), -1) << "off without prefetch";
-  wait.prefetch = true;
+  params->prefetch = true;
   EXPECT_EQ(prefetch_lead(wait, kPlatform), 114 * kUs) << "W 100us + L 10us + 2 x o 2us";
-  wait.prefetch_lead = 7 * kUs;
+  params->prefetch_lead = 7 * kUs;
   EXPECT_EQ(prefetch_lead(wait, kPlatform), 7 * kUs) << "the given lead";
 }
 
 TEST(NowWait, SpinFixedSpinsOnceThenBlocks) {
-  config::NowWait wait;
-  wait.algorithm = "spin-fixed";
-  wait.spin = 300 * kUs;
-  auto fixed = make_now_wait(wait, kPlatform);
+  auto params = std::make_shared<SpinFixedParams>();
+  params->spin = 300 * kUs;
+  auto fixed = make_now_wait({"spin-fixed", params}, kPlatform);
   EXPECT_EQ(fixed->first_spin(at(WaitKind::Read)), 300 * kUs);
   EXPECT_EQ(fixed->next_spin(after(WaitKind::Read, 300 * kUs, 50)), 0)
       << "no conditional phase, however many messages";
@@ -89,14 +87,14 @@ TEST(NowWait, BlockImmediatelyIsPairwiseForReadsAndBlocksAtBarriers) {
 }
 
 TEST(NowWait, LargeInitialSpinReplacesTheBarrierBaseline) {
-  config::NowWait wait;
-  wait.algorithm = "large-initial-spin";
-  wait.initial_spin = 22'500 * kUs;
+  auto params = std::make_shared<TwoPhaseParams>();
+  const config::PolicyChoice wait{"large-initial-spin", params};
+  params->initial_spin = 22'500 * kUs;
   auto large = make_now_wait(wait, kPlatform);
   EXPECT_EQ(large->first_spin(at(WaitKind::Barrier)), 22'500 * kUs);
   EXPECT_EQ(large->first_spin(at(WaitKind::Read)), 128 * kUs) << "reads keep the pairwise baseline";
-  wait.initial_spin.reset();
-  wait.initial_spin_v_l_2o = true;
+  params->initial_spin.reset();
+  params->initial_spin_v_l_2o = true;
   auto vl2o = make_now_wait(wait, kPlatform);
   EXPECT_EQ(vl2o->first_spin(at(WaitKind::Barrier)), 60'014 * kUs) << "V + L + 2o";
 }

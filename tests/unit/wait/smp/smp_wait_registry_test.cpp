@@ -30,7 +30,7 @@ std::string error_of(const std::string& wait) {
   return "";
 }
 
-config::SmpWait wait_of(const std::string& wait) {
+config::PolicyChoice wait_of(const std::string& wait) {
   const auto scenario = config::load_scenario(kScenario, {"workload.jobs.0.wait=" + wait});
   return std::get<config::SmpConfig>(scenario.model_config).jobs[0].wait;
 }
@@ -48,17 +48,21 @@ TEST(SmpWaitRegistry, FindsEveryAlgorithmByItsNameInTheOrderMessagesListThem) {
                                           "load-based",
                                           "granularity-aware"};
   std::vector<std::string> names;
-  for (const auto& entry : smp_waits()) {
-    names.emplace_back(entry.name);
-    EXPECT_EQ(find_smp_wait(entry.name), &entry) << entry.name << " is found by its name";
-    EXPECT_FALSE(entry.doc.empty()) << entry.name << " has a documentation line";
-    EXPECT_FALSE(entry.keys.empty()) << entry.name << " reads at least one key besides algorithm";
+  const auto& registry = smp_waits();
+  for (const auto* entry : registry.entries()) {
+    names.emplace_back(entry->spec.name);
+    EXPECT_EQ(registry.find(entry->spec.name), entry) << entry->spec.name << " is found by its name";
+    EXPECT_FALSE(entry->spec.doc.empty()) << entry->spec.name << " has a documentation line";
+    EXPECT_FALSE(entry->spec.keys.empty()) << entry->spec.name << " reads at least one key besides algorithm";
+    for (const auto& key : entry->spec.keys)
+      EXPECT_FALSE(key.doc.empty()) << entry->spec.name << "'s key " << key.name
+                                    << " has a documentation line";
   }
   EXPECT_EQ(names, expected);
-  EXPECT_EQ(smp_wait_names(),
+  EXPECT_EQ(registry.names(),
             "fixed-spin, block, spin, competitive-fixed, last-one, average-three, coarse-adjustment, "
             "scheduler-info, yield-on-wake, load-based or granularity-aware");
-  EXPECT_EQ(find_smp_wait("pairwise"), nullptr) << "a NOW algorithm is not an SMP one";
+  EXPECT_EQ(registry.find("pairwise"), nullptr) << "a NOW algorithm is not an SMP one";
 }
 
 TEST(SmpWaitRegistry, RefusesUnknownNamesMissingKeysAndOutOfRangeValuesWithTodaysMessages) {
