@@ -41,16 +41,25 @@ std::string join_names(const std::vector<std::string_view>& names, std::string_v
   return out;
 }
 
-std::pair<std::size_t, std::unique_ptr<PolicyParams>> read_policy(
-    MapReader& map, const PolicyFamily& family, std::span<const PolicySpec* const> specs,
-    const std::function<void(PolicyParams&)>& init) {
-  auto policy = map.required(std::string(family.policy_key));
+std::size_t choose_policy(MapReader& map, const PolicyFamily& family,
+                          std::span<const PolicySpec* const> specs) {
   std::vector<std::string_view> names;
   for (const PolicySpec* spec : specs) names.push_back(spec->name);
   const std::string expected = std::string(family.one_of) + join_names(names, family.last);
-  const auto chosen = std::find(names.begin(), names.end(), policy.scalar(expected));
-  if (chosen == names.end()) policy.fail(expected);
-  const std::size_t index = static_cast<std::size_t>(chosen - names.begin());
+  auto chosen = std::find(names.begin(), names.end(), family.default_policy);
+  const auto policy = family.default_policy.empty()
+                          ? std::optional(map.required(std::string(family.policy_key)))
+                          : map.optional(std::string(family.policy_key));
+  if (policy) {
+    chosen = std::find(names.begin(), names.end(), policy->scalar(expected));
+    if (chosen == names.end()) policy->fail(expected);
+  }
+  return static_cast<std::size_t>(chosen - names.begin());
+}
+
+std::unique_ptr<PolicyParams> read_policy_keys(MapReader& map, const PolicyFamily& family,
+                                               std::span<const PolicySpec* const> specs, std::size_t index,
+                                               const std::function<void(PolicyParams&)>& init) {
   const PolicySpec& spec = *specs[index];
   auto params = spec.defaults();
   if (init) init(*params);
@@ -79,6 +88,8 @@ std::pair<std::size_t, std::unique_ptr<PolicyParams>> read_policy(
 
   for (const Slot* slot : in_check_order) {
     const PolicyKey* own = own_key(spec, slot->name);
+    if (own && own->required && !slot->given && !family.missing_names_policy)
+      map.field().error(fmt::format("missing required key '{}'", slot->name));
     if (own && own->required && !slot->given)
       map.field().error(
           fmt::format("missing required key '{}' for {} {}{}", slot->name, family.noun, spec.name,
@@ -98,7 +109,7 @@ std::pair<std::size_t, std::unique_ptr<PolicyParams>> read_policy(
   }
   if (family.check) family.check(map, *params);
   if (spec.check) spec.check(map, *params);
-  return {index, std::move(params)};
+  return params;
 }
 
 }  // namespace cosched::config

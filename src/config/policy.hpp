@@ -121,19 +121,25 @@ struct PolicyFamily {
   // A key only other policies take is refused ("applies to policy X only", or its FamilyKey's refusal);
   // false: it is left to the map's unknown-key error.
   bool refuse_others = true;
+  // The policy when the mapping names none (empty: the policy key is required).
+  std::string_view default_policy = {};
+  // A missing required key's error names the policy: "missing required key 'spin' for algorithm fixed-spin".
+  bool missing_names_policy = true;
   std::span<const FamilyKey> keys = {};  // its keys in the order an unknown key's error lists them (optional)
   // Refusals that need several of the family's keys, before the entry's own check (may be null).
   void (*check)(MapReader& map, const PolicyParams& params) = nullptr;
 };
 
-// The policy `map` names and its parameters, read by the rules of PolicyFamily and PolicySpec: the policy key
-// (required), then every key of every policy, the chosen policy's into its parameters, the others' refused,
-// then the family's and the policy's checks. Returns the index of the chosen spec in `specs`.
-// `init` (may be empty) prepares the parameters before any key is read (a family's context, such as the
-// scheduler keys its values derive from).
-std::pair<std::size_t, std::unique_ptr<PolicyParams>> read_policy(
-    MapReader& map, const PolicyFamily& family, std::span<const PolicySpec* const> specs,
-    const std::function<void(PolicyParams&)>& init = {});
+// Reading a family's mapping, by the rules of PolicyFamily and PolicySpec. choose_policy: the policy key
+// (required, unless the family has a default), as an index into `specs`. read_policy_keys: then every key of
+// every policy, the chosen policy's into its parameters (made by its defaults, then prepared by `init`, which
+// may be empty: a family's context, such as the scheduler keys its values derive from), the others' refused
+// or left unknown; then the family's and the policy's checks.
+std::size_t choose_policy(MapReader& map, const PolicyFamily& family,
+                          std::span<const PolicySpec* const> specs);
+std::unique_ptr<PolicyParams> read_policy_keys(MapReader& map, const PolicyFamily& family,
+                                               std::span<const PolicySpec* const> specs, std::size_t index,
+                                               const std::function<void(PolicyParams&)>& init = {});
 
 // "a, b and c" (`last` before the last name).
 std::string join_names(const std::vector<std::string_view>& names, std::string_view last);
@@ -191,10 +197,17 @@ class PolicyRegistry {
     PolicyChoice choice() && { return PolicyChoice{std::string(entry->spec.name), std::move(params)}; }
   };
 
-  // Reads the policy `map` names and its keys (read_policy); the caller finishes the map.
+  // The entry `map` names (choose_policy), and its parameters from the keys (read_policy_keys), in two steps
+  // for a family whose other keys come between them; read() does both. The caller finishes the map.
+  const Entry& choose(MapReader& map) const { return *entries_[choose_policy(map, family_, specs_)]; }
+  Read read_keys(MapReader& map, const Entry& entry,
+                 const std::function<void(PolicyParams&)>& init = {}) const {
+    const auto index =
+        static_cast<std::size_t>(std::find(entries_.begin(), entries_.end(), &entry) - entries_.begin());
+    return Read{&entry, read_policy_keys(map, family_, specs_, index, init)};
+  }
   Read read(MapReader& map, const std::function<void(PolicyParams&)>& init = {}) const {
-    auto [index, params] = read_policy(map, family_, specs_, init);
-    return Read{entries_[index], std::move(params)};
+    return read_keys(map, choose(map), init);
   }
 
   // The policy of that name with its defaults, as a scenario that gives none of its keys has it.

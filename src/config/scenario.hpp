@@ -112,28 +112,26 @@ struct SmpJobProfile {
   std::optional<SmpTasks> tasks;
 };
 
-// scheduler.policy: linux24 (Tsafrir thesis chapters 6-7).
-struct SmpLinuxConfig {
-  std::string params = "linux22";  // linux22, linux24 or explicit (thesis 6.6.2)
-  Cycles proc_change_penalty = 0;
-  Cycles same_address_space_bonus = 0;
-  Cycles preemption_threshold = 0;
-  std::string wakeup = "smart";     // silly, aip or smart (thesis 6.6.1.2)
-  std::string aip_search = "idle";  // idle (literal reading of AIP) or all
-};
-
-// scheduler.policy: partitioned (Kontothanassis & Wisniewski section 4).
-struct SmpPartitionConfig {
-  Cycles period = 0;      // cycles between two partition decisions
-  std::string partition;  // distribution of partition sizes, thesis 5.1.3 notation
+// What every SMP scheduling policy's parameters carry (scheduler.policy; each policy's own struct derives
+// from it, beside the policy in sched/smp/): the platform and scheduler keys its values derive from (the
+// quantum, for values in % of it and Linux's defaults; the CPUs, 0 while a platform file's are unknown), set
+// before its keys are read.
+struct SmpSchedulerParams : PolicyParams {
+  Cycles quantum = 0;
+  int cpus = 0;
+  // Sets them, and the policy's defaults that derive from them (linux24's Linux 2.2 values).
+  virtual void derive(Cycles scheduler_quantum, int platform_cpus) {
+    quantum = scheduler_quantum;
+    cpus = platform_cpus;
+  }
 };
 
 struct SmpConfig {
   int cpus = 0;
   std::string platform_file;  // resolved path, empty when built from cpus
-  std::string policy = "rr";  // a name of sched/smp/smp_policy_registry.cpp
-  SmpLinuxConfig linux_sched;
-  SmpPartitionConfig partitioned;
+  // scheduler.policy and its keys: a name of sched/smp/smp_policy_registry.cpp and that policy's own
+  // parameters (an SmpSchedulerParams).
+  PolicyChoice scheduler;
   Cycles quantum = 0;
   Cycles cs_in = 0;
   Cycles cs_out = 0;

@@ -11,7 +11,7 @@
 
 #include "config/scenario.hpp"
 #include "numa/network.hpp"
-#include "platform/numa_platform.hpp"
+#include "platform/numa_topology.hpp"
 
 namespace cosched::numa {
 

@@ -13,7 +13,7 @@
 #include "metrics/run_record.hpp"
 #include "metrics/timeline.hpp"
 #include "numa/network.hpp"
-#include "platform/numa_platform.hpp"
+#include "platform/numa_topology.hpp"
 
 namespace cosched::numa {
 

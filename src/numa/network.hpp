@@ -12,7 +12,7 @@
 
 #include "config/scenario.hpp"
 #include "metrics/run_record.hpp"
-#include "platform/numa_platform.hpp"
+#include "platform/numa_topology.hpp"
 
 namespace cosched::numa {
 

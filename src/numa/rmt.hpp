@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "platform/numa_platform.hpp"
+#include "platform/numa_topology.hpp"
 
 namespace cosched::numa {
 

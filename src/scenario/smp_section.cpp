@@ -421,13 +421,7 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
   }
   {
     MapReader scheduler(top.required("scheduler"), "a mapping with policy, quantum, cs_in and cs_out");
-    const sched::SmpPolicyEntry* policy = sched::find_smp_policy("rr");
-    if (auto field = scheduler.optional("policy")) {
-      const std::string expected = sched::smp_policy_names();
-      policy = sched::find_smp_policy(field->scalar(expected));
-      if (!policy) field->fail(expected);
-      smp.policy = std::string(policy->name);
-    }
+    const auto& policy = sched::smp_schedulers().choose(scheduler);
     auto quantum = scheduler.required("quantum");
     smp.quantum = quantum.positive_integer();
     if (static_cast<double>(smp.quantum) > kMaxCycles)
@@ -446,7 +440,12 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
     smp.cs_out =
         calibration ? calibration->resolve("scheduler.cs_out", cs_out, *calibration->smp_cs_out) : *cs_out;
     if (auto v = scheduler.optional("shuffle")) smp.shuffle = v->boolean();
-    policy->read(scheduler, smp);
+    smp.scheduler = sched::smp_schedulers()
+                        .read_keys(scheduler, policy,
+                                   [&](PolicyParams& params) {
+                                     static_cast<SmpSchedulerParams&>(params).derive(smp.quantum, smp.cpus);
+                                   })
+                        .choice();
     scheduler.finish();
   }
   {
@@ -470,7 +469,8 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
     }
     workload.finish();
   }
-  if (const auto* policy = sched::find_smp_policy(smp.policy); policy->check) policy->check(top.field(), smp);
+  if (const auto& policy = sched::smp_schedulers().at(smp.scheduler.name); policy.check)
+    policy.check(top.field(), *smp.scheduler.params, smp);
   smp.output = read_output(top);
   return smp;
 }
@@ -479,12 +479,12 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
   nlohmann::ordered_json out;
   out["platform"]["cpus"] = smp.cpus;
   if (!smp.platform_file.empty()) out["platform"]["file"] = smp.platform_file;
-  out["scheduler"] = {{"policy", smp.policy},
+  out["scheduler"] = {{"policy", smp.scheduler.name},
                       {"quantum", smp.quantum},
                       {"cs_in", smp.cs_in},
                       {"cs_out", smp.cs_out},
                       {"shuffle", smp.shuffle}};
-  sched::find_smp_policy(smp.policy)->to_json(smp, out["scheduler"]);
+  sched::smp_schedulers().at(smp.scheduler.name).spec.to_json(*smp.scheduler.params, out["scheduler"]);
   out["workload"]["nosync"] = smp.nosync;
   auto& jobs = out["workload"]["jobs"] = nlohmann::ordered_json::array();
   for (const auto& job : smp.jobs) {

@@ -50,7 +50,9 @@ Machine build_machine(const config::Scenario& scenario, int cpus) {
                                          runtime_factory(profile, scenario.seed, machine.jobs.size())});
     }
   }
-  return Machine(std::move(machine), sched::find_smp_policy(smp.policy)->make(smp, cpus, scenario.seed));
+  return Machine(
+      std::move(machine),
+      sched::smp_schedulers().at(smp.scheduler.name).make(*smp.scheduler.params, smp, cpus, scenario.seed));
 }
 
 metrics::SmpRunRecord summarize(const Machine& machine, const config::Scenario& scenario) {
@@ -59,8 +61,9 @@ metrics::SmpRunRecord summarize(const Machine& machine, const config::Scenario& 
   out.model = scenario.model;
   out.seed = scenario.seed;
   out.makespan = machine.now();
-  const bool partitioned =
-      sched::find_smp_policy(std::get<config::SmpConfig>(scenario.model_config).policy)->partitions;
+  const bool partitioned = sched::smp_schedulers()
+                               .at(std::get<config::SmpConfig>(scenario.model_config).scheduler.name)
+                               .partitions;
   out.partitioned = partitioned;
   for (std::size_t j = 0; j < machine.outcomes().size(); ++j) {
     const auto& outcome = machine.outcomes()[j];

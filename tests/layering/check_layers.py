@@ -6,6 +6,11 @@ The table "Layers" of docs/architecture.md gives each folder of src/ a layer num
 of one layer must not include each other in a cycle. The table and the tree must also agree: a folder of
 src/ missing from the table, or a row naming no folder, fails too. Each failure names the file and line.
 
+It also checks the split of CMakeLists.txt's libraries (docs/architecture.md, "Libraries"): every .cpp of
+src/ is in exactly one of cosched_core, cosched_sim, cosched_calibrate and the cosched executable; no file
+of cosched_core reaches a SimGrid header but XBT's logging (<xbt/...>), directly or through the headers it
+includes; and cosched_calibrate reaches nothing of cosched outside util/ and calibrate/ (it holds no model).
+
 Usage: check_layers.py [REPO_ROOT]    (exit 0: layers kept; 1: a violation, listed on stderr)
 """
 import re
@@ -49,6 +54,67 @@ def find_cycle(edges: dict) -> list:
             if found:
                 return found
     return []
+
+
+LIBRARY = re.compile(r"add_(?:library|executable)\((\w+)(?:\s+STATIC)?\s([^)]*)\)", re.S)
+SYSTEM_INCLUDE = re.compile(r'^\s*#\s*include\s+<(simgrid/[^>]+)>')
+
+
+def library_sources(root: Path) -> dict:
+    """CMakeLists.txt's targets -> their src/ files (paths relative to src/)."""
+    text = (root / "CMakeLists.txt").read_text(encoding="utf-8")
+    targets = {}
+    for name, body in LIBRARY.findall(text):
+        files = [token[len("src/"):] for token in body.split() if token.startswith("src/")]
+        if files:
+            targets[name] = files
+    return targets
+
+
+def reached(src: Path, start: str) -> dict:
+    """The src/ files `start` reaches through quoted includes -> the file that includes each first."""
+    seen = {start: None}
+    todo = [start]
+    while todo:
+        current = todo.pop()
+        path = src / current
+        if not path.is_file():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            match = INCLUDE.match(line)
+            if match and match.group(1) not in seen and (src / match.group(1)).is_file():
+                seen[match.group(1)] = current
+                todo.append(match.group(1))
+    return seen
+
+
+def check_libraries(root: Path, src: Path) -> list:
+    errors = []
+    targets = library_sources(root)
+    owner = {}
+    for target, files in targets.items():
+        for file in files:
+            if file in owner:
+                errors.append(f"CMakeLists.txt: src/{file} is in both {owner[file]} and {target}")
+            owner[file] = target
+    for path in sorted(src.rglob("*.cpp")):
+        rel = path.relative_to(src).as_posix()
+        if rel not in owner:
+            errors.append(f"src/{rel}: in no target of CMakeLists.txt")
+    for file in targets.get("cosched_core", []):
+        for header, via in reached(src, file).items():
+            for number, line in enumerate((src / header).read_text(encoding="utf-8").splitlines(), start=1):
+                match = SYSTEM_INCLUDE.match(line)
+                if match:
+                    chain = f" (reached from src/{file})" if header != file else ""
+                    errors.append(f"src/{header}:{number}: <{match.group(1)}> in cosched_core, which makes no "
+                                  f"SimGrid call but XBT's logging{chain}")
+    for file in targets.get("cosched_calibrate", []):
+        for header in reached(src, file):
+            if header.split("/")[0] not in ("util", "calibrate"):
+                errors.append(f"src/{header}: reached from src/{file}, but cosched_calibrate holds no model "
+                              "(util/ and calibrate/ only)")
+    return errors
 
 
 def main() -> int:
@@ -96,12 +162,15 @@ def main() -> int:
         steps = ", ".join(f"{a}/ -> {b}/ ({witness[(a, b)]})" for a, b in zip(cycle, cycle[1:]))
         errors.append(f"include cycle between folders: {steps}")
 
+    errors += check_libraries(root, src)
+
     for error in errors:
         print(f"layering: {error}", file=sys.stderr)
     if errors:
         print(f"layering: {len(errors)} violation(s) of docs/architecture.md's layers", file=sys.stderr)
         return 1
-    print(f"layering: {len(folders)} folders of src/, every include keeps docs/architecture.md's layers")
+    print(f"layering: {len(folders)} folders of src/, every include keeps docs/architecture.md's layers, and "
+          "the libraries keep their split")
     return 0
 
 

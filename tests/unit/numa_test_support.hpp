@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "platform/numa_platform.hpp"
+#include "platform/numa_topology.hpp"
 
 namespace cosched::numa::testing {
 

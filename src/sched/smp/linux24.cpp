@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "config/cycles.hpp"
 #include "util/log.hpp"
 
 XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(cosched_linux24);
@@ -466,5 +467,106 @@ std::vector<CpuId> Linux24::wake_smart(const std::vector<ThreadId>& woken) {
   }
   return chosen;
 }
+
+namespace {
+
+using config::Field;
+using config::PolicyParams;
+
+// The wakeup schemes scheduler.wakeup names (thesis 6.6.1.2), in the order error messages list them:
+// silly, reschedule_idle for each woken task in turn, the chosen CPUs rescheduling after the loop; aip, silly
+// passing over the CPUs whose need_resched is already set (avoid idle preemption); smart, reschedule_idle
+// made global: idle CPUs first, then the largest goodness gains (algorithm 5).
+const config::Names<WakeupScheme> kWakeupNames = {
+    {"silly", WakeupScheme::Silly}, {"aip", WakeupScheme::Aip}, {"smart", WakeupScheme::Smart}};
+// scheduler.aip_search: where aip looks for a CPU: idle CPUs only (the literal reading of AIP), or idle CPUs,
+// then CPUs to preempt.
+const config::Names<AipSearch> kAipSearchNames = {{"idle", AipSearch::IdleOnly},
+                                                  {"all", AipSearch::IdleAndPreemption}};
+
+// One of `names` ("silly, aip or smart" in the error).
+template <typename Enum>
+Enum named(const Field& f, config::Names<Enum> names) {
+  std::vector<std::string_view> all;
+  for (const auto& [name, value] : names) all.push_back(name);
+  const std::string expected = config::join_names(all, " or ");
+  const auto text = f.scalar(expected);
+  for (const auto& [name, value] : names)
+    if (text == name) return value;
+  f.fail(expected);
+}
+
+// scheduler.params: linux22 | linux24 | {proc_change_penalty, same_address_space_bonus, preemption_threshold}
+// (thesis 6.6.2), the explicit values in cycles or % of the quantum.
+void read_params(const Field& field, PolicyParams& params) {
+  auto& linux = config::params_as<Linux24SchedulerParams>(params);
+  if (field.is_map()) {
+    config::MapReader map(field, "linux22, linux24 or a mapping of the three parameters");
+    const std::string expected = "a non-negative duration in cycles or % of the quantum";
+    linux.params_given = "explicit";
+    linux.values.proc_change_penalty =
+        config::smp_cycles(map.required("proc_change_penalty"), linux.quantum, expected);
+    linux.values.same_address_space_bonus =
+        config::smp_cycles(map.required("same_address_space_bonus"), linux.quantum, expected);
+    linux.values.preemption_threshold =
+        config::smp_cycles(map.required("preemption_threshold"), linux.quantum, expected);
+    map.finish();
+    return;
+  }
+  const std::string expected =
+      "linux22, linux24 or a mapping of proc_change_penalty, same_address_space_bonus and "
+      "preemption_threshold";
+  const auto name = field.scalar(expected);
+  if (name == "linux22") {
+    linux.values = Linux24Params::linux22(linux.quantum);
+  } else if (name == "linux24") {
+    linux.values = Linux24Params::linux24(linux.quantum);
+  } else {
+    field.fail(expected);
+  }
+  linux.params_given = name;
+}
+
+const config::PolicyKey kLinux24Keys[] = {
+    {"params",
+     "the goodness parameters: linux22 (default), linux24, or a mapping of proc_change_penalty, "
+     "same_address_space_bonus and preemption_threshold in cycles or % of the quantum (thesis 6.6.2)",
+     read_params},
+    {"wakeup", "the wakeup scheme: silly, aip or smart (thesis 6.6.1.2; default smart)",
+     [](const Field& f, PolicyParams& params) {
+       config::params_as<Linux24SchedulerParams>(params).wakeup = named(f, kWakeupNames);
+     }},
+    {"aip_search", "where aip looks for a CPU: idle (default) or all; with wakeup: aip only",
+     [](const Field& f, PolicyParams& params) {
+       auto& linux = config::params_as<Linux24SchedulerParams>(params);
+       linux.aip_search = named(f, kAipSearchNames);
+       if (linux.wakeup != WakeupScheme::Aip) f.error("aip_search applies only to wakeup: aip");
+     }},
+};
+
+void linux24_json(const PolicyParams& params, nlohmann::ordered_json& out) {
+  const auto& linux = static_cast<const Linux24SchedulerParams&>(params);
+  out["params"] = linux.params_given;
+  out["proc_change_penalty"] = linux.values.proc_change_penalty;
+  out["same_address_space_bonus"] = linux.values.same_address_space_bonus;
+  out["preemption_threshold"] = linux.values.preemption_threshold;
+  out["wakeup"] = config::name_of(kWakeupNames, linux.wakeup);
+  if (linux.wakeup == WakeupScheme::Aip)
+    out["aip_search"] = config::name_of(kAipSearchNames, linux.aip_search);
+}
+
+}  // namespace
+
+const SmpSchedulerEntry kLinux24Entry{
+    {"linux24",
+     "Linux 2.4 SCHED_OTHER: counters, epochs, goodness, reschedule_idle, wakeup schemes (thesis chapters "
+     "6-7)",
+     kLinux24Keys, smp_default_params<Linux24SchedulerParams>, linux24_json},
+    nullptr,
+    [](const PolicyParams& params, const config::SmpConfig&, int,
+       std::uint64_t) -> std::unique_ptr<SmpScheduler> {
+      const auto& linux = static_cast<const Linux24SchedulerParams&>(params);
+      return std::make_unique<Linux24>(linux.values, linux.wakeup, linux.aip_search);
+    }};
 
 }  // namespace cosched::sched

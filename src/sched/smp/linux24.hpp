@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -145,5 +146,20 @@ class Linux24 final : public SmpScheduler {
   };
   std::vector<Triplet> tri_;
 };
+
+// scheduler.policy linux24's parameters (thesis 6.6): the three Linux parameters and which set they are
+// (linux22, linux24 or explicit), the wakeup scheme and where aip looks. Linux 2.2's values unless given
+// (thesis 6.6.2: "use the parameter values of Linux-2.2").
+struct Linux24SchedulerParams : config::SmpSchedulerParams {
+  std::string params_given = "linux22";
+  Linux24Params values;
+  WakeupScheme wakeup = WakeupScheme::Smart;
+  AipSearch aip_search = AipSearch::IdleOnly;
+  void derive(Cycles scheduler_quantum, int platform_cpus) override {
+    SmpSchedulerParams::derive(scheduler_quantum, platform_cpus);
+    values = Linux24Params::linux22(scheduler_quantum);
+  }
+};
+extern const SmpSchedulerEntry kLinux24Entry;
 
 }  // namespace cosched::sched

@@ -1,8 +1,13 @@
 #include "sched/smp/partitioned.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
+
+#include "config/cycles.hpp"
+#include "config/input_error.hpp"
 
 namespace cosched::sched {
 
@@ -80,5 +85,85 @@ std::size_t Partitioned::ready_count() const {
   for (const auto& q : queues_) n += q.size();
   return n;
 }
+
+namespace {
+
+using config::Field;
+using config::PolicyParams;
+
+const config::PolicyKey kPartitionedKeys[] = {
+    {"period", "cycles (or % of the quantum) between two partition decisions (required)",
+     [](const Field& f, PolicyParams& params) {
+       auto& p = config::params_as<PartitionedParams>(params);
+       p.period = config::smp_cycles(f, p.quantum, "a positive period in cycles or % of the quantum");
+       if (p.period <= 0) f.fail("a positive period in cycles or % of the quantum");
+     },
+     true},
+    {"partition", "the distribution of partition sizes, such as \"7:5,2-6:95\" (K&W 4; required)",
+     [](const Field& f, PolicyParams& params) {
+       auto& p = config::params_as<PartitionedParams>(params);
+       const std::string expected = "a distribution of partition sizes such as \"7:5,2-6:95\"";
+       p.partition = f.scalar(expected);
+       std::string why;
+       auto distribution = workload::Distribution::parse(p.partition, &why);
+       if (!distribution) f.fail(expected + " (" + why + ")");
+       if (distribution->min() < 1) f.fail(expected + " with sizes of at least 1");
+       if (p.cpus > 0 && distribution->max() > p.cpus)
+         f.fail(fmt::format("{} with sizes up to platform.cpus = {}", expected, p.cpus));
+     },
+     true},
+};
+
+int job_count(const config::SmpConfig& smp) {
+  int jobs = 0;
+  for (const auto& job : smp.jobs) jobs += job.copies;
+  return jobs;
+}
+
+// K&W 4: every job has a partition of its own, and only synchronizing jobs are partitioned.
+void check_partitioned(const Field& scenario, const PolicyParams& params, const config::SmpConfig& smp) {
+  if (smp.nosync > 0)
+    scenario.error("scheduler.policy: partitioned runs synchronizing jobs only: give workload.nosync: 0");
+  const int jobs = job_count(smp);
+  const double block = std::floor(
+      workload::Distribution::parse(static_cast<const PartitionedParams&>(params).partition)->max());
+  if (smp.cpus > 0 && block * jobs > smp.cpus)
+    scenario.error(
+        fmt::format("scheduler.partition: {} jobs with partitions of up to {:g} processors need more than "
+                    "platform.cpus = {}",
+                    jobs, block, smp.cpus));
+}
+
+std::unique_ptr<SmpScheduler> make_partitioned(const PolicyParams& params, const config::SmpConfig& smp,
+                                               int cpus, std::uint64_t seed) {
+  const auto& p = static_cast<const PartitionedParams&>(params);
+  auto distribution = workload::Distribution::parse(p.partition);
+  const int jobs = job_count(smp);
+  // With platform.cpus this was checked when the scenario was read; a platform file says it only now.
+  const double block = std::floor(distribution->max());
+  if (block * jobs > cpus)
+    throw config::InputError(fmt::format(
+        "{}: platform.file: its host has {} cores, but scheduler.partition gives {} jobs partitions of up "
+        "to {:g} processors; expected at least {:g} cores",
+        smp.platform_file, cpus, jobs, block, block * jobs));
+  // The partition stream has a seed of its own, derived from the run's seed.
+  return std::make_unique<Partitioned>(p.quantum, p.period, *distribution, cpus, jobs,
+                                       seed * 0x9E3779B97F4A7C15ULL + 0x5EED);
+}
+
+}  // namespace
+
+const SmpSchedulerEntry kPartitionedEntry{
+    {"partitioned",
+     "dynamic hardware partitions redrawn every period, round robin within (Kontothanassis & Wisniewski 4)",
+     kPartitionedKeys, smp_default_params<PartitionedParams>,
+     [](const PolicyParams& params, nlohmann::ordered_json& out) {
+       const auto& p = static_cast<const PartitionedParams&>(params);
+       out["period"] = p.period;
+       out["partition"] = p.partition;
+     }},
+    check_partitioned,
+    make_partitioned,
+    true};
 
 }  // namespace cosched::sched

@@ -46,4 +46,12 @@ class Partitioned final : public SmpScheduler {
   Cycles next_change_;
 };
 
+// scheduler.policy partitioned's parameters: the cycles between two partition decisions and the distribution
+// of partition sizes (thesis 5.1.3 notation), as written.
+struct PartitionedParams : config::SmpSchedulerParams {
+  Cycles period = 0;
+  std::string partition;
+};
+extern const SmpSchedulerEntry kPartitionedEntry;
+
 }  // namespace cosched::sched

@@ -17,4 +17,16 @@ std::optional<ThreadId> RoundRobin::pick_next(CpuId, std::optional<ThreadId> pre
   return head;
 }
 
+const SmpSchedulerEntry kRoundRobinEntry{
+    {"rr",
+     "SCHED_RR: one global FIFO ready queue, fixed quantum (Tsafrir thesis chapter 2)",
+     {},
+     smp_default_params<config::SmpSchedulerParams>,
+     [](const config::PolicyParams&, nlohmann::ordered_json&) {}},
+    nullptr,
+    [](const config::PolicyParams& params, const config::SmpConfig&, int,
+       std::uint64_t) -> std::unique_ptr<SmpScheduler> {
+      return std::make_unique<RoundRobin>(static_cast<const config::SmpSchedulerParams&>(params).quantum);
+    }};
+
 }  // namespace cosched::sched

@@ -24,4 +24,6 @@ class RoundRobin final : public SmpScheduler {
   std::deque<ThreadId> queue_;
 };
 
+extern const SmpSchedulerEntry kRoundRobinEntry;
+
 }  // namespace cosched::sched

@@ -8,6 +8,9 @@
 #include <optional>
 #include <vector>
 
+#include "config/policy.hpp"
+#include "config/scenario.hpp"
+
 namespace cosched::sched {
 
 using ThreadId = int;
@@ -101,5 +104,27 @@ class SmpScheduler {
  protected:
   SmpHost* host_ = nullptr;
 };
+
+// An SMP scheduling policy as its registry lists it (sched/smp/smp_policy_registry.hpp); each policy declares
+// its own beside its code: what every policy declares (its parameters derive from
+// config::SmpSchedulerParams), its checks that need the workload, its factory, and whether it partitions the
+// CPUs.
+struct SmpSchedulerEntry {
+  config::PolicySpec spec;
+  // Refusals that need the rest of the scenario (the workload), once every section is read; may be null.
+  // Errors are located at `scenario`, the scenario's top mapping.
+  void (*check)(const config::Field& scenario, const config::PolicyParams& params,
+                const config::SmpConfig& smp);
+  // The policy on `cpus` CPUs (a platform file's, once loaded), for the run's seed.
+  std::unique_ptr<SmpScheduler> (*make)(const config::PolicyParams& params, const config::SmpConfig& smp,
+                                        int cpus, std::uint64_t seed);
+  // It divides the CPUs among the jobs: the run's record reports K&W's barrier overhead per phase.
+  bool partitions = false;
+};
+
+template <typename Params>
+std::unique_ptr<config::PolicyParams> smp_default_params() {
+  return std::make_unique<Params>();
+}
 
 }  // namespace cosched::sched
