@@ -1,5 +1,8 @@
 #include "numa/machine.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -20,6 +23,16 @@
 #include "util/normal.hpp"
 
 XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(cosched_numa);
+XBT_LOG_EXTERNAL_CATEGORY(cosched_numa_sched);
+XBT_LOG_EXTERNAL_CATEGORY(cosched_numa_memory);
+
+// A decision line (README, "Why did it do that?") behind a flag the machine keeps: a line that is off costs
+// one test, and its formatting is a cold function (util/log.hpp).
+#define NUMA_LOG(on, category, ...)               \
+  do {                                            \
+    if (on) [[unlikely]]                          \
+      COSCHED_COLD_CDEBUG(category, __VA_ARGS__); \
+  } while (false)
 
 namespace cosched::numa {
 namespace {
@@ -135,6 +148,9 @@ struct Machine::Impl final : MemoryObserver {
   const Execution execution;
   const sched::NumaPolicyEntry* policy;
   const SyncPoints::Members barrier;
+  // The decision categories are on (log settings are made before the run).
+  const bool log_sched = XBT_LOG_ISENABLED(cosched_numa_sched, xbt_log_priority_debug);
+  const bool log_memory = XBT_LOG_ISENABLED(cosched_numa_memory, xbt_log_priority_debug);
   const int clusters_n;
   const std::array<int, kMessageKinds> bytes;
 
@@ -270,6 +286,26 @@ struct Machine::Impl final : MemoryObserver {
 
   int hops(int a, int b) const { return 2 * topology.height_of_lca(a, b); }
   int id_of(const Thread& t) const { return static_cast<int>(&t - threads.data()); }
+
+  // The names in decision lines: "p16#0", "p16#0 thread 3", "local page 5 of p16#0 thread 3", "shared page 12
+  // of p16#0".
+  std::string process_name(int id) const {
+    return fmt::format("{}#{}", processes[id].name, processes[id].copy);
+  }
+  std::string thread_name(const Thread& t) const {
+    return fmt::format("{} thread {}", process_name(t.process), t.index);
+  }
+  std::string page_name(int page) const {
+    const Page& pg = memory.page(page);
+    if (pg.thread >= 0) return fmt::format("local page {} of {}", pg.index, thread_name(threads[pg.thread]));
+    return fmt::format("shared page {} of {}", pg.index, process_name(pg.process));
+  }
+  std::string process_names(const std::vector<int>& ids) const {
+    if (ids.empty()) return "(none)";
+    std::vector<std::string> out;
+    for (int id : ids) out.push_back(process_name(id));
+    return fmt::format("{}", fmt::join(out, " "));
+  }
 
   // ---- accounting ----
 
@@ -426,8 +462,17 @@ struct Machine::Impl final : MemoryObserver {
     const int frame = memory.frame_of(page, here);
     if (pg.thread >= 0) {  // a local page
       if (frame >= 0) return complete(t, here, frame, at);
-      if (pg.moving) return wait_memory(t, page, write, at);
+      if (pg.moving) {
+        NUMA_LOG(log_memory, cosched_numa_memory,
+                 "clock %lld cluster %d: %s misses %s: on its way here, waits", static_cast<long long>(at),
+                 here, thread_name(t).c_str(), page_name(page).c_str());
+        return wait_memory(t, page, write, at);
+      }
       if (pg.cluster >= 0) {
+        NUMA_LOG(log_memory, cosched_numa_memory,
+                 "clock %lld cluster %d: %s misses %s: asks cluster %d to migrate it (%d hops)",
+                 static_cast<long long>(at), here, thread_name(t).c_str(), page_name(page).c_str(),
+                 pg.cluster, hops(here, pg.cluster));
         send({Purpose::Request, id_of(t), page, true, -1, t.process, -1, here, pg.cluster},
              MessageKind::Communication, at);
         return wait_memory(t, page, write, at);
@@ -445,6 +490,9 @@ struct Machine::Impl final : MemoryObserver {
       const int h = hops(here, c.cluster);
       if (h < best || (h == best && c.cluster < holder)) best = h, holder = c.cluster;
     }
+    NUMA_LOG(log_memory, cosched_numa_memory,
+             "clock %lld cluster %d: %s misses %s: asks cluster %d (%d hops)", static_cast<long long>(at),
+             here, thread_name(t).c_str(), page_name(page).c_str(), holder, best);
     send({Purpose::Request, id_of(t), page, false, -1, t.process, -1, here, holder},
          MessageKind::Communication, at);
     wait_memory(t, page, write, at);
@@ -467,6 +515,9 @@ struct Machine::Impl final : MemoryObserver {
     t.op.serial = ++t.version;  // no other event of the thread is pending while it waits
     set_state(t, State::Disk, at);
     push(at + numa.disk, EventKind::Disk, id_of(t), t.op.serial);
+    NUMA_LOG(log_memory, cosched_numa_memory, "clock %lld cluster %d: %s misses %s: disk, until clock %lld",
+             static_cast<long long>(at), t.cluster, thread_name(t).c_str(), page_name(page).c_str(),
+             static_cast<long long>(at + numa.disk));
   }
 
   // Thesis 4.2.4: "Every write access starts update processing by sending update messages to every copy. The
@@ -478,6 +529,9 @@ struct Machine::Impl final : MemoryObserver {
     ++p.stats.writes;
     const int tid = id_of(t);
     const int w = memory.begin_write(tid, page, cluster, frame);
+    NUMA_LOG(log_memory, cosched_numa_memory, "clock %lld cluster %d: %s writes %s: updates %d other copies",
+             static_cast<long long>(at), cluster, thread_name(t).c_str(), page_name(page).c_str(),
+             memory.write(w).outstanding);
     for (const auto& c : pg.copies)
       if (c.cluster != cluster)
         send({Purpose::Update, tid, page, false, w, t.process, -1, cluster, c.cluster}, MessageKind::Update,
@@ -595,15 +649,24 @@ struct Machine::Impl final : MemoryObserver {
 
   // Puts page `page` into a frame of `cluster` (evicting if it must); false when no frame can be evicted.
   bool install(int page, int cluster, Clock at) {
+    const bool loads = log_memory && memory.frame_of(page, cluster) < 0;
     std::optional<Memory::Eviction> evicted;
     if (!memory.install(page, cluster, at, evicted)) {
+      NUMA_LOG(log_memory, cosched_numa_memory,
+               "clock %lld cluster %d: %s waits for a frame: every frame pinned", static_cast<long long>(at),
+               cluster, page_name(page).c_str());
       return false;
     }
     // Table 5.5: evictions by the victim's class.
     if (evicted) {
       ++processes[memory.page(evicted->page).process]
             .stats.pages_replaced[static_cast<int>(evicted->page_class)];
+      NUMA_LOG(log_memory, cosched_numa_memory, "clock %lld cluster %d: evicts %s (%s) for %s",
+               static_cast<long long>(at), cluster, page_name(evicted->page).c_str(),
+               std::string(sched::page_class_name(evicted->page_class)).c_str(), page_name(page).c_str());
     }
+    NUMA_LOG(loads, cosched_numa_memory, "clock %lld cluster %d: %s loaded in frame %d",
+             static_cast<long long>(at), cluster, page_name(page).c_str(), memory.frame_of(page, cluster));
     return true;
   }
 
@@ -690,6 +753,9 @@ struct Machine::Impl final : MemoryObserver {
         // was placed back here since, A20): the requester evaluates its access again and finds it here.
         const bool owner_here = m.migrate && threads[m.thread].cluster == m.to;
         if (frame < 0 || (m.migrate && pg.moving) || owner_here) {
+          NUMA_LOG(log_memory, cosched_numa_memory, "clock %lld cluster %d: refuses %s to cluster %d (%s)",
+                   static_cast<long long>(at), m.to, page_name(m.page).c_str(), m.from,
+                   frame >= 0 && owner_here ? "its thread runs here" : "not here");
           send({Purpose::Nack, m.thread, m.page, m.migrate, -1, m.process, -1, m.to, m.from},
                MessageKind::Communication, at);
           break;
@@ -705,6 +771,9 @@ struct Machine::Impl final : MemoryObserver {
           ++p.stats.page_transfers.copies;
         }
         p.stats.page_transfers.hops += route;
+        NUMA_LOG(log_memory, cosched_numa_memory,
+                 "clock %lld cluster %d: sends %s to cluster %d (%s, %d hops)", static_cast<long long>(at),
+                 m.to, page_name(m.page).c_str(), m.from, m.migrate ? "migration" : "copy", route);
         send({Purpose::PageData, m.thread, m.page, m.migrate, -1, m.process, -1, m.to, m.from},
              MessageKind::Page, at);
         break;
@@ -725,6 +794,9 @@ struct Machine::Impl final : MemoryObserver {
         // The write's round is over. Its slot is freed last: what follows may start other writes.
         const WriteRound w = memory.write(m.write);
         Thread& t = threads[w.thread];
+        NUMA_LOG(log_memory, cosched_numa_memory,
+                 "clock %lld cluster %d: %s: every other copy of %s acknowledged", static_cast<long long>(at),
+                 w.cluster, thread_name(t).c_str(), page_name(w.page).c_str());
         if (release) {
           if (--t.outstanding_writes == 0 && t.op.kind == OpKind::Drain) op_ended(t, at);
         } else {
@@ -781,6 +853,8 @@ struct Machine::Impl final : MemoryObserver {
     }
     now = slice_end;
     deschedule(slice_end);
+    NUMA_LOG(log_sched, cosched_numa_sched, "clock %lld slice %d ends", static_cast<long long>(slice_end),
+             slices);
     ++slices;
     return true;
   }
@@ -855,6 +929,8 @@ struct Machine::Impl final : MemoryObserver {
     std::vector<int> rank(processes.size(), static_cast<int>(processes.size()));
     for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int>(r);
     memory.set_priority_ranks(std::move(rank));
+    NUMA_LOG(log_sched, cosched_numa_sched, "clock %lld slice %d: priority order %s",
+             static_cast<long long>(at), slices, process_names(order).c_str());
 
     // Every cluster is free for the new slice (4.4 step 2); then processes in priority order.
     rmt.release_all();
@@ -874,10 +950,18 @@ struct Machine::Impl final : MemoryObserver {
       sched::AllocationRequest request{p.threads, free,     rmt.pages_by_cluster(id),
                                        sw.first,  sw.count, previous};
       auto got = policy->allocate(request, sched_rng);
-      if (!got) continue;  // A19: it waits this slice; the next process is tried
+      if (!got) {  // A19: it waits this slice; the next process is tried
+        NUMA_LOG(log_sched, cosched_numa_sched,
+                 "clock %lld slice %d: %s waits: %s found no %d clusters (A19)", static_cast<long long>(at),
+                 slices, process_name(id).c_str(), policy->name.data(), p.threads);
+        continue;
+      }
       const auto pages_here = rmt.pages_by_cluster(id);
       const auto placed = sched::place_threads(*got, p.previous);
       p.allocation = placed;
+      NUMA_LOG(log_sched, cosched_numa_sched, "clock %lld slice %d: %s gets clusters %s (%s)",
+               static_cast<long long>(at), slices, process_name(id).c_str(),
+               fmt::format("{}", fmt::join(*got, " ")).c_str(), policy->name.data());
       p.ran = true;
       ++p.stats.slices_run;
       for (int k = 0; k < p.threads; ++k) {
@@ -888,6 +972,11 @@ struct Machine::Impl final : MemoryObserver {
         ++p.stats.placements.threads;
         if (pages_here[c] > 0) ++p.stats.placements.on_page_clusters;
         if (p.previous[k] == c) ++p.stats.placements.stayed;
+        NUMA_LOG(log_sched, cosched_numa_sched, "clock %lld cluster %d: %s placed (%s)",
+                 static_cast<long long>(at), c, thread_name(threads[p.first_thread + k]).c_str(),
+                 p.previous[k] < 0    ? "first run"
+                 : p.previous[k] == c ? "stays"
+                                      : fmt::format("moved from cluster {}", p.previous[k]).c_str());
       }
     }
     for (auto& p : processes)
@@ -914,6 +1003,9 @@ struct Machine::Impl final : MemoryObserver {
     for (int c : p.allocation) mine[c] = 1;
     const int dropped = memory.drop_copies(p.shared_base, p.shared->pages, mine, at);
     p.stats.copies_dropped += dropped;
+    NUMA_LOG(log_memory && dropped > 0, cosched_numa_memory,
+             "clock %lld: %s drops %d copies outside its clusters (A11)", static_cast<long long>(at),
+             process_name(static_cast<int>(&p - processes.data())).c_str(), dropped);
   }
 
   void resume(Thread& t, int cluster, Clock at) {
