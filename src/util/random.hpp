@@ -35,8 +35,8 @@ inline std::int64_t uniform_between(std::mt19937_64& engine, std::int64_t lo, st
 
 // An integer in [0, bound), bound >= 1, from one draw of 64 bits x: floor(x * bound / 2^64), the high word of
 // the 128-bit product. One draw per value; value v is drawn with probability ceil or floor of 2^64 / bound
-// over 2^64, a bias below bound / 2^64. The NUMA machine's rule (src/numa/), kept so that its runs draw as
-// they always have; every other model uses uniform_below.
+// over 2^64, each off 1 / bound by less than 1 / 2^64. The NUMA machine's rule (src/numa/), kept so that its
+// runs draw as they always have; every other model uses uniform_below.
 inline std::uint64_t uniform_below_multiply_high(std::mt19937_64& engine, std::uint64_t bound) {
   __extension__ using Wide = unsigned __int128;
   return static_cast<std::uint64_t>((static_cast<Wide>(engine()) * bound) >> 64);
