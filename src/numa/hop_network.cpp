@@ -99,7 +99,7 @@ int HopNetwork::height_of_lca(int a, int b) const {
   fail(fmt::format("clusters {} and {} have no common switch", a, b));
 }
 
-// A route of LCA height h: up[from][0..h-1], then down[to][h-1..0] (platform/numa_platform.hpp).
+// A route of LCA height h: up[from][0..h-1], then down[to][h-1..0] (platform/numa_topology.hpp).
 int HopNetwork::port_of(const MessageSlot& slot, int hop) const {
   const int height = slot.height;
   return hop < height ? up_[slot.message.from * levels_ + hop]

@@ -1,28 +1,41 @@
 #include "numa/machine.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <limits>
+#include <optional>
 #include <queue>
 #include <random>
 #include <stdexcept>
 
+#include "numa/memory.hpp"
+#include "numa/reference_stream.hpp"
 #include "numa/reference_table.hpp"
 #include "numa/rmt.hpp"
+#include "numa/sync_points.hpp"
 #include "sched/numa/allocation.hpp"
 #include "sched/numa/priority.hpp"
 #include "sched/numa/replacement.hpp"
-#include "util/fenwick.hpp"
 #include "util/log.hpp"
 #include "util/normal.hpp"
 
 XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(cosched_numa);
+XBT_LOG_EXTERNAL_CATEGORY(cosched_numa_sched);
+XBT_LOG_EXTERNAL_CATEGORY(cosched_numa_memory);
+
+// A decision line (README, "Why did it do that?") behind a flag the machine keeps: a line that is off costs
+// one test, and its formatting is a cold function (util/log.hpp).
+#define NUMA_LOG(on, category, ...)               \
+  do {                                            \
+    if (on) [[unlikely]]                          \
+      COSCHED_COLD_CDEBUG(category, __VA_ARGS__); \
+  } while (false)
 
 namespace cosched::numa {
 namespace {
-
-constexpr Clock kNever = std::numeric_limits<Clock>::max() / 4;
 
 // A processor's state at a clock (docs/models/numa.md section 7); Off: the thread holds no processor.
 enum class State : std::uint8_t { Off, Effective, Comm, Sync, Disk };
@@ -47,45 +60,6 @@ struct Op {
   std::uint32_t serial = 0;
 };
 
-struct Frame {
-  int page = -1;
-  int process = -1;  // the page's process, and whether the page is shared: read by every victim choice
-  bool shared = false;
-  Clock last_ref = 0;
-  std::int64_t ref_eff = 0;  // the referencing thread's effective clocks when last_ref was settled
-  std::uint64_t stamp = 0;   // the placement ref_eff belongs to
-  int pins = 0;              // coherency processing (thesis 4.4): never a victim while pinned
-};
-
-struct ClusterState {
-  std::vector<Frame> frames;
-  std::vector<int> free;                     // free frames, taken from the back
-  int process = -1;                          // the process allocated this cluster in the slice
-  int thread = -1;                           // its thread here
-  std::vector<std::pair<int, int>> pending;  // (page, thread) waiting for an evictable frame
-};
-
-struct Copy {
-  int cluster, frame;
-};
-
-struct Page {
-  int process = 0;
-  int thread = -1;               // the owner of a local page; -1 for a shared page
-  int index = 0;                 // in its space
-  int cluster = -1, frame = -1;  // a local page: where it is (-1: unloaded)
-  bool moving = false;           // a local page on its way to its thread's new cluster
-  std::vector<Copy> copies;      // a shared page: its copies
-};
-
-Page make_page(int process, int thread, int index) {
-  Page page;
-  page.process = process;
-  page.thread = thread;
-  page.index = index;
-  return page;
-}
-
 struct Thread {
   int process = 0, index = 0;
   int cluster = -1, last_cluster = -1;
@@ -96,8 +70,7 @@ struct Thread {
   Clock pre_until = 0;  // the clocks before this one are effective whatever is drawn (a completing access)
   std::int64_t next_sync = 0;
   int sync_point = 0;
-  util::Fenwick local_ev, shared_ev;  // weights of the entries that need more than a local action
-  std::mt19937_64 rng;
+  ReferenceStream stream;
   std::uint32_t version = 0;
   bool next_is_sync = false;
   Op op;
@@ -108,18 +81,11 @@ struct Thread {
   std::int64_t access_events = 0;
 };
 
-struct Point {
-  std::vector<char> member;
-  int members = 0, arrived = 0;
-  int coordinator = 0;
-};
-
 struct Process {
   std::string name;
   int copy = 0;
   int threads = 0;
   int first_thread = 0;
-  Clock interval = 0;
   const ReferenceTable* local = nullptr;
   const ReferenceTable* shared = nullptr;
   double shared_rate = 0;
@@ -132,9 +98,7 @@ struct Process {
   Clock t_base = 0;
   int active = 0;
   std::uint32_t finish_version = 0;
-  std::mt19937_64 rng;
-  std::deque<Point> points;
-  int points_base = 0;
+  SyncPoints sync;
   metrics::NumaProcessRecord stats;
 };
 
@@ -158,17 +122,6 @@ struct Payload {
   int from = 0, to = 0;
 };
 
-struct Write {
-  int thread = -1, page = -1, cluster = -1, frame = -1;
-  int outstanding = 0;
-};
-
-// Uniform integer in [0, n) by a multiply-high of 64 random bits (portable, unlike std distributions).
-__extension__ using Wide = unsigned __int128;
-std::int64_t uniform_below(std::mt19937_64& rng, std::int64_t n) {
-  return static_cast<std::int64_t>((static_cast<Wide>(rng()) * static_cast<std::uint64_t>(n)) >> 64);
-}
-
 // Chapter 5's three rates over `over` processor-clocks (docs/models/numa.md section 7): net = E / T,
 // calibrated = net (1 + I / T), maximum = (E + I) / T.
 metrics::NumaRates rates(std::int64_t effective, std::int64_t idle, double over) {
@@ -176,17 +129,15 @@ metrics::NumaRates rates(std::int64_t effective, std::int64_t idle, double over)
   return {net, net * (1 + idle / over), (effective + idle) / over};
 }
 
-// The number of failures before the first success of Bernoulli(p) trials.
-Clock geometric(double p, std::mt19937_64& rng) {
-  if (p <= 0) return kNever;
-  if (p >= 1) return 0;
-  const double g = std::floor(std::log(util::uniform_open01(rng)) / std::log1p(-p));
-  return g >= static_cast<double>(kNever) ? kNever : static_cast<Clock>(g);
+const sched::NumaReplacementEntry& replacement_named(const std::string& name) {
+  const auto* entry = sched::find_numa_replacement(name);
+  if (!entry) throw std::logic_error("numa: unknown replacement strategy " + name);
+  return *entry;
 }
 
 }  // namespace
 
-struct Machine::Impl {
+struct Machine::Impl final : MemoryObserver {
   const config::NumaConfig& numa;
   const platform::NumaTopology& topology;
   Network& network;
@@ -196,16 +147,18 @@ struct Machine::Impl {
   metrics::MessageRecorder* const message_trace;  // null unless messages are traced
   const Execution execution;
   const sched::NumaPolicyEntry* policy;
-  const sched::NumaReplacementEntry* replacement;
+  const SyncPoints::Members barrier;
+  // The decision categories are on (log settings are made before the run).
+  const bool log_sched = XBT_LOG_ISENABLED(cosched_numa_sched, xbt_log_priority_debug);
+  const bool log_memory = XBT_LOG_ISENABLED(cosched_numa_memory, xbt_log_priority_debug);
   const int clusters_n;
   const std::array<int, kMessageKinds> bytes;
 
   std::vector<ReferenceTable> tables;  // per profile: local, shared
   std::vector<Process> processes;
   std::vector<Thread> threads;
-  std::vector<Page> pages;
-  std::vector<ClusterState> clusters;
   ResourceTree rmt;
+  Memory memory;
   std::mt19937_64 sched_rng;
   std::mt19937_64 lru_rng;  // LRU times' draws: their own stream, so that they never shift a thread's
 
@@ -213,8 +166,6 @@ struct Machine::Impl {
   std::uint64_t seq = 0;
   std::vector<Payload> payloads;
   std::vector<int> free_payloads;
-  std::vector<Write> writes;
-  std::vector<int> free_writes;
   std::vector<Payload> local_messages;  // messages to the sender's own cluster, handed over as events
   std::vector<std::int64_t> trace_ids;  // by payload slot, when messages are traced: the recorder's id
 
@@ -226,8 +177,6 @@ struct Machine::Impl {
   Clock end_clock = 0;
   std::uint64_t events = 0;
   std::uint64_t placements = 0;
-  std::vector<int> rank;  // by process: its place in this slice's priority order
-  std::vector<sched::FrameView> views;
   std::array<std::int64_t, kMessageKinds> messages{};
   metrics::TimelineRecorder timeline;
 
@@ -241,13 +190,15 @@ struct Machine::Impl {
         message_trace(setup.messages),
         execution(setup.execution),
         policy(sched::find_numa_policy(setup.numa->policy)),
-        replacement(sched::find_numa_replacement(setup.numa->replacement)),
+        barrier(SyncPoints::members_named(setup.numa->barrier)),
         clusters_n(static_cast<int>(setup.topology->up.size())),
         bytes(message_bytes(*setup.numa)),
         rmt(*setup.topology, setup.numa->pages_per_cluster, count_processes(*setup.numa)),
+        memory(clusters_n, setup.numa->pages_per_cluster, replacement_named(setup.numa->replacement), rmt,
+               *this),
         sched_rng(util::mix_seed(setup.seed, 3)),
         lru_rng(util::mix_seed(setup.seed, 4)) {
-    if (!policy || !replacement) throw std::logic_error("numa: unknown policy or replacement strategy");
+    if (!policy) throw std::logic_error("numa: unknown policy " + setup.numa->policy);
     build(setup.seed);
   }
 
@@ -276,35 +227,29 @@ struct Machine::Impl {
         p.shared = &tables[2 * j + 1];
         p.shared_rate = profile.shared_rate;
         p.local_pages = profile.local_pages;
-        p.rng.seed(util::mix_seed(seed, 2, static_cast<std::uint64_t>(id)));
-        // A7: a range is drawn once per process, when it is created.
-        p.interval = profile.sync_min + uniform_below(p.rng, profile.sync_max - profile.sync_min + 1);
+        p.sync = SyncPoints(profile.threads, barrier, profile.sync_min, profile.sync_max,
+                            util::mix_seed(seed, 2, static_cast<std::uint64_t>(id)));
         p.previous.assign(profile.threads, -1);
         p.stats.name = profile.name;
         p.stats.copy = copy;
         p.stats.threads = profile.threads;
-        p.local_base = static_cast<int>(pages.size());
+        p.local_base = memory.pages();
         for (int k = 0; k < profile.threads; ++k)
-          for (int i = 0; i < profile.local_pages; ++i) pages.push_back(make_page(id, p.first_thread + k, i));
-        p.shared_base = static_cast<int>(pages.size());
-        for (int i = 0; i < profile.shared_pages; ++i) pages.push_back(make_page(id, -1, i));
+          for (int i = 0; i < profile.local_pages; ++i) memory.add_page(id, p.first_thread + k, i);
+        p.shared_base = memory.pages();
+        for (int i = 0; i < profile.shared_pages; ++i) memory.add_page(id, -1, i);
         for (int k = 0; k < profile.threads; ++k) {
           Thread t;
           t.process = id;
           t.index = k;
-          t.next_sync = p.interval;
-          t.rng.seed(util::mix_seed(seed, 1, threads.size()));
+          t.next_sync = p.sync.interval();
+          t.stream =
+              ReferenceStream(*p.local, *p.shared, p.shared_rate, util::mix_seed(seed, 1, threads.size()));
           threads.push_back(std::move(t));
         }
         processes.push_back(std::move(p));
       }
     }
-    clusters.resize(clusters_n);
-    for (auto& c : clusters) {
-      c.frames.resize(numa.pages_per_cluster);
-      for (int f = numa.pages_per_cluster - 1; f >= 0; --f) c.free.push_back(f);
-    }
-    rank.assign(processes.size(), 0);
     if (record_timeline) timeline = metrics::TimelineRecorder(static_cast<int>(threads.size()));
   }
 
@@ -341,6 +286,26 @@ struct Machine::Impl {
 
   int hops(int a, int b) const { return 2 * topology.height_of_lca(a, b); }
   int id_of(const Thread& t) const { return static_cast<int>(&t - threads.data()); }
+
+  // The names in decision lines: "p16#0", "p16#0 thread 3", "local page 5 of p16#0 thread 3", "shared page 12
+  // of p16#0".
+  std::string process_name(int id) const {
+    return fmt::format("{}#{}", processes[id].name, processes[id].copy);
+  }
+  std::string thread_name(const Thread& t) const {
+    return fmt::format("{} thread {}", process_name(t.process), t.index);
+  }
+  std::string page_name(int page) const {
+    const Page& pg = memory.page(page);
+    if (pg.thread >= 0) return fmt::format("local page {} of {}", pg.index, thread_name(threads[pg.thread]));
+    return fmt::format("shared page {} of {}", pg.index, process_name(pg.process));
+  }
+  std::string process_names(const std::vector<int>& ids) const {
+    if (ids.empty()) return "(none)";
+    std::vector<std::string> out;
+    for (int id : ids) out.push_back(process_name(id));
+    return fmt::format("{}", fmt::join(out, " "));
+  }
 
   // ---- accounting ----
 
@@ -393,19 +358,6 @@ struct Machine::Impl {
 
   // ---- execution (docs/models/numa.md sections 6.1-6.2) ----
 
-  double local_share(const Thread& t, const Process& p) const {
-    return p.local->total > 0 ? (1 - p.shared_rate) * static_cast<double>(t.local_ev.total()) / p.local->total
-                              : 0;
-  }
-  double shared_share(const Thread& t, const Process& p) const {
-    return p.shared->total > 0 ? p.shared_rate * static_cast<double>(t.shared_ev.total()) / p.shared->total
-                               : 0;
-  }
-  double event_probability(const Thread& t) const {
-    const Process& p = processes[t.process];
-    return local_share(t, p) + shared_share(t, p);
-  }
-
   // The thread executes from `at`; its first `pre` clocks are effective whatever happens (the clock that
   // completes an access whose data has arrived).
   void start_effective(Thread& t, Clock at, int pre) {
@@ -428,29 +380,27 @@ struct Machine::Impl {
       push(from + (t.next_is_sync ? to_sync : pre), EventKind::Thread, id, t.version);
       return;
     }
-    const Clock g = geometric(event_probability(t), t.rng);
+    const Clock g = t.stream.clocks_to_event();
     t.next_is_sync = g >= kNever || pre + g >= to_sync;
     push(from + (t.next_is_sync ? to_sync : pre + g), EventKind::Thread, id, t.version);
   }
 
+  // The page a reference of thread t touches.
+  int page_of(const Thread& t, const Process& p, ReferenceStream::Reference r) const {
+    return r.shared ? p.shared_base + p.shared->entry_page[r.entry]
+                    : p.local_base + t.index * p.local_pages + p.local->entry_page[r.entry];
+  }
+
   // Stepped execution: clock `at` drawn as the thesis says (the space, then the entry, then its type). An
   // effective clock records its reference and the next clock is drawn at at + 1 (false); a clock that needs
-  // more than a local action gives its entry (true).
-  bool step(Thread& t, Clock at, bool& shared, int& entry) {
+  // more than a local action gives its reference (true).
+  bool step(Thread& t, Clock at, ReferenceStream::Reference& r) {
     const Process& p = processes[t.process];
-    shared = util::uniform_open01(t.rng) < p.shared_rate;
-    const ReferenceTable& table = shared ? *p.shared : *p.local;
-    entry = -1;
-    std::int64_t v = table.total > 0 ? uniform_below(t.rng, table.total) : 0;
-    for (std::size_t e = 0; e < table.entry_weight.size() && entry < 0; ++e) {
-      if (v < table.entry_weight[e]) entry = static_cast<int>(e);
-      v -= table.entry_weight[e];
-    }
-    if (entry >= 0 && (shared ? t.shared_ev : t.local_ev).weight(entry) > 0) return true;
-    if (entry >= 0) {
-      const int page = shared ? p.shared_base + table.entry_page[entry]
-                              : p.local_base + t.index * p.local_pages + table.entry_page[entry];
-      const int frame = frame_of(page, t.cluster);
+    bool event;
+    r = t.stream.draw_clock(event);
+    if (event) return true;
+    if (r.entry >= 0) {
+      const int frame = memory.frame_of(page_of(t, p, r), t.cluster);
       if (frame >= 0) touch(t.cluster, frame, at);
     }
     t.pre_until = at + 1;
@@ -481,52 +431,48 @@ struct Machine::Impl {
       return;
     }
     const Process& p = processes[t.process];
-    bool shared;
-    int entry;
+    ReferenceStream::Reference r;
     if (execution == Execution::Stepped) {
-      if (!step(t, at, shared, entry)) return;
+      if (!step(t, at, r)) return;
     } else {
-      const double l = local_share(t, p), s = shared_share(t, p);
-      shared = util::uniform_open01(t.rng) * (l + s) >= l;
-      const auto& ev = shared ? t.shared_ev : t.local_ev;
-      entry = static_cast<int>(ev.find(uniform_below(t.rng, ev.total())));
+      r = t.stream.draw_event();
     }
     ++t.access_events;
-    const ReferenceTable& table = shared ? *p.shared : *p.local;
-    const int page = shared ? p.shared_base + table.entry_page[entry]
-                            : p.local_base + t.index * p.local_pages + table.entry_page[entry];
+    const ReferenceTable& table = r.shared ? *p.shared : *p.local;
     set_state(t, State::Comm, at);
-    access(t, page, table.entry_write[entry], at);
-  }
-
-  int frame_of(int page, int cluster) const {
-    const Page& pg = pages[page];
-    if (pg.thread >= 0) return pg.cluster == cluster && !pg.moving ? pg.frame : -1;
-    for (const auto& c : pg.copies)
-      if (c.cluster == cluster) return c.frame;
-    return -1;
+    access(t, page_of(t, p, r), table.entry_write[r.entry], at);
   }
 
   void touch(int cluster, int frame, Clock at) {
-    Frame& f = clusters[cluster].frames[frame];
-    f.last_ref = at;
-    const int tid = clusters[cluster].thread;
-    if (tid >= 0) {
-      f.ref_eff = threads[tid].eff;
-      f.stamp = threads[tid].placement;
-    }
+    const int tid = memory.occupant(cluster);
+    if (tid < 0) return memory.touch(cluster, frame, at, nullptr);
+    const MemoryObserver::Stamp here = stamp(tid);
+    memory.touch(cluster, frame, at, &here);
+  }
+
+  MemoryObserver::Stamp stamp(int thread) const override {
+    return {threads[thread].eff, threads[thread].placement};
   }
 
   // One access of thread t, at `at`, evaluated against where the page is now (docs/models/numa.md
   // section 6.1).
   void access(Thread& t, int page, bool write, Clock at) {
-    Page& pg = pages[page];
+    const Page& pg = memory.page(page);
     const int here = t.cluster;
-    const int frame = frame_of(page, here);
+    const int frame = memory.frame_of(page, here);
     if (pg.thread >= 0) {  // a local page
       if (frame >= 0) return complete(t, here, frame, at);
-      if (pg.moving) return wait_memory(t, page, write, at);
+      if (pg.moving) {
+        NUMA_LOG(log_memory, cosched_numa_memory,
+                 "clock %lld cluster %d: %s misses %s: on its way here, waits", static_cast<long long>(at),
+                 here, thread_name(t).c_str(), page_name(page).c_str());
+        return wait_memory(t, page, write, at);
+      }
       if (pg.cluster >= 0) {
+        NUMA_LOG(log_memory, cosched_numa_memory,
+                 "clock %lld cluster %d: %s misses %s: asks cluster %d to migrate it (%d hops)",
+                 static_cast<long long>(at), here, thread_name(t).c_str(), page_name(page).c_str(),
+                 pg.cluster, hops(here, pg.cluster));
         send({Purpose::Request, id_of(t), page, true, -1, t.process, -1, here, pg.cluster},
              MessageKind::Communication, at);
         return wait_memory(t, page, write, at);
@@ -544,6 +490,9 @@ struct Machine::Impl {
       const int h = hops(here, c.cluster);
       if (h < best || (h == best && c.cluster < holder)) best = h, holder = c.cluster;
     }
+    NUMA_LOG(log_memory, cosched_numa_memory,
+             "clock %lld cluster %d: %s misses %s: asks cluster %d (%d hops)", static_cast<long long>(at),
+             here, thread_name(t).c_str(), page_name(page).c_str(), holder, best);
     send({Purpose::Request, id_of(t), page, false, -1, t.process, -1, here, holder},
          MessageKind::Communication, at);
     wait_memory(t, page, write, at);
@@ -566,26 +515,23 @@ struct Machine::Impl {
     t.op.serial = ++t.version;  // no other event of the thread is pending while it waits
     set_state(t, State::Disk, at);
     push(at + numa.disk, EventKind::Disk, id_of(t), t.op.serial);
+    NUMA_LOG(log_memory, cosched_numa_memory, "clock %lld cluster %d: %s misses %s: disk, until clock %lld",
+             static_cast<long long>(at), t.cluster, thread_name(t).c_str(), page_name(page).c_str(),
+             static_cast<long long>(at + numa.disk));
   }
 
   // Thesis 4.2.4: "Every write access starts update processing by sending update messages to every copy. The
   // processor stops until it collects all acknowledges." Under release consistency it goes on, and waits at
   // its next sync point instead.
   void start_write(Thread& t, int page, int cluster, int frame, Clock at) {
-    Page& pg = pages[page];
+    const Page& pg = memory.page(page);
     Process& p = processes[t.process];
     ++p.stats.writes;
-    int w;
-    if (!free_writes.empty()) {
-      w = free_writes.back();
-      free_writes.pop_back();
-    } else {
-      w = static_cast<int>(writes.size());
-      writes.emplace_back();
-    }
     const int tid = id_of(t);
-    writes[w] = Write{tid, page, cluster, frame, static_cast<int>(pg.copies.size()) - 1};
-    ++clusters[cluster].frames[frame].pins;
+    const int w = memory.begin_write(tid, page, cluster, frame);
+    NUMA_LOG(log_memory, cosched_numa_memory, "clock %lld cluster %d: %s writes %s: updates %d other copies",
+             static_cast<long long>(at), cluster, thread_name(t).c_str(), page_name(page).c_str(),
+             memory.write(w).outstanding);
     for (const auto& c : pg.copies)
       if (c.cluster != cluster)
         send({Purpose::Update, tid, page, false, w, t.process, -1, cluster, c.cluster}, MessageKind::Update,
@@ -613,7 +559,7 @@ struct Machine::Impl {
         access(t, op.page, op.write, at);
         break;
       case OpKind::Write: {
-        const int frame = frame_of(op.page, t.cluster);
+        const int frame = memory.frame_of(op.page, t.cluster);
         if (frame >= 0) touch(t.cluster, frame, at);
         start_effective(t, at, 1);
         break;
@@ -631,36 +577,11 @@ struct Machine::Impl {
 
   // ---- synchronization (thesis 4.2.3, A6-A8) ----
 
-  Point& point(Process& p, int k) {
-    while (k >= p.points_base + static_cast<int>(p.points.size())) {
-      Point pt;
-      const int n = p.threads;
-      int size = n;
-      if (numa.barrier == "random-subset")
-        size = 2 + static_cast<int>(uniform_below(p.rng, std::max(1, n - 1)));
-      if (numa.barrier == "pair") size = 2;
-      size = std::min(size, n);
-      std::vector<int> order(n);
-      for (int i = 0; i < n; ++i) order[i] = i;
-      pt.member.assign(n, 0);
-      pt.coordinator = n;
-      for (int i = 0; i < size; ++i) {
-        const int j = i + static_cast<int>(uniform_below(p.rng, n - i));
-        std::swap(order[i], order[j]);
-        pt.member[order[i]] = 1;
-        pt.coordinator = std::min(pt.coordinator, order[i]);
-      }
-      pt.members = size;
-      p.points.push_back(std::move(pt));
-    }
-    return p.points[k - p.points_base];
-  }
-
   void reach_sync(Thread& t, Clock at) {
     Process& p = processes[t.process];
     const int k = t.sync_point++;
-    t.next_sync += p.interval;
-    if (!point(p, k).member[t.index]) return start_effective(t, at, 0);
+    t.next_sync += p.sync.interval();
+    if (!p.sync.is_member(k, t.index)) return start_effective(t, at, 0);
     ++p.stats.barriers;
     if (t.outstanding_writes > 0) {
       t.op = Op{OpKind::Drain};
@@ -677,164 +598,87 @@ struct Machine::Impl {
     Process& p = processes[t.process];
     t.op = Op{OpKind::Barrier};
     set_state(t, State::Sync, at);
-    const Point& pt = point(p, k);
-    const Thread& coordinator = threads[p.first_thread + pt.coordinator];
+    const Thread& coordinator = threads[p.first_thread + p.sync.coordinator(k)];
     send({Purpose::Arrive, id_of(t), -1, false, -1, t.process, k, where(t), where(coordinator)},
          MessageKind::Communication, at);
   }
 
   void count_arrival(int process, int k, int cluster, Clock at) {
     Process& p = processes[process];
-    Point& pt = point(p, k);
-    if (++pt.arrived < pt.members) return;
+    if (!p.sync.arrive(k)) return;
     for (int i = 0; i < p.threads; ++i) {
-      if (!pt.member[i]) continue;
+      if (!p.sync.is_member(k, i)) continue;
       Thread& m = threads[p.first_thread + i];
       send({Purpose::Release, p.first_thread + i, -1, false, -1, process, k, cluster, where(m)},
            MessageKind::Communication, at);
     }
   }
 
-  // ---- memory (thesis 4.2.4, 4.4) ----
+  // ---- memory (thesis 4.2.4, 4.4; numa/memory.hpp) ----
 
   // The thread running on `cluster` and its process, if it is one of the page's.
-  Thread* user_here(const Page& pg, int cluster) {
-    const int tid = clusters[cluster].thread;
-    if (tid < 0) return nullptr;
-    Thread& t = threads[tid];
-    if (t.process != pg.process) return nullptr;
-    if (pg.thread >= 0 && pg.thread != tid) return nullptr;
-    return &t;
+  Thread* user_here(int page, int cluster) {
+    const int tid = memory.user_here(page, cluster);
+    return tid >= 0 ? &threads[tid] : nullptr;
   }
 
-  bool entry_is_event(const Thread& t, const Page& pg, bool write) const {
-    const int frame = frame_of(static_cast<int>(&pg - pages.data()), t.cluster);
+  bool entry_is_event(const Thread& t, int page, bool write) const {
+    const int frame = memory.frame_of(page, t.cluster);
     if (frame < 0) return true;
+    const Page& pg = memory.page(page);
     if (pg.thread >= 0) return false;
     return write && pg.copies.size() > 1;
   }
 
-  // Page pg's state changed on or about `cluster`: the entries of the thread there follow.
-  void refresh(Page& pg, int cluster, Clock at) {
-    Thread* t = user_here(pg, cluster);
+  // Page `page`'s state changed on or about `cluster`: the entries of the thread there follow.
+  void page_changed(int page, int cluster, Clock at) override {
+    Thread* t = user_here(page, cluster);
     if (!t) return;
     const Process& p = processes[t->process];
+    const Page& pg = memory.page(page);
     const bool shared = pg.thread < 0;
     const ReferenceTable& table = shared ? *p.shared : *p.local;
-    auto& ev = shared ? t->shared_ev : t->local_ev;
     bool changed = false;
     for (int k = table.page_first[pg.index]; k < table.page_first[pg.index + 1]; ++k) {
       const int e = table.page_entries[k];
-      const std::int64_t w = entry_is_event(*t, pg, table.entry_write[e]) ? table.entry_weight[e] : 0;
-      if (ev.weight(e) != w) {
-        ev.set(e, w);
-        changed = true;
-      }
+      const std::int64_t w = entry_is_event(*t, page, table.entry_write[e]) ? table.entry_weight[e] : 0;
+      changed |= t->stream.set(shared, e, w);
     }
     if (changed) redraw(*t, at);
   }
 
   // Puts page `page` into a frame of `cluster` (evicting if it must); false when no frame can be evicted.
   bool install(int page, int cluster, Clock at) {
-    Page& pg = pages[page];
-    if (frame_of(page, cluster) >= 0) return true;
-    ClusterState& cs = clusters[cluster];
-    int frame;
-    if (!cs.free.empty()) {
-      frame = cs.free.back();
-      cs.free.pop_back();
-    } else {
-      auto victim = choose_victim(cluster, at);
-      if (!victim) return false;
-      frame = *victim;
-      evict(cluster, frame, at);
-      cs.free.pop_back();  // evict() returned the frame to the free list
+    const bool loads = log_memory && memory.frame_of(page, cluster) < 0;
+    std::optional<Memory::Eviction> evicted;
+    if (!memory.install(page, cluster, at, evicted)) {
+      NUMA_LOG(log_memory, cosched_numa_memory,
+               "clock %lld cluster %d: %s waits for a frame: every frame pinned", static_cast<long long>(at),
+               cluster, page_name(page).c_str());
+      return false;
     }
-    Frame& f = cs.frames[frame];
-    f = Frame{};
-    f.page = page;
-    f.process = pg.process;
-    f.shared = pg.thread < 0;
-    f.last_ref = at;
-    touch(cluster, frame, at);
-    rmt.page_in(pg.process, cluster);
-    if (pg.thread >= 0) {
-      pg.cluster = cluster;
-      pg.frame = frame;
-      pg.moving = false;
-      refresh(pg, cluster, at);
-    } else {
-      pg.copies.push_back({cluster, frame});
-      refresh(pg, cluster, at);
-      if (pg.copies.size() == 2) refresh(pg, pg.copies.front().cluster, at);
+    // Table 5.5: evictions by the victim's class.
+    if (evicted) {
+      ++processes[memory.page(evicted->page).process]
+            .stats.pages_replaced[static_cast<int>(evicted->page_class)];
+      NUMA_LOG(log_memory, cosched_numa_memory, "clock %lld cluster %d: evicts %s (%s) for %s",
+               static_cast<long long>(at), cluster, page_name(evicted->page).c_str(),
+               std::string(sched::page_class_name(evicted->page_class)).c_str(), page_name(page).c_str());
     }
+    NUMA_LOG(loads, cosched_numa_memory, "clock %lld cluster %d: %s loaded in frame %d",
+             static_cast<long long>(at), cluster, page_name(page).c_str(), memory.frame_of(page, cluster));
     return true;
-  }
-
-  // Frees a frame; `replaced`: a victim of the replacement strategy (counted by class, table 5.5).
-  void remove(int cluster, int frame, Clock at) {
-    ClusterState& cs = clusters[cluster];
-    Frame& f = cs.frames[frame];
-    Page& pg = pages[f.page];
-    rmt.page_out(pg.process, cluster);
-    if (pg.thread >= 0) {
-      pg.cluster = -1;
-      pg.frame = -1;
-    } else {
-      auto it = std::find_if(pg.copies.begin(), pg.copies.end(),
-                             [&](const Copy& c) { return c.cluster == cluster; });
-      pg.copies.erase(it);
-    }
-    f.page = -1;
-    cs.free.push_back(frame);
-    refresh(pg, cluster, at);
-    if (pg.thread < 0 && pg.copies.size() == 1) refresh(pg, pg.copies.front().cluster, at);
-  }
-
-  sched::PageClass class_of(const Page& pg, int cluster) const {
-    const bool running = clusters[cluster].process == pg.process;
-    return sched::page_class(running, pg.thread < 0, pg.thread < 0 && pg.copies.size() > 1);
-  }
-
-  void evict(int cluster, int frame, Clock at) {
-    const Page& pg = pages[clusters[cluster].frames[frame].page];
-    const auto c = class_of(pg, cluster);
-    ++processes[pg.process].stats.pages_replaced[static_cast<int>(c)];
-    remove(cluster, frame, at);
-  }
-
-  // The strategy's victim among the cluster's frames. LRU times are settled (drawn, section 6.4) only for the
-  // frames that share the strategy's smallest order: the others cannot be the victim.
-  std::optional<int> choose_victim(int cluster, Clock at) {
-    ClusterState& cs = clusters[cluster];
-    views.clear();
-    std::int64_t best = std::numeric_limits<std::int64_t>::max();
-    const int running = cs.process;
-    for (int f = 0; f < static_cast<int>(cs.frames.size()); ++f) {
-      const Frame& frame = cs.frames[f];
-      if (frame.page < 0 || frame.pins > 0) continue;
-      sched::FrameView v;
-      v.frame = f;
-      v.page_class = sched::page_class(frame.process == running, frame.shared,
-                                       frame.shared && pages[frame.page].copies.size() > 1);
-      v.priority_rank = rank[frame.process];
-      best = std::min(best, replacement->order(v));
-      views.push_back(v);
-    }
-    std::erase_if(views, [&](const sched::FrameView& v) { return replacement->order(v) != best; });
-    for (auto& v : views) v.last_reference = last_reference(cluster, v.frame, at);
-    return replacement->victim(views);
   }
 
   // A30: a page's time is its last reference on this cluster. References in skipped stretches of effective
   // execution are not drawn one by one; the last one is drawn when it is needed, from the exact distribution
   // of the page's references over the effective clocks the thread here has run since the time last settled
   // (docs/models/numa.md section 6.4).
-  Clock last_reference(int cluster, int frame, Clock at) {
-    Frame& f = clusters[cluster].frames[frame];
+  Clock last_reference(int cluster, int frame, Clock at) override {
+    Frame& f = memory.frame(cluster, frame);
     if (execution == Execution::Stepped) return f.last_ref;
-    const Page& pg = pages[f.page];
-    Thread* t = user_here(pg, cluster);
+    const Page& pg = memory.page(f.page);
+    Thread* t = user_here(f.page, cluster);
     if (!t) return f.last_ref;
     const std::int64_t eff_now = t->eff + (t->state == State::Effective ? at - t->seg_start : 0);
     const std::int64_t from = f.stamp == t->placement ? f.ref_eff : t->placement_eff;
@@ -856,7 +700,7 @@ struct Machine::Impl {
                                     p.shared->total
                               : 0;
     }
-    const double pev = event_probability(*t);
+    const double pev = t->stream.event_probability();
     if (pev < 1) q /= 1 - pev;
     f.ref_eff = eff_now;
     f.stamp = t->placement;
@@ -876,13 +720,10 @@ struct Machine::Impl {
   }
 
   void retry_pending(int cluster, Clock at) {
-    auto& pending = clusters[cluster].pending;
-    if (pending.empty()) return;
-    auto waiting = std::move(pending);
-    pending.clear();
+    const auto waiting = memory.take_waiting(cluster);
     for (const auto& [page, tid] : waiting) {
       if (!install(page, cluster, at)) {
-        pending.emplace_back(page, tid);
+        memory.wait_for_frame(cluster, page, tid);
         continue;
       }
       op_ended(threads[tid], at);
@@ -891,7 +732,7 @@ struct Machine::Impl {
 
   void arrive_page(int page, int cluster, int tid, Clock at) {
     if (!install(page, cluster, at)) {
-      clusters[cluster].pending.emplace_back(page, tid);
+      memory.wait_for_frame(cluster, page, tid);
       return;
     }
     op_ended(threads[tid], at);
@@ -905,13 +746,16 @@ struct Machine::Impl {
     free_payloads.push_back(slot);
     switch (m.purpose) {
       case Purpose::Request: {
-        Page& pg = pages[m.page];
+        const Page& pg = memory.page(m.page);
         Process& p = processes[pg.process];
-        const int frame = frame_of(m.page, m.to);
+        const int frame = memory.frame_of(m.page, m.to);
         // A local page never leaves the cluster its thread runs on now (the thread asked from elsewhere and
         // was placed back here since, A20): the requester evaluates its access again and finds it here.
         const bool owner_here = m.migrate && threads[m.thread].cluster == m.to;
         if (frame < 0 || (m.migrate && pg.moving) || owner_here) {
+          NUMA_LOG(log_memory, cosched_numa_memory, "clock %lld cluster %d: refuses %s to cluster %d (%s)",
+                   static_cast<long long>(at), m.to, page_name(m.page).c_str(), m.from,
+                   frame >= 0 && owner_here ? "its thread runs here" : "not here");
           send({Purpose::Nack, m.thread, m.page, m.migrate, -1, m.process, -1, m.to, m.from},
                MessageKind::Communication, at);
           break;
@@ -919,14 +763,17 @@ struct Machine::Impl {
         const int route = hops(m.to, m.from);
         if (m.migrate) {
           // Thesis 4.2.4: local pages move on demand; the old frame is freed as the page leaves.
-          remove(m.to, frame, at);
+          memory.remove(m.to, frame, at);
           retry_pending(m.to, at);
-          pg.moving = true;
+          memory.mark_moving(m.page);
           ++p.stats.page_transfers.migrations;
         } else {
           ++p.stats.page_transfers.copies;
         }
         p.stats.page_transfers.hops += route;
+        NUMA_LOG(log_memory, cosched_numa_memory,
+                 "clock %lld cluster %d: sends %s to cluster %d (%s, %d hops)", static_cast<long long>(at),
+                 m.to, page_name(m.page).c_str(), m.from, m.migrate ? "migration" : "copy", route);
         send({Purpose::PageData, m.thread, m.page, m.migrate, -1, m.process, -1, m.to, m.from},
              MessageKind::Page, at);
         break;
@@ -943,18 +790,20 @@ struct Machine::Impl {
              MessageKind::Communication, at);
         break;
       case Purpose::Ack: {
-        if (--writes[m.write].outstanding > 0) break;
+        if (!memory.acknowledge(m.write)) break;
         // The write's round is over. Its slot is freed last: what follows may start other writes.
-        const Write w = writes[m.write];
-        --clusters[w.cluster].frames[w.frame].pins;
+        const WriteRound w = memory.write(m.write);
         Thread& t = threads[w.thread];
+        NUMA_LOG(log_memory, cosched_numa_memory,
+                 "clock %lld cluster %d: %s: every other copy of %s acknowledged", static_cast<long long>(at),
+                 w.cluster, thread_name(t).c_str(), page_name(w.page).c_str());
         if (release) {
           if (--t.outstanding_writes == 0 && t.op.kind == OpKind::Drain) op_ended(t, at);
         } else {
           op_ended(t, at);
         }
         retry_pending(w.cluster, at);
-        free_writes.push_back(m.write);
+        memory.end_write(m.write);
         break;
       }
       case Purpose::Arrive:
@@ -1004,6 +853,8 @@ struct Machine::Impl {
     }
     now = slice_end;
     deschedule(slice_end);
+    NUMA_LOG(log_sched, cosched_numa_sched, "clock %lld slice %d ends", static_cast<long long>(slice_end),
+             slices);
     ++slices;
     return true;
   }
@@ -1023,7 +874,7 @@ struct Machine::Impl {
         ++events;
         const Op op = t.op;
         if (!install(op.page, op.cluster, ev.at)) {
-          clusters[op.cluster].pending.emplace_back(op.page, ev.id);
+          memory.wait_for_frame(op.cluster, op.page, ev.id);
           return;
         }
         op_ended(t, ev.at);
@@ -1075,13 +926,16 @@ struct Machine::Impl {
     for (std::size_t i = 0; i < processes.size(); ++i) processes[i].priority = priority[i];
     const auto order = sched::priority_order(priority, slice);
     // Finished processes are in no order: their pages count as the lowest priority's.
-    std::fill(rank.begin(), rank.end(), static_cast<int>(processes.size()));
+    std::vector<int> rank(processes.size(), static_cast<int>(processes.size()));
     for (std::size_t r = 0; r < order.size(); ++r) rank[order[r]] = static_cast<int>(r);
+    memory.set_priority_ranks(std::move(rank));
+    NUMA_LOG(log_sched, cosched_numa_sched, "clock %lld slice %d: priority order %s",
+             static_cast<long long>(at), slices, process_names(order).c_str());
 
     // Every cluster is free for the new slice (4.4 step 2); then processes in priority order.
     rmt.release_all();
     std::vector<char> free(clusters_n, 1);
-    for (auto& c : clusters) c.process = c.thread = -1;
+    memory.clear_occupants();
     for (auto& p : processes) {
       p.ran = false;
       p.allocation.clear();
@@ -1096,21 +950,33 @@ struct Machine::Impl {
       sched::AllocationRequest request{p.threads, free,     rmt.pages_by_cluster(id),
                                        sw.first,  sw.count, previous};
       auto got = policy->allocate(request, sched_rng);
-      if (!got) continue;  // A19: it waits this slice; the next process is tried
+      if (!got) {  // A19: it waits this slice; the next process is tried
+        NUMA_LOG(log_sched, cosched_numa_sched,
+                 "clock %lld slice %d: %s waits: %s found no %d clusters (A19)", static_cast<long long>(at),
+                 slices, process_name(id).c_str(), policy->name.data(), p.threads);
+        continue;
+      }
       const auto pages_here = rmt.pages_by_cluster(id);
       const auto placed = sched::place_threads(*got, p.previous);
       p.allocation = placed;
+      NUMA_LOG(log_sched, cosched_numa_sched, "clock %lld slice %d: %s gets clusters %s (%s)",
+               static_cast<long long>(at), slices, process_name(id).c_str(),
+               fmt::format("{}", fmt::join(*got, " ")).c_str(), policy->name.data());
       p.ran = true;
       ++p.stats.slices_run;
       for (int k = 0; k < p.threads; ++k) {
         const int c = placed[k];
         free[c] = 0;
         rmt.allocate(id, c);
-        clusters[c].process = id;
-        clusters[c].thread = p.first_thread + k;
+        memory.occupy(c, id, p.first_thread + k);
         ++p.stats.placements.threads;
         if (pages_here[c] > 0) ++p.stats.placements.on_page_clusters;
         if (p.previous[k] == c) ++p.stats.placements.stayed;
+        NUMA_LOG(log_sched, cosched_numa_sched, "clock %lld cluster %d: %s placed (%s)",
+                 static_cast<long long>(at), c, thread_name(threads[p.first_thread + k]).c_str(),
+                 p.previous[k] < 0    ? "first run"
+                 : p.previous[k] == c ? "stays"
+                                      : fmt::format("moved from cluster {}", p.previous[k]).c_str());
       }
     }
     for (auto& p : processes)
@@ -1135,15 +1001,11 @@ struct Machine::Impl {
   void drop_copies(Process& p, Clock at) {
     std::vector<char> mine(clusters_n, 0);
     for (int c : p.allocation) mine[c] = 1;
-    for (int j = 0; j < p.shared->pages; ++j) {
-      Page& pg = pages[p.shared_base + j];
-      for (std::size_t k = pg.copies.size(); k-- > 0 && pg.copies.size() > 1;) {
-        const Copy c = pg.copies[k];
-        if (mine[c.cluster] || clusters[c.cluster].frames[c.frame].pins > 0) continue;
-        ++p.stats.copies_dropped;
-        remove(c.cluster, c.frame, at);
-      }
-    }
+    const int dropped = memory.drop_copies(p.shared_base, p.shared->pages, mine, at);
+    p.stats.copies_dropped += dropped;
+    NUMA_LOG(log_memory && dropped > 0, cosched_numa_memory,
+             "clock %lld: %s drops %d copies outside its clusters (A11)", static_cast<long long>(at),
+             process_name(static_cast<int>(&p - processes.data())).c_str(), dropped);
   }
 
   void resume(Thread& t, int cluster, Clock at) {
@@ -1197,49 +1059,43 @@ struct Machine::Impl {
     const Process& p = processes[t.process];
     std::vector<std::int64_t> local(p.local->entry_weight);
     for (std::size_t e = 0; e < local.size(); ++e) {
-      const Page& pg = pages[p.local_base + t.index * p.local_pages + p.local->entry_page[e]];
+      const Page& pg = memory.page(p.local_base + t.index * p.local_pages + p.local->entry_page[e]);
       if (pg.cluster == t.cluster && !pg.moving) local[e] = 0;
     }
     std::vector<std::int64_t> shared(p.shared->entry_weight);
-    for (const Frame& f : clusters[t.cluster].frames) {
+    for (const Frame& f : memory.frames(t.cluster)) {
       if (f.page < 0) continue;
-      const Page& pg = pages[f.page];
+      const Page& pg = memory.page(f.page);
       if (pg.process != t.process || pg.thread >= 0) continue;
       for (int k = p.shared->page_first[pg.index]; k < p.shared->page_first[pg.index + 1]; ++k) {
         const int e = p.shared->page_entries[k];
         if (!p.shared->entry_write[e] || pg.copies.size() == 1) shared[e] = 0;
       }
     }
-    t.local_ev.assign(local);
-    t.shared_ev.assign(shared);
+    t.stream.assign(local, shared);
   }
 
   // Thread t gives its cluster up at `at` (the slice's end, or its process finished).
   void leave(Thread& t, Clock at) {
-    ClusterState& c = clusters[t.cluster];
     // Settle the LRU times of its pages here before it leaves (section 6.4).
-    for (int f = 0; f < static_cast<int>(c.frames.size()); ++f)
-      if (c.frames[f].page >= 0 && user_here(pages[c.frames[f].page], t.cluster))
-        last_reference(t.cluster, f, at);
+    const auto& frames = memory.frames(t.cluster);
+    for (int f = 0; f < static_cast<int>(frames.size()); ++f)
+      if (frames[f].page >= 0 && user_here(frames[f].page, t.cluster)) last_reference(t.cluster, f, at);
     materialize(t, at);
     set_state(t, State::Off, at);
     ++t.version;
     processes[t.process].previous[t.index] = t.cluster;
-    c.thread = -1;
+    memory.vacate(t.cluster);
     t.cluster = -1;
   }
 
   void deschedule(Clock at) {
-    for (auto& c : clusters)
-      if (c.thread >= 0) leave(threads[c.thread], at);
+    for (int c = 0; c < clusters_n; ++c)
+      if (memory.occupant(c) >= 0) leave(threads[memory.occupant(c)], at);
     for (auto& p : processes) {
       int low = std::numeric_limits<int>::max();
       for (int k = 0; k < p.threads; ++k) low = std::min(low, threads[p.first_thread + k].sync_point);
-      while (!p.points.empty() && p.points_base < low &&
-             p.points.front().arrived == p.points.front().members) {
-        p.points.pop_front();
-        ++p.points_base;
-      }
+      p.sync.forget_passed(low);
     }
   }
 

@@ -9,6 +9,7 @@
 
 #include "util/log.hpp"
 #include "util/normal.hpp"
+#include "util/random.hpp"
 
 XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(cosched_smp_machine);
 XBT_LOG_EXTERNAL_CATEGORY(cosched_userlevel);
@@ -25,16 +26,6 @@ namespace cosched::smp {
 namespace {
 
 constexpr Cycles kNever = std::numeric_limits<Cycles>::max() / 2;
-
-// Uniform integer in [0, bound) by rejection, so the shuffle is the same on every platform.
-std::uint64_t uniform_below(std::mt19937_64& engine, std::uint64_t bound) {
-  const std::uint64_t limit =
-      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % bound;
-  for (;;) {
-    std::uint64_t value = engine();
-    if (value < limit) return value % bound;
-  }
-}
 
 }  // namespace
 
@@ -105,7 +96,8 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
   } else if (config_.shuffle) {
     // rand_ord (thesis table 2.1): a uniform random permutation, Fisher-Yates on its own stream.
     std::mt19937_64 engine(util::mix_seed(config_.seed, 0, 1));
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[uniform_below(engine, i)]);
+    for (std::size_t i = order.size(); i > 1; --i)
+      std::swap(order[i - 1], order[util::uniform_below(engine, i)]);
   }
   for (ThreadId id : order) scheduler_->enqueue(id, sched::ReadyReason::Start);
   if (before_switch()) {

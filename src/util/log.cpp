@@ -12,7 +12,10 @@
 //   │  ├─ cosched_linux24     the Linux 2.4 scheduler's goodness and wakeup decisions
 //   │  └─ cosched_userlevel   the user-level runtimes' answers: chunks, tasks taken, spawned, returned,
 //   │                         yielded, stolen, waiting for work, done
-//   └─ cosched_numa           the NUMA model: slices, placements, finished processes
+//   └─ cosched_numa           the NUMA model: finished processes, the machine's end
+//      ├─ cosched_numa_sched  slices: the priority order, each process's clusters or its wait, placements
+//      └─ cosched_numa_memory page faults (disk loads, requests), loads and evictions, page transfers,
+//                             refusals, update rounds, copies dropped (A11)
 #include "util/log.hpp"
 
 #include <cstdarg>
@@ -29,7 +32,11 @@ XBT_LOG_NEW_SUBCATEGORY(cosched_smp_machine, cosched_smp, "SMP machine: scheduli
 XBT_LOG_NEW_SUBCATEGORY(cosched_linux24, cosched_smp, "Linux 2.4 scheduler: goodness and wakeup decisions");
 XBT_LOG_NEW_SUBCATEGORY(cosched_userlevel, cosched_smp,
                         "SMP jobs' user-level runtimes: each answer to a thread");
-XBT_LOG_NEW_SUBCATEGORY(cosched_numa, cosched, "The NUMA model: slices, placements, finished processes");
+XBT_LOG_NEW_SUBCATEGORY(cosched_numa, cosched, "The NUMA model: finished processes, the machine's end");
+XBT_LOG_NEW_SUBCATEGORY(cosched_numa_sched, cosched_numa,
+                        "NUMA machine: slices, priority order, allocations, thread placements");
+XBT_LOG_NEW_SUBCATEGORY(cosched_numa_memory, cosched_numa,
+                        "NUMA machine: page faults, loads, evictions, transfers, update rounds");
 
 namespace cosched::util {
 namespace {

@@ -5,8 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <limits>
 #include <sstream>
+
+#include "util/random.hpp"
 
 namespace cosched::workload {
 namespace {
@@ -30,18 +31,6 @@ std::optional<double> number(const std::string& text) {
 // A uniform real in [0, 1) from 53 random bits, the same on every platform.
 double unit(std::mt19937_64& engine) {
   return static_cast<double>(engine() >> 11) * 0x1.0p-53;
-}
-
-// An integer uniform in [lo, hi] by rejection sampling, so that each is equally likely on every platform.
-std::int64_t uniform_integer(std::mt19937_64& engine, std::int64_t lo, std::int64_t hi) {
-  if (hi <= lo) return lo;
-  const auto span = static_cast<std::uint64_t>(hi - lo + 1);
-  const std::uint64_t limit =
-      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % span;
-  for (;;) {
-    const std::uint64_t r = engine();
-    if (r < limit) return lo + static_cast<std::int64_t>(r % span);
-  }
 }
 
 }  // namespace
@@ -130,8 +119,8 @@ double Distribution::value_at(std::size_t entry, double u) const {
 
 std::int64_t Distribution::draw_integer(std::mt19937_64& engine) const {
   const auto& e = entries_[pick(engine)];
-  return uniform_integer(engine, static_cast<std::int64_t>(std::ceil(e.begin)),
-                         static_cast<std::int64_t>(std::floor(e.end)));
+  return util::uniform_between(engine, static_cast<std::int64_t>(std::ceil(e.begin)),
+                               static_cast<std::int64_t>(std::floor(e.end)));
 }
 
 Distribution::Draw Distribution::draw(std::mt19937_64& engine) const {
@@ -142,7 +131,7 @@ Distribution::Draw Distribution::draw(std::mt19937_64& engine) const {
     out.value = e.begin;
   } else if (e.begin == std::floor(e.begin) && e.end == std::floor(e.end)) {
     out.value = static_cast<double>(
-        uniform_integer(engine, static_cast<std::int64_t>(e.begin), static_cast<std::int64_t>(e.end)));
+        util::uniform_between(engine, static_cast<std::int64_t>(e.begin), static_cast<std::int64_t>(e.end)));
   } else {
     out.value = e.begin + (e.end - e.begin) * unit(engine);
   }

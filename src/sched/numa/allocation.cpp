@@ -3,28 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <limits>
 #include <numeric>
 #include <stdexcept>
 
+#include "util/random.hpp"
 #include "util/registry.hpp"
 
 namespace cosched::sched {
 namespace {
 
 using Allocation = std::optional<std::vector<int>>;
-
-// An integer uniform in [0, n) by rejection sampling, the same draws on every platform (std's distributions
-// are implementation-defined).
-std::size_t uniform_below(std::mt19937_64& rng, std::size_t n) {
-  const auto span = static_cast<std::uint64_t>(n);
-  const std::uint64_t limit =
-      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % span;
-  for (;;) {
-    const std::uint64_t r = rng();
-    if (r < limit) return static_cast<std::size_t>(r % span);
-  }
-}
 
 int cluster_count(const AllocationRequest& request) {
   return static_cast<int>(request.free.size());
@@ -55,7 +43,7 @@ Allocation policy0(const AllocationRequest& request, std::mt19937_64& rng) {
     if (is_free(request, c)) free.push_back(c);
   const auto n = static_cast<std::size_t>(request.threads);
   if (n == 0 || free.size() < n) return std::nullopt;
-  for (std::size_t i = 0; i < n; ++i) std::swap(free[i], free[i + uniform_below(rng, free.size() - i)]);
+  for (std::size_t i = 0; i < n; ++i) std::swap(free[i], free[i + util::uniform_below(rng, free.size() - i)]);
   free.resize(n);
   return sorted(std::move(free));
 }
