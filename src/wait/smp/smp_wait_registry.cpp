@@ -7,11 +7,22 @@
 namespace cosched::wait {
 namespace {
 
+// One line each, so that adding an algorithm adds one line (clang-format would pack them in columns).
+// clang-format off
 const SmpWaitEntry* const kEntries[] = {
-    &kSmpFixedSpinEntry, &kSmpBlockEntry,     &kSmpSpinEntry,          &kCompetitiveFixedEntry,
-    &kLastOneEntry,      &kAverageThreeEntry, &kCoarseAdjustmentEntry, &kSchedulerInfoEntry,
-    &kYieldOnWakeEntry,  &kLoadBasedEntry,    &kGranularityAwareEntry,
+    &kSmpFixedSpinEntry,
+    &kSmpBlockEntry,
+    &kSmpSpinEntry,
+    &kCompetitiveFixedEntry,
+    &kLastOneEntry,
+    &kAverageThreeEntry,
+    &kCoarseAdjustmentEntry,
+    &kSchedulerInfoEntry,
+    &kYieldOnWakeEntry,
+    &kLoadBasedEntry,
+    &kGranularityAwareEntry,
 };
+// clang-format on
 
 }  // namespace
 

@@ -48,8 +48,11 @@ std::vector<std::string> documented_policies() {
 }
 
 TEST(NowPolicyRegistry, ListsExactlyTheDocumentedPoliciesInOrder) {
-  const std::vector<std::string> expected{"gang", "ts", "stride", "stride-credit"};
-  EXPECT_EQ(documented_policies(), expected) << "docs/scenario-format.md, the NOW scheduler.policy row";
+  // The documented names are the one list a new policy adds itself to; B&M's four stay first, in this order.
+  const auto expected = documented_policies();
+  ASSERT_GE(expected.size(), 4u) << "docs/scenario-format.md, the NOW scheduler.policy row";
+  EXPECT_EQ(std::vector<std::string>(expected.begin(), expected.begin() + 4),
+            (std::vector<std::string>{"gang", "ts", "stride", "stride-credit"}));
   const auto& registry = sched::local_schedulers();
   std::vector<std::string> names;
   for (const auto* entry : registry.entries()) {
@@ -61,7 +64,7 @@ TEST(NowPolicyRegistry, ListsExactlyTheDocumentedPoliciesInOrder) {
     EXPECT_EQ(registry.find(entry->spec.name), entry) << entry->spec.name << " is found by its name";
   }
   EXPECT_EQ(names, expected);
-  EXPECT_EQ(registry.names(), "gang, ts, stride, stride-credit");
+  EXPECT_EQ(registry.names().rfind("gang, ts, stride, stride-credit", 0), 0u) << registry.names();
   EXPECT_EQ(registry.find("rr"), nullptr) << "an SMP policy is not a NOW one";
 }
 

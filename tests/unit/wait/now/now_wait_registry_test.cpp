@@ -52,11 +52,14 @@ std::vector<std::string> documented_algorithms() {
 }
 
 TEST(NowWaitRegistry, ListsExactlyTheDocumentedAlgorithmsInOrder) {
-  const std::vector<std::string> expected{
+  // The documented names are the one list a new algorithm adds itself to; B&M's nine stay first, in order.
+  const auto expected = documented_algorithms();
+  const std::vector<std::string> shipped{
       "block",         "spin-fixed",         "pairwise",       "block-immediately",
       "spin",          "large-initial-spin", "variance-guess", "variance-with-proc-count",
       "avg-proc-delay"};
-  EXPECT_EQ(documented_algorithms(), expected) << "docs/scenario-format.md, the table of section 9.6";
+  ASSERT_GE(expected.size(), shipped.size()) << "docs/scenario-format.md, the table of section 9.6";
+  EXPECT_EQ(std::vector<std::string>(expected.begin(), expected.begin() + shipped.size()), shipped);
   std::vector<std::string> names;
   const auto& registry = now_waits();
   const auto& keys = registry.family().keys;
@@ -72,9 +75,12 @@ TEST(NowWaitRegistry, ListsExactlyTheDocumentedAlgorithmsInOrder) {
     }
   }
   EXPECT_EQ(names, expected);
-  EXPECT_EQ(registry.names(),
-            "block, spin-fixed, pairwise, block-immediately, spin, large-initial-spin, variance-guess, "
-            "variance-with-proc-count, avg-proc-delay");
+  EXPECT_EQ(
+      registry.names().rfind("block, spin-fixed, pairwise, block-immediately, spin, large-initial-spin, "
+                             "variance-guess, variance-with-proc-count, avg-proc-delay",
+                             0),
+      0u)
+      << registry.names();
   EXPECT_FALSE(registry.at("variance-guess").root_replies) << "variance-guess needs nothing from the root";
   EXPECT_TRUE(registry.at("variance-with-proc-count").root_replies);
   EXPECT_TRUE(registry.at("avg-proc-delay").root_replies);
