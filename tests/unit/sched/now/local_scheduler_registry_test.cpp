@@ -70,8 +70,8 @@ TEST(NowPolicyRegistry, ListsExactlyTheDocumentedPoliciesInOrder) {
 
 TEST(NowPolicyRegistry, AnUnknownNameIsALocatedErrorListingTheNames) {
   EXPECT_EQ(error_of({"scheduler.policy=fifo"}),
-            "--set scheduler.policy=fifo: scheduler.policy: expected one of gang, ts, stride, stride-credit, "
-            "got \"fifo\"");
+            "--set scheduler.policy=fifo: scheduler.policy: expected one of " +
+                sched::local_schedulers().names() + ", got \"fifo\"");
   EXPECT_THROW(sched::local_schedulers().at("fifo"), std::invalid_argument);
 }
 
