@@ -34,8 +34,8 @@ constexpr double kMixTolerance = 1e-9;  // compute + read + write = 1 up to roun
 const Names<NumaNetwork> kNetworkNames = {{"hops", NumaNetwork::Hops}, {"shared", NumaNetwork::Shared}};
 const Names<NumaAccess> kAccessNames = {
     {"compute", NumaAccess::Compute}, {"read", NumaAccess::Read}, {"write", NumaAccess::Write}};
-// A6: who meets at a sync point; A(a) of the notes is random-subset, the thesis's "randomly selected
-// threads".
+// A6: who meets at a sync point; A6(a) (docs/models/numa.md section 8) is random-subset, the thesis's
+// "randomly selected threads".
 constexpr std::string_view kBarrierNames[] = {"random-subset", "all", "pair"};
 // 4.2.4: the thesis's sequential consistency; release is the relaxed model of its future work (5.3).
 constexpr std::string_view kConsistencyNames[] = {"sequential", "release"};
@@ -394,8 +394,8 @@ nlohmann::ordered_json numa_json(const NumaConfig& numa) {
     j["shared_table"] = table_json(p.shared_table);
     processes.push_back(j);
   }
-  // The readings of the thesis's open points that these keys select (docs/models/numa.md; the notes'
-  // ambiguities A1-A30). The machine's fixed readings are documented there.
+  // The readings of the thesis's open points that these keys select (docs/models/numa.md; its section 8
+  // lists the open points A1-A30). The machine's fixed readings are documented there.
   const std::string reference = numa.reference_bandwidth > 0
                                     ? fmt::format("{:g} bytes/s", numa.reference_bandwidth)
                                     : std::string("the bottom level's bandwidth");

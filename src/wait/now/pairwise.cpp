@@ -96,8 +96,8 @@ void two_phase_json(const PolicyParams& params, Json& out) {
 
 Pairwise::Timings pairwise_timings(const TwoPhaseParams& w, const WaitPlatform& platform) {
   Pairwise::Timings t;
-  // Baselines (docs/models/now.md section 5, Brim & Miller 3.3): a read waits for a round trip plus a switch;
-  // a barrier for three context switches.
+  // Baselines (implicit coscheduling, docs/models/now.md's Sources; Brim & Miller 3.3): a read waits for a
+  // round trip plus a switch; a barrier for three context switches.
   t.read_spin = w.read_spin.value_or(2 * platform.latency + 4 * platform.overhead + platform.context_switch);
   t.barrier_spin = w.barrier_spin.value_or(3 * platform.context_switch);
   t.window = w.window.value_or(t.barrier_spin > 0 ? t.barrier_spin : t.read_spin);
