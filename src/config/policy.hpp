@@ -49,6 +49,12 @@ struct PolicySpec {
   void (*check)(MapReader& map, const PolicyParams& params) = nullptr;
 };
 
+// A PolicySpec's `defaults` for a policy whose defaults are its struct's member initializers.
+template <typename Params>
+std::unique_ptr<PolicyParams> default_params() {
+  return std::make_unique<Params>();
+}
+
 // ---- typed keys: a member of the policy's parameter struct and the reader of its value ----
 
 namespace detail {

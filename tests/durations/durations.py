@@ -45,6 +45,9 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # What the scratch directory holds: copies of these repository directories (the commands' inputs).
 INPUTS = ["scenarios", "platforms", "sweeps", "data", "scripts"]
 
+sys.path.insert(0, os.path.join(ROOT, "tests", "transcripts"))
+from transcripts import make_scratch  # noqa: E402  (the scratch checkout the transcripts run in)
+
 FACTOR = 3.0  # a measured time off by more than this, either way, fails
 FLOOR = 0.5  # seconds; shorter times, stated or measured, count as this
 
@@ -98,21 +101,9 @@ def markers_of(path):
     return markers, errors
 
 
-def make_scratch(binary):
-    scratch = tempfile.mkdtemp(prefix="cosched-duration-")
-    for name in INPUTS:
-        src = os.path.join(ROOT, name)
-        if os.path.isdir(src):
-            shutil.copytree(src, os.path.join(scratch, name), ignore=shutil.ignore_patterns("__pycache__"))
-    for sub in ("build", "bin"):
-        os.mkdir(os.path.join(scratch, sub))
-        os.symlink(binary, os.path.join(scratch, sub, "cosched"))
-    return scratch
-
-
 def measure(marker, binary):
     """(seconds taken, None) or (seconds taken, why the command failed)."""
-    scratch = make_scratch(binary)
+    scratch = make_scratch(binary, INPUTS, "cosched-duration-")
     env = dict(os.environ)
     env["PATH"] = os.path.join(scratch, "bin") + os.pathsep + env.get("PATH", "")
     env["PYTHONDONTWRITEBYTECODE"] = "1"

@@ -228,9 +228,11 @@ def example_at(path, lines, blocks, k):
     return Example(path, block, commands, options, skip, session, before)
 
 
-def make_scratch(binary):
-    scratch = tempfile.mkdtemp(prefix="cosched-transcript-")
-    for name in INPUTS:
+def make_scratch(binary, inputs=INPUTS, prefix="cosched-transcript-"):
+    """A scratch checkout: copies of `inputs` (folders of the repository) and build/cosched, bin/cosched
+    linking to `binary` (tests/durations/durations.py uses it too)."""
+    scratch = tempfile.mkdtemp(prefix=prefix)
+    for name in inputs:
         src = os.path.join(ROOT, name)
         if os.path.isdir(src):
             shutil.copytree(src, os.path.join(scratch, name), ignore=shutil.ignore_patterns("__pycache__"))

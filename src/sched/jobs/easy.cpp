@@ -81,7 +81,7 @@ const JobSchedulerEntry kEasyEntry{
     {kEasyName,
      "EASY backfilling on dedicated workstations: later jobs start early if they do not delay the head's "
      "reservation (Lifka 1995; Mu'alem & Feitelson 2001)",
-     kEasyKeys, default_params<config::JobSchedulerParams>, mpl_json},
+     kEasyKeys, config::default_params<config::JobSchedulerParams>, mpl_json},
     true,
     false,
     [](const config::PolicyParams&, int workstations) -> std::unique_ptr<JobScheduler> {

@@ -55,7 +55,7 @@ const config::PolicyKey kFcfsKeys[] = {
 const JobSchedulerEntry kFcfsEntry{
     {kFcfsName,
      "first-come first-served on dedicated workstations: the queue's head starts when enough are free",
-     kFcfsKeys, default_params<config::JobSchedulerParams>, mpl_json},
+     kFcfsKeys, config::default_params<config::JobSchedulerParams>, mpl_json},
     true,
     false,
     [](const config::PolicyParams&, int workstations) -> std::unique_ptr<JobScheduler> {

@@ -64,7 +64,7 @@ const JobSchedulerEntry kGangJobEntry{
     {kGangName,
      "gang scheduling: an Ousterhout matrix of mpl rows, first-fit placement of a job into a row, one row "
      "owning all workstations per global slot",
-     kGangKeys, default_params<config::JobSchedulerParams>, mpl_json},
+     kGangKeys, config::default_params<config::JobSchedulerParams>, mpl_json},
     false,
     true,
     [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {

@@ -86,9 +86,4 @@ inline void mpl_json(const config::PolicyParams& params, nlohmann::ordered_json&
   out["mpl"] = static_cast<const config::JobSchedulerParams&>(params).mpl;
 }
 
-template <typename Params>
-std::unique_ptr<config::PolicyParams> default_params() {
-  return std::make_unique<Params>();
-}
-
 }  // namespace cosched::sched

@@ -63,7 +63,7 @@ const JobSchedulerEntry kTimeShareEntry{
     {kTimeShareName,
      "time sharing with implicit coscheduling: up to mpl processes per workstation, placed on the "
      "least-loaded workstations",
-     kTimeShareKeys, default_params<config::JobSchedulerParams>, mpl_json},
+     kTimeShareKeys, config::default_params<config::JobSchedulerParams>, mpl_json},
     false,
     false,
     [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {

@@ -230,8 +230,7 @@ void gang_json(const config::PolicyParams& params, nlohmann::ordered_json& out) 
 
 const LocalSchedulerEntry kGangEntry{
     {"gang", "explicit coscheduling: one global matrix of time slots, one job per slot (Brim & Miller 3.1)",
-     kGangKeys, []() -> std::unique_ptr<config::PolicyParams> { return std::make_unique<GangParams>(); },
-     gang_json},
+     kGangKeys, config::default_params<GangParams>, gang_json},
     true,
     [](const config::PolicyParams&, std::shared_ptr<GangMatrix> matrix) -> std::unique_ptr<LocalScheduler> {
       return std::make_unique<Gang>(std::move(matrix));

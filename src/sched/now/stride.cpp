@@ -168,8 +168,7 @@ const config::PolicyKey kStrideKeys[] = {kStrideQuantumKey, kContextSwitchKey, k
 const LocalSchedulerEntry kStrideEntry{
     {"stride",
      "stride scheduling: tickets, passes and a fixed quantum (Waldspurger & Weihl; Brim & Miller 3.1)",
-     kStrideKeys, []() -> std::unique_ptr<config::PolicyParams> { return std::make_unique<StrideParams>(); },
-     stride_json},
+     kStrideKeys, config::default_params<StrideParams>, stride_json},
     false,
     [](const config::PolicyParams& params, std::shared_ptr<GangMatrix>) -> std::unique_ptr<LocalScheduler> {
       const auto& stride = static_cast<const StrideParams&>(params);

@@ -64,9 +64,7 @@ void stride_credit_json(const config::PolicyParams& params, nlohmann::ordered_js
 
 const LocalSchedulerEntry kStrideCreditEntry{
     {"stride-credit", "stride scheduling with system credit for sleepers (Brim & Miller 3.1)",
-     kStrideCreditKeys,
-     []() -> std::unique_ptr<config::PolicyParams> { return std::make_unique<StrideCreditParams>(); },
-     stride_credit_json},
+     kStrideCreditKeys, config::default_params<StrideCreditParams>, stride_credit_json},
     false,
     [](const config::PolicyParams& params, std::shared_ptr<GangMatrix>) -> std::unique_ptr<LocalScheduler> {
       const auto& credit = static_cast<const StrideCreditParams&>(params);

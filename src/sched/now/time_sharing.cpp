@@ -208,9 +208,7 @@ void time_sharing_json(const config::PolicyParams& params, nlohmann::ordered_jso
 
 const LocalSchedulerEntry kTimeSharingEntry{
     {"ts", "Solaris time sharing: the dispatch table's levels, quanta and sleep returns (Brim & Miller 3.1)",
-     kTimeSharingKeys,
-     []() -> std::unique_ptr<config::PolicyParams> { return std::make_unique<TimeSharingParams>(); },
-     time_sharing_json},
+     kTimeSharingKeys, config::default_params<TimeSharingParams>, time_sharing_json},
     false,
     [](const config::PolicyParams& params, std::shared_ptr<GangMatrix>) -> std::unique_ptr<LocalScheduler> {
       const auto& ts = static_cast<const TimeSharingParams&>(params);

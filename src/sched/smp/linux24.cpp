@@ -561,7 +561,7 @@ const SmpSchedulerEntry kLinux24Entry{
     {"linux24",
      "Linux 2.4 SCHED_OTHER: counters, epochs, goodness, reschedule_idle, wakeup schemes (thesis chapters "
      "6-7)",
-     kLinux24Keys, smp_default_params<Linux24SchedulerParams>, linux24_json},
+     kLinux24Keys, config::default_params<Linux24SchedulerParams>, linux24_json},
     nullptr,
     [](const PolicyParams& params, const config::SmpConfig&, int,
        std::uint64_t) -> std::unique_ptr<SmpScheduler> {

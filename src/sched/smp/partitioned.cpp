@@ -156,7 +156,7 @@ std::unique_ptr<SmpScheduler> make_partitioned(const PolicyParams& params, const
 const SmpSchedulerEntry kPartitionedEntry{
     {"partitioned",
      "dynamic hardware partitions redrawn every period, round robin within (Kontothanassis & Wisniewski 4)",
-     kPartitionedKeys, smp_default_params<PartitionedParams>,
+     kPartitionedKeys, config::default_params<PartitionedParams>,
      [](const PolicyParams& params, nlohmann::ordered_json& out) {
        const auto& p = static_cast<const PartitionedParams&>(params);
        out["period"] = p.period;

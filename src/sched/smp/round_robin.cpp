@@ -21,7 +21,7 @@ const SmpSchedulerEntry kRoundRobinEntry{
     {"rr",
      "SCHED_RR: one global FIFO ready queue, fixed quantum (Tsafrir thesis chapter 2)",
      {},
-     smp_default_params<config::SmpSchedulerParams>,
+     config::default_params<config::SmpSchedulerParams>,
      [](const config::PolicyParams&, nlohmann::ordered_json&) {}},
     nullptr,
     [](const config::PolicyParams& params, const config::SmpConfig&, int,

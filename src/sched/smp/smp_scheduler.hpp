@@ -122,9 +122,4 @@ struct SmpSchedulerEntry {
   bool partitions = false;
 };
 
-template <typename Params>
-std::unique_ptr<config::PolicyParams> smp_default_params() {
-  return std::make_unique<Params>();
-}
-
 }  // namespace cosched::sched

@@ -6,11 +6,6 @@ namespace {
 using config::PolicyParams;
 using Json = nlohmann::ordered_json;
 
-template <typename Params>
-std::unique_ptr<PolicyParams> defaults() {
-  return std::make_unique<Params>();
-}
-
 const config::PolicyKey kBlockKeys[] = {
     {"resume", "refused: block never spins",
      [](const config::Field& f, PolicyParams&) {
@@ -48,21 +43,21 @@ void spin_json(const PolicyParams& params, Json& out) {
 
 const NowWaitEntry kBlockEntry{
     {"block", "WAIT_BLOCK: block at once, at reads and at barriers (Brim & Miller 3.1)", kBlockKeys,
-     defaults<config::NowWaitParams>, prefetch_json},
+     config::default_params<config::NowWaitParams>, prefetch_json},
     [](const PolicyParams&, const WaitPlatform&) -> std::unique_ptr<NowWaitAlgorithm> {
       return std::make_unique<FixedWait>(FixedWait::block());
     }};
 
 const NowWaitEntry kSpinFixedEntry{
     {"spin-fixed", "WAIT_SPIN_FIXED: spin a fixed time, then block (Brim & Miller 3.3)", kSpinFixedKeys,
-     defaults<SpinFixedParams>, spin_fixed_json},
+     config::default_params<SpinFixedParams>, spin_fixed_json},
     [](const PolicyParams& params, const WaitPlatform&) -> std::unique_ptr<NowWaitAlgorithm> {
       return std::make_unique<FixedWait>(static_cast<const SpinFixedParams&>(params).spin);
     }};
 
 const NowWaitEntry kSpinEntry{
-    {"spin", "SPIN_FOREVER: never block (Brim & Miller 3.3)", kSpinKeys, defaults<config::NowWaitParams>,
-     spin_json},
+    {"spin", "SPIN_FOREVER: never block (Brim & Miller 3.3)", kSpinKeys,
+     config::default_params<config::NowWaitParams>, spin_json},
     [](const PolicyParams&, const WaitPlatform&) -> std::unique_ptr<NowWaitAlgorithm> {
       return std::make_unique<FixedWait>(FixedWait::forever());
     }};

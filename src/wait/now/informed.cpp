@@ -82,10 +82,6 @@ constexpr char kVarianceGuessName[] = "variance-guess";
 constexpr char kVarianceWithProcCountName[] = "variance-with-proc-count";
 constexpr char kAvgProcDelayName[] = "avg-proc-delay";
 
-std::unique_ptr<PolicyParams> defaults() {
-  return std::make_unique<TwoPhaseParams>();
-}
-
 // Pairwise's keys for reads and the threshold.
 const config::PolicyKey kInformedKeys[] = {
     kReadSpinKey,
@@ -123,14 +119,16 @@ const NowWaitEntry kVarianceGuessEntry{
      "VARIANCE_GUESS: knows the job's imbalance, predicts the barrier's completion, blocks when it is more "
      "than "
      "two context switches away (Brim & Miller 3.3)",
-     kInformedKeys, defaults, two_phase_json, own_barrier_spin<kVarianceGuessName>},
+     kInformedKeys, config::default_params<TwoPhaseParams>, two_phase_json,
+     own_barrier_spin<kVarianceGuessName>},
     make_informed<Informed::Predictor::VarianceGuess>};
 
 const NowWaitEntry kVarianceWithProcCountEntry{
     {kVarianceWithProcCountName,
      "VARIANCE_WITH_PROC_COUNT: variance-guess tuned by the count of arrived processes the root returns with "
      "each arrival reply (Brim & Miller 3.3)",
-     kInformedKeys, defaults, two_phase_json, own_barrier_spin<kVarianceWithProcCountName>},
+     kInformedKeys, config::default_params<TwoPhaseParams>, two_phase_json,
+     own_barrier_spin<kVarianceWithProcCountName>},
     make_informed<Informed::Predictor::VarianceWithProcCount>,
     true};
 
@@ -139,7 +137,8 @@ const NowWaitEntry kAvgProcDelayEntry{
      "AVG_PROC_DELAY: predicts from the barrier's elapsed time divided by the processes arrived (Brim & "
      "Miller "
      "3.3)",
-     kInformedKeys, defaults, two_phase_json, own_barrier_spin<kAvgProcDelayName>},
+     kInformedKeys, config::default_params<TwoPhaseParams>, two_phase_json,
+     own_barrier_spin<kAvgProcDelayName>},
     make_informed<Informed::Predictor::AvgProcDelay>,
     true};
 

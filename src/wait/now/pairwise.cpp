@@ -55,11 +55,6 @@ const config::Names<ReadWindow> kReadWindowNames = {{"pairwise", ReadWindow::Pai
                                                     {"read-baseline", ReadWindow::ReadBaseline},
                                                     {"none", ReadWindow::None}};
 
-template <typename Params>
-std::unique_ptr<PolicyParams> defaults() {
-  return std::make_unique<Params>();
-}
-
 }  // namespace
 
 constinit const config::PolicyKey kReadSpinKey = config::duration_key<&TwoPhaseParams::read_spin>(
@@ -156,7 +151,7 @@ const NowWaitEntry kPairwiseEntry{
     {"pairwise",
      "WAIT_PAIRWISE: implicit coscheduling's conditional two-phase waiting (Arpaci-Dusseau; Brim & Miller "
      "3.3)",
-     kPairwiseKeys, defaults<TwoPhaseParams>, two_phase_json},
+     kPairwiseKeys, config::default_params<TwoPhaseParams>, two_phase_json},
     [](const PolicyParams& params, const WaitPlatform& platform) -> std::unique_ptr<NowWaitAlgorithm> {
       return std::make_unique<Pairwise>(
           pairwise_timings(static_cast<const TwoPhaseParams&>(params), platform));
@@ -165,7 +160,7 @@ const NowWaitEntry kPairwiseEntry{
 const NowWaitEntry kBlockImmediatelyEntry{
     {kBlockImmediatelyName,
      "BLOCK_IMMEDIATELY: pairwise at reads, block at once at barriers (Brim & Miller 3.3)",
-     kBlockImmediatelyKeys, defaults<BlockImmediatelyParams>, block_immediately_json,
+     kBlockImmediatelyKeys, config::default_params<BlockImmediatelyParams>, block_immediately_json,
      own_barrier_spin<kBlockImmediatelyName>},
     [](const PolicyParams& params, const WaitPlatform& platform) -> std::unique_ptr<NowWaitAlgorithm> {
       const auto& w = static_cast<const BlockImmediatelyParams&>(params);
@@ -180,7 +175,7 @@ const NowWaitEntry kBlockImmediatelyEntry{
 const NowWaitEntry kLargeInitialSpinEntry{
     {kLargeInitialSpinName,
      "LARGE_INITIAL_SPIN: pairwise with a long first spin at barriers, such as V+L+2o (Brim & Miller 3.3)",
-     kLargeInitialSpinKeys, defaults<TwoPhaseParams>, two_phase_json,
+     kLargeInitialSpinKeys, config::default_params<TwoPhaseParams>, two_phase_json,
      own_barrier_spin<kLargeInitialSpinName>},
     [](const PolicyParams& params, const WaitPlatform& platform) -> std::unique_ptr<NowWaitAlgorithm> {
       const auto& w = static_cast<const TwoPhaseParams&>(params);

@@ -52,10 +52,6 @@ namespace {
 using config::PolicyParams;
 using Json = nlohmann::ordered_json;
 
-std::unique_ptr<PolicyParams> defaults() {
-  return std::make_unique<CompetitiveParams>();
-}
-
 const config::PolicyKey kSwitchTimeKey = {
     "switch_time",
     "K&W's c, the cost of a context switch: cycles, % of the quantum or CS multiples (default CS)",
@@ -95,18 +91,18 @@ std::unique_ptr<SmpWaitAlgorithm> make(const PolicyParams& params) {
 
 const SmpWaitEntry kCompetitiveFixedEntry{
     {"competitive-fixed", "spin switch_time, then block (Kontothanassis & Wisniewski 3, figure 9)",
-     kCompetitiveKeys, defaults, competitive_json},
+     kCompetitiveKeys, config::default_params<CompetitiveParams>, competitive_json},
     make<Competitive::Fixed>};
 const SmpWaitEntry kLastOneEntry{{"last-one", "competitive spin adapted by the last wait (K&W 3, figure 10)",
-                                  kAdjustedKeys, defaults, adjusted_json},
+                                  kAdjustedKeys, config::default_params<CompetitiveParams>, adjusted_json},
                                  make<Competitive::LastOne>};
 const SmpWaitEntry kAverageThreeEntry{
     {"average-three", "competitive spin adapted by the last three waits (K&W 3, figure 11)", kAdjustedKeys,
-     defaults, adjusted_json},
+     config::default_params<CompetitiveParams>, adjusted_json},
     make<Competitive::AverageThree>};
 const SmpWaitEntry kCoarseAdjustmentEntry{
     {"coarse-adjustment", "competitive spin doubled or halved by each wait (K&W 3, figure 12)",
-     kCompetitiveKeys, defaults, competitive_json},
+     kCompetitiveKeys, config::default_params<CompetitiveParams>, competitive_json},
     make<Competitive::CoarseAdjustment>};
 
 }  // namespace cosched::wait

@@ -11,11 +11,6 @@ namespace {
 using config::Field;
 using config::PolicyParams;
 
-template <typename Params>
-std::unique_ptr<PolicyParams> defaults() {
-  return std::make_unique<Params>();
-}
-
 void read_spin(const Field& f, PolicyParams& params) {
   auto& w = config::params_as<SpinParams>(params);
   w.spin = config::spin_cycles(f, w.quantum, w.context_switch, &w.spin_given);
@@ -58,19 +53,19 @@ void spin_json(const PolicyParams& params, nlohmann::ordered_json& out) {
 
 const SmpWaitEntry kSmpFixedSpinEntry{
     {"fixed-spin", "spin a fixed budget, then block (Tsafrir thesis 2.1)", kFixedSpinKeys,
-     defaults<SpinParams>, spin_json},
+     config::default_params<SpinParams>, spin_json},
     [](const PolicyParams& params) -> std::unique_ptr<SmpWaitAlgorithm> {
       return std::make_unique<FixedSpin>(static_cast<const SpinParams&>(params).spin);
     }};
 
 const SmpWaitEntry kSmpBlockEntry{
-    {kBlockName, "block at once: a fixed spin of 0 (thesis 2.1)", kBlockKeys, defaults<config::SmpWaitParams>,
-     no_json},
+    {kBlockName, "block at once: a fixed spin of 0 (thesis 2.1)", kBlockKeys,
+     config::default_params<config::SmpWaitParams>, no_json},
     [](const PolicyParams&) -> std::unique_ptr<SmpWaitAlgorithm> { return std::make_unique<FixedSpin>(0); }};
 
 const SmpWaitEntry kSmpSpinEntry{
     {kSpinName, "spin until the barrier completes: an unlimited fixed spin (thesis 2.1)", kSpinKeys,
-     defaults<config::SmpWaitParams>, no_json},
+     config::default_params<config::SmpWaitParams>, no_json},
     [](const PolicyParams&) -> std::unique_ptr<SmpWaitAlgorithm> {
       return std::make_unique<FixedSpin>(kUnlimitedSpin);
     }};

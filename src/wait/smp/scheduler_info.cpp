@@ -46,8 +46,7 @@ const config::PolicyKey kSchedulerInfoKeys[] = {
 
 const SmpWaitEntry kSchedulerInfoEntry{
     {"scheduler-info", "spin while enough peers run, from the scheduler's information (K&W 3, figure 13)",
-     kSchedulerInfoKeys,
-     []() -> std::unique_ptr<config::PolicyParams> { return std::make_unique<SchedulerInfoParams>(); },
+     kSchedulerInfoKeys, config::default_params<SchedulerInfoParams>,
      [](const config::PolicyParams& params, nlohmann::ordered_json& out) {
        out["count"] = config::name_of(kCountNames, static_cast<const SchedulerInfoParams&>(params).count);
      }},

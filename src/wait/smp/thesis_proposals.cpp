@@ -44,11 +44,6 @@ namespace {
 using config::PolicyParams;
 using Json = nlohmann::ordered_json;
 
-template <typename Params>
-std::unique_ptr<PolicyParams> defaults() {
-  return std::make_unique<Params>();
-}
-
 const config::PolicyKey kYieldOnWakeKeys[] = {
     kSpinKey,
     {"condition",
@@ -81,7 +76,7 @@ const config::PolicyKey kGranularityAwareKeys[] = {
 
 const SmpWaitEntry kYieldOnWakeEntry{
     {"yield-on-wake", "a successful spin that woke peers yields its CPU under a condition (thesis 10)",
-     kYieldOnWakeKeys, defaults<YieldOnWakeParams>,
+     kYieldOnWakeKeys, config::default_params<YieldOnWakeParams>,
      [](const PolicyParams& params, Json& out) {
        spin_json(params, out);
        out["condition"] = static_cast<const YieldOnWakeParams&>(params).runnable_exceeds_cpus
@@ -95,7 +90,7 @@ const SmpWaitEntry kYieldOnWakeEntry{
 
 const SmpWaitEntry kLoadBasedEntry{
     {"load-based", "spin only while the runnable threads are at most factor x CPUs (thesis 10)",
-     kLoadBasedKeys, defaults<LoadBasedParams>,
+     kLoadBasedKeys, config::default_params<LoadBasedParams>,
      [](const PolicyParams& params, Json& out) {
        spin_json(params, out);
        out["factor"] = static_cast<const LoadBasedParams&>(params).factor;
@@ -108,7 +103,7 @@ const SmpWaitEntry kLoadBasedEntry{
 const SmpWaitEntry kGranularityAwareEntry{
     {"granularity-aware",
      "block when the job's estimated grain is coarser than coarse, else spin (thesis 10)",
-     kGranularityAwareKeys, defaults<GranularityAwareParams>,
+     kGranularityAwareKeys, config::default_params<GranularityAwareParams>,
      [](const PolicyParams& params, Json& out) {
        spin_json(params, out);
        out["coarse"] = static_cast<const GranularityAwareParams&>(params).coarse;
