@@ -5,6 +5,11 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "metrics/timeline.hpp"
+#include "util/log.hpp"
+
+XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(cosched_now_jobs);
+
 namespace cosched::now {
 
 Stream::Stream(StreamBuild build, std::unique_ptr<sched::JobScheduler> scheduler, StreamTiming timing,
@@ -56,9 +61,15 @@ std::vector<int> Stream::decide(Nanos now) {
     for (int w : (*layouts_)[job].workstation_of) --load_[rows_ ? row_[job] : 0][w];
     scheduler_->finished(job, now);
     ++known_finished_;
+    XBT_DEBUG("t=%ss job %s (%d): finished, known to the coordinator", seconds(now).c_str(),
+              name(job).c_str(), job);
   }
   while (next_submit_ < build_.jobs.size() && build_.jobs[next_submit_].job.submit <= now) {
-    scheduler_->submit(build_.jobs[next_submit_].job, now);
+    const auto& submitted = build_.jobs[next_submit_].job;
+    scheduler_->submit(submitted, now);
+    XBT_DEBUG("t=%ss job %s (%d): submitted, %d processes, estimate %ss", seconds(now).c_str(),
+              name(submitted.id).c_str(), submitted.id, submitted.processes,
+              seconds(submitted.estimate).c_str());
     ++next_submit_;
   }
   std::vector<int> touched;
@@ -66,6 +77,7 @@ std::vector<int> Stream::decide(Nanos now) {
   for (const auto& start : scheduler_->decide(now)) {
     check_start(start);
     const int job = start.job;
+    if (XBT_LOG_ISENABLED(cosched_now_jobs, xbt_log_priority_debug)) log_start(start, now, at);
     start_[job] = at;
     ++started_;
     row_[job] = start.row;
@@ -79,6 +91,29 @@ std::vector<int> Stream::decide(Nanos now) {
     }
   }
   return touched;
+}
+
+std::string Stream::name(int job) const {
+  return build_.jobs[job].profile.name;
+}
+
+std::string Stream::seconds(Nanos time) {
+  return metrics::format_time(time, metrics::TimelineTime::NanosAsSeconds);
+}
+
+// The start as the coordinator decides it, with the waiting jobs submitted before it that it passes (EASY's
+// backfilling; gang's first fit into a later row).
+void Stream::log_start(const sched::JobStart& start, Nanos now, Nanos at) const {
+  std::string passed;
+  for (int earlier = 0; earlier < start.job; ++earlier)
+    if (start_[earlier] < 0) passed += (passed.empty() ? "" : " ") + std::to_string(earlier);
+  std::string workstations;
+  for (int w : start.workstations) workstations += (workstations.empty() ? "" : " ") + std::to_string(w);
+  const std::string row = start.row >= 0 ? fmt::format(", row {}", start.row) : "";
+  if (!passed.empty()) passed = ", ahead of waiting job(s) " + passed;
+  XBT_DEBUG("t=%ss job %s (%d): starts at t=%ss on workstations %s%s%s", seconds(now).c_str(),
+            name(start.job).c_str(), start.job, seconds(at).c_str(), workstations.c_str(), row.c_str(),
+            passed.c_str());
 }
 
 // A policy's start that the workstations cannot carry out is a bug in the policy: refused loudly.

@@ -79,6 +79,10 @@ class Stream {
 
  private:
   void check_start(const sched::JobStart& start) const;
+  // The decision lines of cosched_now_jobs: a job's name, a time, a start.
+  std::string name(int job) const;
+  static std::string seconds(Nanos time);
+  void log_start(const sched::JobStart& start, Nanos now, Nanos at) const;
 
   StreamBuild build_;
   std::unique_ptr<sched::JobScheduler> scheduler_;

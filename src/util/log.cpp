@@ -5,7 +5,9 @@
 //   cosched                   root
 //   ├─ cosched_now            the NOW model's engines (workstation actors)
 //   │  ├─ cosched_now_node    a workstation's scheduling decisions: dispatch, preemption, quantum ends
-//   │  └─ cosched_now_wait    a process's waiting decisions: spin, window, block, wake-up
+//   │  ├─ cosched_now_wait    a process's waiting decisions: spin, window, block, wake-up
+//   │  └─ cosched_now_jobs    an open workload's coordinator: submits, starts (and which waiting jobs a
+//   │                         start passes: EASY's backfilling), finishes as the coordinator learns them
 //   ├─ cosched_barrier        barrier protocols: arrivals, completions, notices, keep-alive rounds
 //   ├─ cosched_smp            the SMP model's machine actor
 //   │  ├─ cosched_smp_machine the machine's scheduling and waiting decisions
@@ -26,6 +28,7 @@ XBT_LOG_NEW_CATEGORY(cosched, "cosched: coscheduling simulator");
 XBT_LOG_NEW_SUBCATEGORY(cosched_now, cosched, "The NOW model's engines");
 XBT_LOG_NEW_SUBCATEGORY(cosched_now_node, cosched_now, "NOW workstation: scheduling decisions");
 XBT_LOG_NEW_SUBCATEGORY(cosched_now_wait, cosched_now, "NOW process: waiting decisions");
+XBT_LOG_NEW_SUBCATEGORY(cosched_now_jobs, cosched_now, "NOW open workloads: the job scheduler's decisions");
 XBT_LOG_NEW_SUBCATEGORY(cosched_barrier, cosched, "Barrier protocols");
 XBT_LOG_NEW_SUBCATEGORY(cosched_smp, cosched, "The SMP model's machine actor");
 XBT_LOG_NEW_SUBCATEGORY(cosched_smp_machine, cosched_smp, "SMP machine: scheduling and waiting decisions");

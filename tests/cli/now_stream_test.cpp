@@ -273,6 +273,33 @@ TEST(NowStream, EasyBackfillsJobsThatEndByTheHeadsReservation) {
         << "expected J" << j + 1 << " to wait for J2 under fcfs";
 }
 
+// --log=cosched_now_jobs.thresh:debug: the coordinator's decisions in simulated time, the same under both
+// engines. On easy-backfill.swf (the test above), J3 (job 2) starts at its submit, 0.2 s, passing J2 (job 1),
+// which waits for the whole machine; it starts L + o = 12 us after the decision. J1's estimate is its requested
+// 100 s x time_scale 0.01.
+TEST(NowStream, TheJobSchedulersDecisionsAreLoggedTheSameUnderBothEngines) {
+  Sandbox box;
+  std::vector<std::string> lines[2];
+  int i = 0;
+  for (const std::string engine : {"sequential", "simgrid"}) {
+    const auto r =
+        box.run({"run", (kStreams / "fcfs-small.yaml").string(), "--quiet", "--engine", engine, "--out",
+                 engine, "--set", "workload.stream.swf=" + (kStreamData / "easy-backfill.swf").string(),
+                 "--set", "workload.stream.arrival_scale=0.01", "--set", "job_scheduler={policy: easy}",
+                 "--log=cosched_now_jobs.thresh:debug", "--log=cosched_now_jobs.fmt:%m%n"});
+    ASSERT_EQ(r.status, 0) << r.describe();
+    lines[i++] = split_lines(r.err);
+  }
+  EXPECT_EQ(lines[0], lines[1]) << "expected the same decision lines under both engines";
+  const auto has = [&](const std::string& line) {
+    return std::find(lines[0].begin(), lines[0].end(), line) != lines[0].end();
+  };
+  EXPECT_TRUE(
+      has("t=0.2s job coarse-3 (2): starts at t=0.200012s on workstations 6 7, ahead of waiting job(s) 1"))
+      << "expected J3's backfill ahead of J2";
+  EXPECT_TRUE(has("t=0s job coarse-1 (0): submitted, 6 processes, estimate 1s")) << "expected J1's submit";
+}
+
 TEST(NowStream, ClosedWorkloadsKeepTheirJobsCsv) {
   Sandbox box;
   run_summary(box, {(fs::path(COSCHED_SOURCE_DIR) / "scenarios" / "now-quickstart.yaml").string()});
