@@ -32,20 +32,11 @@ const PolicyKey* own_key(const PolicySpec& spec, std::string_view name) {
 
 }  // namespace
 
-std::string join_names(const std::vector<std::string_view>& names, std::string_view last) {
-  std::string out;
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) out += i + 1 == names.size() ? last : ", ";
-    out += names[i];
-  }
-  return out;
-}
-
 std::size_t choose_policy(MapReader& map, const PolicyFamily& family,
                           std::span<const PolicySpec* const> specs) {
   std::vector<std::string_view> names;
   for (const PolicySpec* spec : specs) names.push_back(spec->name);
-  const std::string expected = std::string(family.one_of) + join_names(names, family.last);
+  const std::string expected = std::string(family.one_of) + util::join_list(names, family.last);
   auto chosen = std::find(names.begin(), names.end(), family.default_policy);
   const auto policy = family.default_policy.empty()
                           ? std::optional(map.required(std::string(family.policy_key)))
@@ -102,9 +93,9 @@ std::unique_ptr<PolicyParams> read_policy_keys(MapReader& map, const PolicyFamil
     const auto owners = owners_of(specs, slot->name);
     if (slot->refusal.empty())
       slot->given->error(fmt::format("applies to {} {} only", owners.size() == 1 ? family.noun : family.nouns,
-                                     join_names(owners, " and ")));
+                                     util::join_list(owners, " and ")));
     slot->given->error(fmt::format(fmt::runtime(slot->refusal),
-                                   fmt::arg("owners", join_names(owners, " and ")),
+                                   fmt::arg("owners", util::join_list(owners, " and ")),
                                    fmt::arg("policy", spec.name)));
   }
   if (family.check) family.check(map, *params);

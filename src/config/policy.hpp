@@ -20,6 +20,7 @@
 #include "config/field.hpp"
 #include "config/keys.hpp"
 #include "config/policy_choice.hpp"
+#include "util/registry.hpp"
 
 namespace cosched::config {
 
@@ -93,17 +94,6 @@ constexpr PolicyKey choice_key(std::string_view name, std::string_view doc) {
           [](const Field& f, PolicyParams& p) { detail::member_in<member>(p) = choice(f, names); }};
 }
 
-// An integer from `min` to `max`, refused as "expected <expected>".
-template <auto member, std::int64_t min, std::int64_t max>
-constexpr PolicyKey integer_key(std::string_view name, std::string_view doc) {
-  return {name, doc, [](const Field& f, PolicyParams& p) {
-            const auto value = f.integer();
-            if (value < min || value > max) f.fail(fmt::format("an integer from {} to {}", min, max));
-            detail::member_in<member>(p) =
-                static_cast<std::remove_reference_t<decltype(detail::member_in<member>(p))>>(value);
-          }};
-}
-
 // A key of a family's mapping as the family orders and refuses it, for the families whose keys are checked in
 // an order of their own (NOW waiting algorithms); the others check their keys in the order the registry first
 // lists them and refuse a key of other policies as "applies to policy X only".
@@ -147,9 +137,6 @@ std::unique_ptr<PolicyParams> read_policy_keys(MapReader& map, const PolicyFamil
                                                std::span<const PolicySpec* const> specs, std::size_t index,
                                                const std::function<void(PolicyParams&)>& init = {});
 
-// "a, b and c" (`last` before the last name).
-std::string join_names(const std::vector<std::string_view>& names, std::string_view last);
-
 // A family's registry: its entries in the order error messages list them. `Entry` has a `PolicySpec spec`
 // and the family's own factory and traits.
 template <typename Entry>
@@ -180,19 +167,7 @@ class PolicyRegistry {
   std::string names() const {
     std::vector<std::string_view> all;
     for (const Entry* entry : entries_) all.push_back(entry->spec.name);
-    return join_names(all, family_.last);
-  }
-
-  // The names of the entries that take `key`, in registry order.
-  std::vector<std::string_view> taking(std::string_view key) const {
-    std::vector<std::string_view> owners;
-    for (const Entry* entry : entries_)
-      for (const auto& own : entry->spec.keys)
-        if (own.name == key) {
-          owners.push_back(entry->spec.name);
-          break;
-        }
-    return owners;
+    return util::join_list(all, family_.last);
   }
 
   // What read() found: the chosen entry and its parameters, still open to the section reader (a calibration

@@ -1,8 +1,7 @@
 #pragma once
-// What the policy registries (SMP schedulers, NOW local schedulers, NOW waiting algorithms) share: a table of
-// entries with a `name`, found by name, listed in table order, and the entries that take a key.
+// Tables of named entries (the NUMA policies, the user-level kinds) and lists of names: an entry found by
+// name, the names listed in table order.
 
-#include <algorithm>
 #include <span>
 #include <string>
 #include <string_view>
@@ -34,16 +33,6 @@ std::string names_of(std::span<const Entry> table, std::string_view last = ", ")
   std::vector<std::string_view> names;
   for (const auto& entry : table) names.push_back(entry.name);
   return join_list(names, last);
-}
-
-// The names of the entries whose `keys` include `key`, in table order.
-template <typename Entry>
-std::vector<std::string_view> entries_taking(std::span<const Entry> table, std::string_view key) {
-  std::vector<std::string_view> owners;
-  for (const auto& entry : table)
-    if (std::any_of(entry.keys.begin(), entry.keys.end(), [&](const auto& k) { return k.name == key; }))
-      owners.push_back(entry.name);
-  return owners;
 }
 
 }  // namespace cosched::util

@@ -7,6 +7,7 @@
 
 #include "config/cycles.hpp"
 #include "util/log.hpp"
+#include "util/registry.hpp"
 
 XBT_LOG_EXTERNAL_DEFAULT_CATEGORY(cosched_linux24);
 
@@ -489,7 +490,7 @@ template <typename Enum>
 Enum named(const Field& f, config::Names<Enum> names) {
   std::vector<std::string_view> all;
   for (const auto& [name, value] : names) all.push_back(name);
-  const std::string expected = config::join_names(all, " or ");
+  const std::string expected = util::join_list(all, " or ");
   const auto text = f.scalar(expected);
   for (const auto& [name, value] : names)
     if (text == name) return value;
