@@ -2,7 +2,8 @@
 network, the allocation policy and the replacement strategy; the tables behind figures 5.1-5.4 (the three
 effective execution rates), the execution-time breakdown (table 5.4's rows and more), table 5.5 (pages
 replaced by class, beside the thesis's own numbers), and the check of the thesis's claims C1, C5, C6, C7,
-C8 and C10 (the claims of the specification, shared/reference/sss-core-model-notes.md section 7.5).
+C8 and C10 (statements of the thesis's chapter 5, numbered and quoted in docs/reproductions.md, "The seed
+claims, and cosched").
 
 The quantities are the run's summary.json fields (src/metrics/run_record.cpp, summary_json of a
 NumaRunRecord), read from results.csv: `rates.{net,calibrated,maximum}` and

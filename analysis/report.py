@@ -308,8 +308,8 @@ def _numa_table_5_5(sweep: Sweep) -> Section | str:
 def _numa_claims(sweep: Sweep) -> Section:
     return Section(
         "numa_claims", "The thesis's claims against these runs",
-        "Claims C1, C5, C6, C7, C8 and C10 of the specification (shared/reference/sss-core-model-notes.md "
-        "7.5), each checked on the runs (values averaged over seeds first): `agree` counts the comparisons "
+        "Claims C1, C5, C6, C7, C8 and C10 (statements of Nobukuni's thesis, chapter 5, quoted in "
+        "docs/reproductions.md, \"The seed claims, and cosched\"), each checked on the runs (values averaged over seeds first): `agree` counts the comparisons "
         "that agree, `verdict` is `holds` when all do, `fails` when one does not, `not checked` when the "
         "runs have nothing to compare; `detail` lists the comparisons that disagree (and C8's and C10's values).",
         numa.claims_table(sweep.study.frame), None)
