@@ -105,10 +105,10 @@ const config::PolicyKey kPartitionedKeys[] = {
        const std::string expected = "a distribution of partition sizes such as \"7:5,2-6:95\"";
        p.partition = f.scalar(expected);
        std::string why;
-       auto distribution = workload::Distribution::parse(p.partition, &why);
-       if (!distribution) f.fail(expected + " (" + why + ")");
-       if (distribution->min() < 1) f.fail(expected + " with sizes of at least 1");
-       if (p.cpus > 0 && distribution->max() > p.cpus)
+       p.sizes = workload::Distribution::parse(p.partition, &why);
+       if (!p.sizes) f.fail(expected + " (" + why + ")");
+       if (p.sizes->min() < 1) f.fail(expected + " with sizes of at least 1");
+       if (p.cpus > 0 && p.sizes->max() > p.cpus)
          f.fail(fmt::format("{} with sizes up to platform.cpus = {}", expected, p.cpus));
      },
      true},
@@ -125,8 +125,7 @@ void check_partitioned(const Field& scenario, const PolicyParams& params, const 
   if (smp.nosync > 0)
     scenario.error("scheduler.policy: partitioned runs synchronizing jobs only: give workload.nosync: 0");
   const int jobs = job_count(smp);
-  const double block = std::floor(
-      workload::Distribution::parse(static_cast<const PartitionedParams&>(params).partition)->max());
+  const double block = static_cast<const PartitionedParams&>(params).block();
   if (smp.cpus > 0 && block * jobs > smp.cpus)
     scenario.error(
         fmt::format("scheduler.partition: {} jobs with partitions of up to {:g} processors need more than "
@@ -137,17 +136,16 @@ void check_partitioned(const Field& scenario, const PolicyParams& params, const 
 std::unique_ptr<SmpScheduler> make_partitioned(const PolicyParams& params, const config::SmpConfig& smp,
                                                int cpus, std::uint64_t seed) {
   const auto& p = static_cast<const PartitionedParams&>(params);
-  auto distribution = workload::Distribution::parse(p.partition);
   const int jobs = job_count(smp);
   // With platform.cpus this was checked when the scenario was read; a platform file says it only now.
-  const double block = std::floor(distribution->max());
+  const double block = p.block();
   if (block * jobs > cpus)
     throw config::InputError(fmt::format(
         "{}: platform.file: its host has {} cores, but scheduler.partition gives {} jobs partitions of up "
         "to {:g} processors; expected at least {:g} cores",
         smp.platform_file, cpus, jobs, block, block * jobs));
   // The partition stream has a seed of its own, derived from the run's seed.
-  return std::make_unique<Partitioned>(p.quantum, p.period, *distribution, cpus, jobs,
+  return std::make_unique<Partitioned>(p.quantum, p.period, *p.sizes, cpus, jobs,
                                        seed * 0x9E3779B97F4A7C15ULL + 0x5EED);
 }
 

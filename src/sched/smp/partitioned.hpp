@@ -5,6 +5,7 @@
 // time-share their partition round robin. Job j's partition is the first size_j CPUs of its own block of
 // max-size CPUs, so partitions never overlap.
 
+#include <cmath>
 #include <deque>
 #include <optional>
 #include <random>
@@ -50,7 +51,10 @@ class Partitioned final : public SmpScheduler {
 // of partition sizes (thesis 5.1.3 notation), as written.
 struct PartitionedParams : config::SmpSchedulerParams {
   Cycles period = 0;
-  std::string partition;
+  std::string partition;                        // as written, for the record
+  std::optional<workload::Distribution> sizes;  // parsed once, when read
+  // The CPUs a job's block holds: the largest size (K&W 4: partitions never overlap).
+  double block() const { return std::floor(sizes->max()); }
 };
 extern const SmpSchedulerEntry kPartitionedEntry;
 
