@@ -3,7 +3,7 @@
 # the analysis/ package's pytest tests with the .venv/ made by scripts/install-deps.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build.sh
+bash scripts/build.sh all
 ctest --test-dir build --output-on-failure -j 2 "$@"
 
 if [ ! -x .venv/bin/python ]; then

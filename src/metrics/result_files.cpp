@@ -91,7 +91,7 @@ ResultStaging::ResultStaging(std::string out_dir) : out_dir_(std::move(out_dir))
   const fs::path parent = target_.parent_path();
   fs::create_directories(parent, ec);
   if (ec) fail(fmt::format("cannot create {}: {}", parent.string(), ec.message()));
-  std::string pattern = (parent / ("." + target_.filename().string() + ".partial-XXXXXX")).string();
+  std::string pattern = (parent / fmt::format(".{}.partial-XXXXXX", target_.filename().string())).string();
   if (::mkdtemp(pattern.data()) == nullptr)
     fail(fmt::format("cannot write in {}: {}", parent.string(), std::strerror(errno)));
   // mkdtemp makes it private (0700); it becomes the output directory, which gets the usual permissions.

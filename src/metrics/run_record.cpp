@@ -1,6 +1,7 @@
 #include "metrics/run_record.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <fstream>
 #include <sstream>
@@ -113,9 +114,7 @@ Json now_job_json(const NowJobRecord& job) {
     out["bounded_slowdown"] = st->bounded_slowdown;
     out["processors"] = st->processors;
     out["class"] = st->job_class;
-    std::string workstations;
-    for (int w : st->workstations) workstations += (workstations.empty() ? "" : ";") + std::to_string(w);
-    out["workstations"] = workstations;
+    out["workstations"] = fmt::format("{}", fmt::join(st->workstations, ";"));
     out["swf_number"] = st->swf_number;
   }
   return out;

@@ -1,6 +1,7 @@
 #include "now/stream.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -104,16 +105,16 @@ std::string Stream::seconds(Nanos time) {
 // The start as the coordinator decides it, with the waiting jobs submitted before it that it passes (EASY's
 // backfilling; gang's first fit into a later row).
 void Stream::log_start(const sched::JobStart& start, Nanos now, Nanos at) const {
-  std::string passed;
+  std::vector<int> passed;
   for (int earlier = 0; earlier < start.job; ++earlier)
-    if (start_[earlier] < 0) passed += (passed.empty() ? "" : " ") + std::to_string(earlier);
-  std::string workstations;
-  for (int w : start.workstations) workstations += (workstations.empty() ? "" : " ") + std::to_string(w);
+    if (start_[earlier] < 0) passed.push_back(earlier);
+  const std::string workstations = fmt::format("{}", fmt::join(start.workstations, " "));
   const std::string row = start.row >= 0 ? fmt::format(", row {}", start.row) : "";
-  if (!passed.empty()) passed = ", ahead of waiting job(s) " + passed;
+  const std::string ahead =
+      passed.empty() ? "" : fmt::format(", ahead of waiting job(s) {}", fmt::join(passed, " "));
   XBT_DEBUG("t=%ss job %s (%d): starts at t=%ss on workstations %s%s%s", seconds(now).c_str(),
             name(start.job).c_str(), start.job, seconds(at).c_str(), workstations.c_str(), row.c_str(),
-            passed.c_str());
+            ahead.c_str());
 }
 
 // A policy's start that the workstations cannot carry out is a bug in the policy: refused loudly.

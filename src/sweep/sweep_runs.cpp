@@ -236,7 +236,12 @@ SweepStatus sweep_status(const SweepPlan& plan, const std::string& out_dir) {
 
 std::size_t collect(const SweepPlan& plan, const std::string& out_dir) {
   std::vector<std::string> columns = {"run_id", "seed"};
-  for (const auto& path : plan.axis_paths) columns.push_back(path);
+  // Each axis's column; an axis over the scenario's `seed` sets the run's seed, whose column it shares.
+  std::vector<std::size_t> axis_column;
+  for (const auto& path : plan.axis_paths) {
+    axis_column.push_back(path == "seed" ? 1 : columns.size());
+    if (path != "seed") columns.push_back(path);
+  }
   const std::size_t fixed = columns.size();
   std::map<std::string, std::size_t> index;  // column -> position
   std::vector<std::map<std::size_t, std::string>> rows;
@@ -251,7 +256,8 @@ std::size_t collect(const SweepPlan& plan, const std::string& out_dir) {
     std::map<std::size_t, std::string> row;
     row[0] = run.id;
     row[1] = std::to_string(run.seed);
-    for (std::size_t a = 0; a < run.values.size(); ++a) row[2 + a] = metrics::csv_cell(run.values[a]);
+    for (std::size_t a = 0; a < run.values.size(); ++a)
+      if (axis_column[a] != 1) row[axis_column[a]] = metrics::csv_cell(run.values[a]);
     std::vector<std::pair<std::string, std::string>> cells;
     for (const auto& cell : summary.run)
       if (cell.first != "seed") cells.push_back(cell);  // the run's seed has its own column
@@ -269,7 +275,10 @@ std::size_t collect(const SweepPlan& plan, const std::string& out_dir) {
     rows.push_back(std::move(row));
   }
   std::string csv;
-  for (std::size_t c = 0; c < columns.size(); ++c) csv += (c ? "," : "") + metrics::csv_cell(columns[c]);
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (c) csv += ",";
+    csv += metrics::csv_cell(columns[c]);
+  }
   csv += "\n";
   for (const auto& row : rows) {
     for (std::size_t c = 0; c < columns.size(); ++c) {

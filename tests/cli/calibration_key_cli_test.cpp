@@ -84,9 +84,10 @@ TEST_P(BadCalibrationFile, RunAndValidateFailWithTheFilesLineAndKey) {
     const auto line = expect_input_error(r);
     const std::string located = fmt::format("{}:{}: ", calibration, c.where);
     EXPECT_TRUE(contains(line, located)) << "expected '" << located << "'" << r.describe();
-    if (*c.key)
+    if (*c.key) {
       EXPECT_TRUE(contains(line, fmt::format(": {}: ", c.key)))
           << "expected the key " << c.key << r.describe();
+    }
     EXPECT_TRUE(contains(line, c.fragment)) << "expected '" << c.fragment << "'" << r.describe();
     EXPECT_FALSE(fs::exists(box.work() / "out")) << "expected no results after bad input";
   }

@@ -89,7 +89,7 @@ TEST(NowLog, BothEnginesPrintTheSameDecisionLines) {
   Sandbox box;
   write_text(box.work() / "tiny.yaml", kTiny);
   const fs::path quickstart = kRoot / "scenarios" / "now-quickstart.yaml";
-  for (const std::string scenario : {std::string("tiny.yaml"), quickstart.string()}) {
+  for (const std::string& scenario : {std::string("tiny.yaml"), quickstart.string()}) {
     const auto sequential = run_logged(box, scenario, "sequential", kAllDecisions);
     const auto simgrid = run_logged(box, scenario, "simgrid", kAllDecisions);
     ASSERT_EQ(sequential.status, 0) << sequential.describe();

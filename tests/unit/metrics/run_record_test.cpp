@@ -29,8 +29,8 @@ SmpRunRecord two_job_smp_record() {
   r.scenario = "s";
   r.seed = 7;
   r.makespan = 900;
-  r.jobs.push_back({"a", 0, 900, {3, 4}, 5, 700, 1, 2, 30, std::nullopt});
-  r.jobs.push_back({"b", 0, std::nullopt, {0, 0}, 2, std::nullopt, 0, 1, 0, std::nullopt});
+  r.jobs.push_back({"a", 0, 900, {3, 4}, 5, 700, 1, 2, 30, std::nullopt, {}});
+  r.jobs.push_back({"b", 0, std::nullopt, {0, 0}, 2, std::nullopt, 0, 1, 0, std::nullopt, {}});
   r.events = 42;
   r.platform = {"smp", 2, 1e9, 9e-7};
   r.wall_seconds = 0.5;

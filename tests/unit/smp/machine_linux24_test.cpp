@@ -18,7 +18,7 @@ using sched::Linux24Params;
 using sched::WakeupScheme;
 
 JobInstance job(const std::string& name, int threads, int barriers, double mu, wait::Cycles spin) {
-  return JobInstance{name, 0, threads, barriers, mu, 0.0, std::make_shared<wait::FixedSpin>(spin)};
+  return JobInstance{name, 0, threads, barriers, mu, 0.0, std::make_shared<wait::FixedSpin>(spin), {}};
 }
 
 Machine linux_machine(MachineConfig config, Cycles quantum, WakeupScheme wakeup) {

@@ -21,7 +21,7 @@ namespace {
 constexpr Cycles kLongQuantum = 1'000'000'000'000;  // no preemption within these runs
 
 JobInstance loop_job(int threads, config::SmpLoop loop, wait::Cycles spin) {
-  JobInstance job{"L", 0, threads, 1, 0.0, 0.0, std::make_shared<wait::FixedSpin>(spin)};
+  JobInstance job{"L", 0, threads, 1, 0.0, 0.0, std::make_shared<wait::FixedSpin>(spin), {}};
   job.make_runtime = [loop, threads] { return userlevel::make_loop_runtime(loop, threads, 1); };
   return job;
 }
@@ -136,7 +136,7 @@ TEST(SmpLoopMachine, WorkAvailableReasksThePollingThreadOnItsCpu) {
   // arrives at 132 and spins; 151: thread 0 is done, arrives at 152 and completes the barrier; thread 1's
   // poll on CPU 1 comes after the completer's CPU and succeeds at 152.
   ScriptedRuntime* script = nullptr;
-  JobInstance job{"F", 0, 2, 1, 0.0, 0.0, std::make_shared<wait::FixedSpin>(1000)};
+  JobInstance job{"F", 0, 2, 1, 0.0, 0.0, std::make_shared<wait::FixedSpin>(1000), {}};
   job.make_runtime = [&script] {
     auto runtime = std::make_unique<ScriptedRuntime>();
     script = runtime.get();
@@ -209,7 +209,7 @@ TEST(SmpLoopMachine, APollingThreadAsksAgainWhenSwitchedIn) {
   // 116 and asks again: 5 cycles; at 121 it is done, arrives at 122 and completes the barrier, finishing;
   // cs_out to 123, thread 1 (woken) switched in, finishes at 124.
   OffCpuRuntime* script = nullptr;
-  JobInstance job{"F", 0, 2, 1, 0.0, 0.0, std::make_shared<wait::FixedSpin>(0)};
+  JobInstance job{"F", 0, 2, 1, 0.0, 0.0, std::make_shared<wait::FixedSpin>(0), {}};
   job.make_runtime = [&script] {
     auto runtime = std::make_unique<OffCpuRuntime>();
     script = runtime.get();

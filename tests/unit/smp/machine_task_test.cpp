@@ -42,7 +42,7 @@ config::SmpTasks fib(int n, const std::string& policy, Cycles leaf = 10) {
 // A one-phase task job whose runtime records its answers into *steps.
 JobInstance task_job(const config::SmpTasks& tasks, int threads, wait::Cycles spin,
                      std::vector<TaskRuntime::Step>* steps) {
-  JobInstance job{"T", 0, threads, 1, 0.0, 0.0, std::make_shared<wait::FixedSpin>(spin)};
+  JobInstance job{"T", 0, threads, 1, 0.0, 0.0, std::make_shared<wait::FixedSpin>(spin), {}};
   job.make_runtime = [tasks, threads, steps] {
     auto runtime = std::make_unique<TaskRuntime>(tasks, threads);
     runtime->record_steps(steps);

@@ -1,17 +1,18 @@
 // The SMP machine's rules on configurations small enough to follow cycle by cycle.
 // Each expected value is worked out in the comment above it (docs/models/smp.md states the rules).
 
+#include "smp/machine.hpp"
+
 #include <gtest/gtest.h>
 
 #include "sched/smp/round_robin.hpp"
-#include "smp/machine.hpp"
 #include "wait/smp/smp_wait.hpp"
 
 namespace cosched::smp {
 namespace {
 
 JobInstance job(const std::string& name, int threads, int barriers, double mu, wait::Cycles spin) {
-  return JobInstance{name, 0, threads, barriers, mu, 0.0, std::make_shared<wait::FixedSpin>(spin)};
+  return JobInstance{name, 0, threads, barriers, mu, 0.0, std::make_shared<wait::FixedSpin>(spin), {}};
 }
 
 Machine machine(MachineConfig config, Cycles quantum) {
@@ -171,8 +172,8 @@ TEST(SmpMachineDeterminism, SameSeedSameRunOtherSeedOtherRun) {
     c.cs_out = 3;
     c.shuffle = true;
     c.seed = seed;
-    c.jobs = {JobInstance{"J", 0, 5, 40, 10, 1.5, std::make_shared<wait::FixedSpin>(6)},
-              JobInstance{"J", 1, 5, 40, 10, 1.5, std::make_shared<wait::FixedSpin>(6)}};
+    c.jobs = {JobInstance{"J", 0, 5, 40, 10, 1.5, std::make_shared<wait::FixedSpin>(6), {}},
+              JobInstance{"J", 1, 5, 40, 10, 1.5, std::make_shared<wait::FixedSpin>(6), {}}};
     c.nosync = 4;
     return c;
   };

@@ -30,7 +30,7 @@ void run_to_end(Machine& m) {
 }
 
 JobInstance job(const std::string& name, int threads, int barriers, double mu, wait::Cycles spin) {
-  return JobInstance{name, 0, threads, barriers, mu, 0.0, std::make_shared<wait::FixedSpin>(spin)};
+  return JobInstance{name, 0, threads, barriers, mu, 0.0, std::make_shared<wait::FixedSpin>(spin), {}};
 }
 
 // One CPU, round robin, q = 100, cs_in 2, cs_out 3; one job of two threads, two barriers, mu = 10 (sigma 0):

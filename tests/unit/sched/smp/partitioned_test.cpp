@@ -1,12 +1,13 @@
 // Partitioned allocation (Kontothanassis & Wisniewski section 4) and the scheduler-information barrier on the
 // SMP machine, followed cycle by cycle.
 
+#include "sched/smp/partitioned.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <tuple>
 
-#include "sched/smp/partitioned.hpp"
 #include "smp/machine.hpp"
 #include "wait/smp/scheduler_info.hpp"
 
@@ -36,8 +37,14 @@ TEST(SmpPartition, SchedulerInfoPaysCeilNMinusPOverPContextSwitchesPerBarrier) {
   config.cs_in = 5;
   config.cs_out = 5;
   config.quantum = 1'000'000;
-  config.jobs = {JobInstance{"S", 0, 4, 3, 100, 0.0,
-                             std::make_shared<wait::SchedulerInfo>(wait::SchedulerInfoCount::Remaining)}};
+  config.jobs = {JobInstance{"S",
+                             0,
+                             4,
+                             3,
+                             100,
+                             0.0,
+                             std::make_shared<wait::SchedulerInfo>(wait::SchedulerInfoCount::Remaining),
+                             {}}};
   auto partition = workload::Distribution::parse("2:1");
   Machine m(config, std::make_unique<sched::Partitioned>(1'000'000, 1'000'000'000, *partition, 2, 1, 1));
   m.record_trace(true);
@@ -59,8 +66,14 @@ TEST(SmpPartition, PartitionWorkIsCeilNOverPRoundsOfMuPerPhase) {
     config.cs_in = 5;
     config.cs_out = 5;
     config.quantum = 1'000'000;
-    config.jobs = {JobInstance{"S", 0, 4, 3, 100, 0.0,
-                               std::make_shared<wait::SchedulerInfo>(wait::SchedulerInfoCount::Remaining)}};
+    config.jobs = {JobInstance{"S",
+                               0,
+                               4,
+                               3,
+                               100,
+                               0.0,
+                               std::make_shared<wait::SchedulerInfo>(wait::SchedulerInfoCount::Remaining),
+                               {}}};
     Machine m(config, std::make_unique<sched::Partitioned>(
                           1'000'000, 1'000'000'000, *workload::Distribution::parse(sizes), cpus, 1, 1));
     while (m.run_until(m.now() + 100000)) {
@@ -78,7 +91,7 @@ TEST(SmpPartition, ThreadsRunOnlyInsideTheCurrentPartition) {
   config.cs_in = 1;
   config.cs_out = 1;
   config.quantum = 1000;
-  config.jobs = {JobInstance{"S", 0, 3, 40, 20, 0.0, std::make_shared<wait::FixedSpin>(5)}};
+  config.jobs = {JobInstance{"S", 0, 3, 40, 20, 0.0, std::make_shared<wait::FixedSpin>(5), {}}};
   auto partition = workload::Distribution::parse("1:1,3:1");
   auto scheduler = std::make_unique<sched::Partitioned>(1000, 50, *partition, 3, 1, 7);
   auto* policy = scheduler.get();
