@@ -55,6 +55,7 @@ struct RunOptions {
 
 config::Scenario load(const RunOptions& options) {
   auto scenario = config::load_scenario(options.scenario, options.sets);
+  for (const auto& warning : scenario.warnings) fmt::print(stderr, "cosched: warning: {}\n", warning);
   if (options.seed) {
     const auto& text = *options.seed;
     std::uint64_t seed = 0;
@@ -123,14 +124,17 @@ int run(const RunOptions& options) {
   progress.clear();
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::visit([wall_seconds](auto& r) { r.wall_seconds = wall_seconds; }, record);
+  std::vector<std::string> file_names;
   {
     util::SignalsDeferred deferred;
     auto files = metrics::result_files(record);
     files.merge(extra_files);  // timeline.csv when output.timeline is on
+    for (const auto& [name, content] : files) file_names.push_back(name);
     staging->commit(files);
     cli::remove_on_interrupt("");
   }
-  if (!options.quiet) fmt::print("{}", cli::summary_text(metrics::summary_json(record), staging->out_dir()));
+  if (!options.quiet)
+    fmt::print("{}", cli::summary_text(metrics::summary_json(record), staging->out_dir(), file_names));
   return 0;
 }
 
@@ -148,8 +152,17 @@ CLI::Validator log_setting_check() {
 
 int main(int argc, char** argv) {
   CLI::App app{
-      "cosched: simulates parallel jobs time-sharing machines (SMP and network-of-workstations models)",
+      "cosched: simulates parallel jobs time-sharing machines, in three models: now (a network of "
+      "workstations with local schedulers and implicit coscheduling), smp (a shared-memory multiprocessor, "
+      "in "
+      "cycles) and numa (SSS-CORE's gang-scheduled distributed shared memory)",
       "cosched"};
+  app.footer(
+      "A command's own options: cosched COMMAND --help. cosched run takes --out DIR, --seed N, --set "
+      "PATH=VALUE "
+      "(repeatable; PATH=~ removes the key), --quiet, and --log CATEGORY.thresh:LEVEL for the models' "
+      "decision "
+      "lines (repeatable; README, 'Why did it do that?').");
   app.set_version_flag("--version", std::string("cosched ") + COSCHED_VERSION);
   app.require_subcommand(1);
   RunOptions options;
@@ -162,7 +175,8 @@ int main(int argc, char** argv) {
   auto* seed_opt = run_cmd->add_option("--seed", seed, "Random seed, overriding the scenario's 'seed'");
   run_cmd
       ->add_option("--set", options.sets,
-                   "Override a scenario key: PATH=VALUE, e.g. workload.jobs.0.wait.spin=2CS+")
+                   "Override a scenario key: PATH=VALUE, e.g. workload.jobs.0.wait.spin=2CS+; PATH=~ removes "
+                   "the key")
       ->allow_extra_args(false);
   run_cmd->add_flag("--quiet", options.quiet, "Print nothing on success and show no progress");
   run_cmd
@@ -194,7 +208,8 @@ int main(int argc, char** argv) {
 
   auto* validate_cmd = app.add_subcommand("validate", "Check a scenario file without running it");
   validate_cmd->add_option("scenario", options.scenario, "Scenario file (YAML)")->required();
-  validate_cmd->add_option("--set", options.sets, "Override a scenario key: PATH=VALUE")
+  validate_cmd
+      ->add_option("--set", options.sets, "Override a scenario key: PATH=VALUE; PATH=~ removes the key")
       ->allow_extra_args(false);
 
   cli::SweepOptions sweep_options;

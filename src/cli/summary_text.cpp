@@ -1,6 +1,7 @@
 #include "cli/summary_text.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace cosched::cli {
 namespace {
@@ -19,8 +20,37 @@ std::string ratio(const nlohmann::ordered_json& value) {
   return fmt::format("{:.1f}%", 100 * value.get<double>());
 }
 
+// The closing lines every model prints: the run's cost, then where its files went and their names.
+std::string closing_lines(const nlohmann::ordered_json& s, const std::string& out_dir,
+                          const std::vector<std::string>& files) {
+  return fmt::format("  events       {}   wall {:.3f} s\n  results      {} ({})\n",
+                     s.at("events").get<unsigned long long>(), s.at("wall_seconds").get<double>(), out_dir,
+                     fmt::join(files, ", "));
+}
+
+// A NOW job's time breakdown (B&M's figure 4): each of the five states as a share of their sum, which is the
+// processes' mean time to completion.
+std::string now_time_shares(const nlohmann::ordered_json& jobs) {
+  static constexpr const char* kStates[] = {"compute", "communicate", "synchronize", "idle", "switch"};
+  std::string text = fmt::format("  {:<16} {:>5}", "time shares", "copy");
+  for (const char* state : kStates) text += fmt::format(" {:>12}", state);
+  text += "\n";
+  for (const auto& job : jobs) {
+    const auto& time = job.at("time");
+    double total = 0;
+    for (const char* state : kStates) total += time.at(state).get<double>();
+    text += fmt::format("  {:<16} {:>5}", job.at("name").get<std::string>(), job.at("copy").get<int>());
+    for (const char* state : kStates)
+      text += fmt::format(
+          " {:>12}", total > 0 ? fmt::format("{:.1f}%", 100 * time.at(state).get<double>() / total) : "n/a");
+    text += "\n";
+  }
+  return text;
+}
+
 // The NUMA model's summary: chapter 5's rates and breakdown, then a line per process.
-std::string numa_text(const nlohmann::ordered_json& s, const std::string& out_dir) {
+std::string numa_text(const nlohmann::ordered_json& s, const std::string& out_dir,
+                      const std::vector<std::string>& files) {
   std::string text = fmt::format("cosched: scenario '{}' (model numa, seed {})\n",
                                  s.at("scenario").get<std::string>(), s.at("seed").get<unsigned long long>());
   text += fmt::format("  clocks       {} ({} slices, ended by {})\n", s.at("clocks").get<long long>(),
@@ -45,16 +75,14 @@ std::string numa_text(const nlohmann::ordered_json& s, const std::string& out_di
         fmt::format("  {:<16} {:>5} {:>7} {:>7} {:>12.0f} {:>8}\n", job.at("name").get<std::string>(),
                     job.at("copy").get<int>(), job.at("threads").get<int>(), job.at("slices_run").get<int>(),
                     job.at("effective_per_thread").get<double>(), ratio(job["rates"]["net"]));
-  text += fmt::format("  events       {}   wall {:.3f} s\n", s.at("events").get<unsigned long long>(),
-                      s.at("wall_seconds").get<double>());
-  text += fmt::format("  results      {}\n", out_dir);
-  return text;
+  return text + closing_lines(s, out_dir, files);
 }
 
 }  // namespace
 
-std::string summary_text(const nlohmann::ordered_json& s, const std::string& out_dir) {
-  if (s.value("model", "") == "numa") return numa_text(s, out_dir);
+std::string summary_text(const nlohmann::ordered_json& s, const std::string& out_dir,
+                         const std::vector<std::string>& files) {
+  if (s.value("model", "") == "numa") return numa_text(s, out_dir, files);
   const std::string unit = s.value("time_unit", "");
   std::string text =
       fmt::format("cosched: scenario '{}' (model {}, seed {})\n", s.at("scenario").get<std::string>(),
@@ -74,10 +102,7 @@ std::string summary_text(const nlohmann::ordered_json& s, const std::string& out
         st.at("job_scheduler").get<std::string>(), ratio(st.at("utilization")),
         number(st.at("mean_response")), number(st.at("mean_bounded_slowdown")),
         number(st.at("p90_bounded_slowdown")));
-    text += fmt::format("  events       {}   wall {:.3f} s\n", s.at("events").get<unsigned long long>(),
-                        s.at("wall_seconds").get<double>());
-    text += fmt::format("  results      {}\n", out_dir);
-    return text;
+    return text + closing_lines(s, out_dir, files);
   }
   text += fmt::format("  {:<16} {:>5} {:>14} {:>9} {:>15}\n", "job", "copy", "completion", "SSR",
                       "spins ok/total");
@@ -87,6 +112,7 @@ std::string summary_text(const nlohmann::ordered_json& s, const std::string& out
                         fmt::format("{}/{}", job["spins"]["successful"].get<long long>(),
                                     job["spins"]["total"].get<long long>()));
   }
+  if (s.at("model") == "now") text += now_time_shares(s.at("jobs"));
   // SMP jobs with a parallel loop or a task tree: what their threads did at user level.
   for (const auto& job : s.at("jobs")) {
     if (!job.contains("user_level") || job["user_level"]["iterations"].is_null()) continue;
@@ -99,10 +125,7 @@ std::string summary_text(const nlohmann::ordered_json& s, const std::string& out
         u["dispatch_cycles"].get<long long>(), u["steals"].get<long long>(),
         u["waiting_for_work"].get<long long>());
   }
-  text += fmt::format("  events       {}   wall {:.3f} s\n", s.at("events").get<unsigned long long>(),
-                      s.at("wall_seconds").get<double>());
-  text += fmt::format("  results      {}\n", out_dir);
-  return text;
+  return text + closing_lines(s, out_dir, files);
 }
 
 }  // namespace cosched::cli
