@@ -9,6 +9,7 @@
 
 #include "config/input_error.hpp"
 #include "config/units.hpp"
+#include "util/nearest_name.hpp"
 
 namespace cosched::config {
 
@@ -51,6 +52,10 @@ void Field::fail(std::string_view expected) const {
 
 void Field::error(std::string_view message) const {
   throw InputError(fmt::format("{}: {}: {}", location(), path(), message));
+}
+
+void Field::warn(std::string_view message) const {
+  source_->warnings.push_back(fmt::format("{}: {}: {}", location(), path(), message));
 }
 
 std::string Field::got() const {
@@ -170,7 +175,10 @@ void MapReader::finish() const {
     const auto key = entry.first.Scalar();
     if (std::find(known_.begin(), known_.end(), key) == known_.end()) {
       Field where = map_.child(entry.first, key);
-      where.error(fmt::format("unknown key; expected one of: {}", fmt::join(known_, ", ")));
+      const auto nearest = util::nearest_name(key, known_);
+      where.error(fmt::format("unknown key; {}expected one of: {}",
+                              nearest ? fmt::format("did you mean '{}'? ", *nearest) : "",
+                              fmt::join(known_, ", ")));
     }
   }
 }

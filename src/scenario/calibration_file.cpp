@@ -47,7 +47,7 @@ CalibratedCosts read_calibration(const Field& key, const std::string& scenario_d
   const std::string file =
       resolve_input_file(key, scenario_dir, "a calibration file written by cosched calibrate");
   const YAML::Node document = read_yaml_mapping(file, "calibration file", kLayout);
-  const Source source{file, {}};  // outlives every Field below
+  const Source source{file, {}, {}};  // outlives every Field below
   const Field root(document, {}, &source);
   MapReader top(root, "a mapping of calibration keys");  // other keys are the figures: never finished
   if (!top.has("scenario_keys"))

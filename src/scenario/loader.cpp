@@ -17,6 +17,7 @@
 #include "scenario/now_section.hpp"
 #include "scenario/numa_section.hpp"
 #include "scenario/smp_section.hpp"
+#include "util/nearest_name.hpp"
 
 namespace cosched::config {
 namespace {
@@ -118,7 +119,50 @@ bool is_index(const std::string& segment) {
   return !segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos;
 }
 
+// Applies `--set PATH=~` (or `=null`): removes the key or list item at PATH, which must be there.
+void remove_key(YAML::Node document, const std::vector<std::string>& segments, const std::string& where,
+                const std::string& path) {
+  YAML::Node node = document;
+  std::string walked;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const auto& segment = segments[i];
+    const bool last = i + 1 == segments.size();
+    YAML::Node next;
+    if (node.IsSequence()) {
+      std::size_t index = 0;
+      const auto [end, ec] = std::from_chars(segment.data(), segment.data() + segment.size(), index);
+      if (!is_index(segment) || ec != std::errc() || end != segment.data() + segment.size() ||
+          index >= node.size())
+        throw InputError(fmt::format("{}: {}: '{}' is a list of {} item(s), there is no item {} to remove",
+                                     where, path, walked, node.size(), segment));
+      if (last) {
+        node.remove(index);
+        return;
+      }
+      next = node[index];
+    } else {
+      if (!node.IsMap() || !node[segment]) {
+        std::vector<std::string> keys;
+        if (node.IsMap())
+          for (const auto& entry : node) keys.push_back(entry.first.Scalar());
+        const auto nearest = util::nearest_name(segment, keys);
+        throw InputError(fmt::format("{}: {}: {} has no key '{}' to remove{}", where, path,
+                                     walked.empty() ? "the scenario" : "'" + walked + "'", segment,
+                                     nearest ? fmt::format("; did you mean '{}'?", *nearest) : ""));
+      }
+      if (last) {
+        node.remove(segment);
+        return;
+      }
+      next = node[segment];
+    }
+    node.reset(next);
+    walked += (walked.empty() ? "" : ".") + segment;
+  }
+}
+
 // Applies one PATH=VALUE override to the document; VALUE is parsed as YAML (a scalar or a flow collection).
+// A null VALUE (~ or null) removes the key instead.
 void apply_override(YAML::Node document, const std::string& text, Source& source) {
   auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0)
@@ -139,7 +183,13 @@ void apply_override(YAML::Node document, const std::string& text, Source& source
   } catch (const YAML::Exception& e) {
     throw InputError(fmt::format("{}: {}: value is not valid YAML: {}", where, path, e.msg));
   }
-  Source value_source{where, {{path, where}}};
+  if (text.size() == eq + 1)
+    throw InputError(fmt::format("{}: {}: expected a value after '=' (PATH=~ removes the key)", where, path));
+  if (value.IsNull()) {
+    remove_key(document, segments, where, path);
+    return;
+  }
+  Source value_source{where, {{path, where}}, {}};
   check_structure(Field(value, segments, &value_source));
   // Walk down; maps missing along the way are created (the validator rejects keys that do not exist).
   YAML::Node node = document;
@@ -167,7 +217,11 @@ void apply_override(YAML::Node document, const std::string& text, Source& source
       if (last) {
         node[segment] = value;
       } else {
-        if (!node[segment]) node[segment] = YAML::Node(YAML::NodeType::Map);
+        if (!node[segment]) {
+          node[segment] = YAML::Node(YAML::NodeType::Map);
+          // A mapping the override made is the override's: an unknown key in it is named by the --set.
+          source.overrides[walked + (walked.empty() ? "" : ".") + segment] = where;
+        }
         YAML::Node next = node[segment];
         node.reset(next);
       }
@@ -208,7 +262,7 @@ YAML::Node read_yaml_mapping(const std::string& file, const std::string& what,
   if (!document.IsMap())
     throw InputError(fmt::format("{}:{}:{}: expected a mapping of {} keys at the top level", file,
                                  document.Mark().line + 1, document.Mark().column + 1, what));
-  Source source{file, {}};
+  Source source{file, {}, {}};
   check_structure(Field(document, {}, &source));
   return document;
 }
@@ -226,7 +280,7 @@ void set_seed(Scenario& scenario, std::uint64_t seed) {
 }
 
 Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides) {
-  Source source{file, {}};  // outlives every Field of the load
+  Source source{file, {}, {}};  // outlives every Field of the load
   YAML::Node document = scenario_document(file, overrides, source);
 
   Field root(document, {}, &source);
@@ -278,6 +332,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   top.finish();
   if (calibration) scenario.calibration = std::move(calibration->record);
   limits::check(scenario, root);
+  scenario.warnings = std::move(source.warnings);
   set_seed(scenario, scenario.seed);  // the values given as distributions, drawn for this seed
   return scenario;
 }

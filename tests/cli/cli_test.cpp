@@ -333,6 +333,39 @@ TEST(SetOverride, UnknownTopLevelKey) {
   expect_bad_override("bogus=1", "unknown key");
 }
 
+// A key the override misspelt, inside a mapping the override made: named by the --set, with the nearest key.
+TEST(SetOverride, MisspeltKeyNamesTheSetAndSuggestsTheNearestKey) {
+  expect_bad_override("workload.jobs.0.wiat.algorithm=block", "unknown key; did you mean 'wait'?");
+}
+
+// PATH=~ (or null) removes a key, so that a policy that refuses it can be chosen; what it leaves keeps its
+// value (scenario-format.md, "Overrides").
+TEST(SetOverride, TildeRemovesAKey) {
+  Sandbox box;
+  const fs::path now = kRoot / "scenarios" / "now-quickstart.yaml";
+  const auto refused = box.run({"validate", now.string(), "--set", "scheduler.policy=ts"});
+  EXPECT_TRUE(contains(expect_input_error(refused), "remove scheduler.quantum")) << refused.describe();
+  const auto r = box.run({"run", now.string(), "--out", "out", "--quiet", "--set", "scheduler.policy=ts",
+                          "--set", "scheduler.quantum=~"});
+  expect_success(r);
+  const auto summary = nlohmann::json::parse(read_text(box.work() / "out" / "summary.json"));
+  const auto& scheduler = summary["resolved"]["scheduler"];
+  EXPECT_EQ(scheduler["policy"], "ts");
+  EXPECT_EQ(scheduler["context_switch_s"], 0.0001)
+      << "the keys left keep the file's values" << scheduler.dump();
+  const auto same =
+      box.run({"validate", now.string(), "--set", "scheduler.policy=ts", "--set", "scheduler.quantum=null"});
+  expect_success(same);
+}
+
+TEST(SetOverride, RemovingAMissingKeyIsRefused) {
+  expect_bad_override("scheduler.quantm=~",
+                      "'scheduler' has no key 'quantm' to remove; did you mean 'quantum'?");
+  expect_bad_override("colour=~", "the scenario has no key 'colour' to remove");
+  expect_bad_override("workload.jobs.3=~", "there is no item 3 to remove");
+  expect_bad_override("workload.nosync=", "expected a value after '=' (PATH=~ removes the key)");
+}
+
 TEST(SetOverride, IndexOutOfRange) {
   expect_bad_override("workload.jobs.5.threads=3", "no item 5");
 }
@@ -404,7 +437,7 @@ TEST(CommandLine, Help) {
   Sandbox box;
   const auto r = box.run({"--help"});
   expect_success(r);
-  for (const char* word : {"run", "validate", "--version", "--help"})
+  for (const char* word : {"run", "validate", "--version", "--help", "now", "smp", "numa", "--log", "PATH=~"})
     EXPECT_TRUE(contains(r.out, word)) << "expected --help to mention '" << word << "'" << r.describe();
 }
 
