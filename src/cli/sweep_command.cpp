@@ -28,6 +28,11 @@ std::string self_path() {
   return path.string();
 }
 
+// The runs' scenario warnings, each once, on stderr (each run's log has its own too).
+void print_warnings(const sweep::SweepPlan& plan) {
+  for (const auto& warning : plan.warnings) fmt::print(stderr, "cosched sweep: warning: {}\n", warning);
+}
+
 std::string shell_quote(const std::string& text) {
   std::string out = "'";
   for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -187,6 +192,7 @@ int run_sweep_command(CLI::App& sweep, const SweepOptions& o) {
       throw;
     }
     fs::remove_all(scratch);
+    print_warnings(plan);
     const auto status = sweep::sweep_status(plan, o.out_dir);
     for (std::size_t i = 0; i < plan.runs.size(); ++i) {
       const auto& run = plan.runs[i];
@@ -199,6 +205,7 @@ int run_sweep_command(CLI::App& sweep, const SweepOptions& o) {
     return 0;
   }
   const auto plan = sweep::expand_sweep(o.sweep_file, o.out_dir, o.quick);
+  print_warnings(plan);
   sweep::write_plan(plan, o.out_dir);
   if (o.executor == "slurm") return submit_to_slurm(plan, o.out_dir, o);
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

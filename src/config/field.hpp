@@ -20,6 +20,9 @@ namespace cosched::config {
 struct Source {
   std::string file;                              // as the user named it
   std::map<std::string, std::string> overrides;  // dotted path -> "--set PATH=VALUE"
+  // Located warnings on valid input that is likely not what was meant (Field::warn): the reading of a
+  // document adds them as it goes, so they are not part of the document's identity.
+  mutable std::vector<std::string> warnings;
 };
 
 class Field {
@@ -34,6 +37,7 @@ class Field {
 
   [[noreturn]] void fail(std::string_view expected) const;  // "expected <expected>, got <value>"
   [[noreturn]] void error(std::string_view message) const;  // "<message>"
+  void warn(std::string_view message) const;  // "<location>: <path>: <message>", kept in the Source
 
   bool is_map() const { return node_.IsMap(); }
   bool is_sequence() const { return node_.IsSequence(); }

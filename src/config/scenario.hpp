@@ -348,6 +348,9 @@ struct Scenario {
   EndCondition end = EndCondition::AllJobs;
   std::variant<SmpConfig, NowConfig, NumaConfig> model_config;
   std::optional<CalibrationRecord> calibration;  // `calibration`: the file and what its costs gave
+  // Valid settings that are likely not what was meant, one located line each (the CLI prints them on
+  // stderr); not part of the resolved scenario.
+  std::vector<std::string> warnings;
 };
 
 }  // namespace cosched::config

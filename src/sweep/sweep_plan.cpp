@@ -289,7 +289,7 @@ std::vector<std::int64_t> parse_range(const std::string& text, bool& is_range) {
 
 SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir, bool quick) {
   YAML::Node document = config::read_yaml_mapping(sweep_file, "sweep", "'base' and 'axes'");
-  config::Source source{sweep_file, {}};
+  config::Source source{sweep_file, {}, {}};
   config::MapReader top(config::Field(document, {}, &source), "a sweep mapping with base, axes and seeds");
   SweepPlan plan;
   const std::string sweep_dir = fs::path(sweep_file).parent_path().string();
@@ -352,7 +352,19 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
   for (const auto& axis : axes) plan.axis_paths.push_back(axis.path);
 
   std::vector<std::optional<std::uint64_t>> seeds{std::nullopt};  // the scenario's own seed
-  if (auto f = top.optional("seeds")) seeds = read_seeds(*f);
+  // An axis over the scenario's `seed` is the runs' seeds: with `seeds` too, one would undo the other.
+  const bool seed_axis =
+      std::any_of(axes.begin(), axes.end(), [](const Axis& a) { return a.path == "seed"; });
+  auto refuse_seed_axis = [&](const config::Field& f) {
+    if (seed_axis)
+      f.error(
+          "the axis 'seed' already sets each run's seed; expected either seeds or an axis over seed, "
+          "not both");
+  };
+  if (auto f = top.optional("seeds")) {
+    refuse_seed_axis(*f);
+    seeds = read_seeds(*f);
+  }
   std::optional<Series> series;
   auto series_field = top.optional("series");
   if (series_field) {
@@ -378,6 +390,7 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
       }
     }
     if (auto f = reader.optional("seeds")) {
+      refuse_seed_axis(*f);
       auto quick_seeds = read_seeds(*f);
       if (quick) seeds = quick_seeds;
     }
@@ -412,6 +425,9 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
   // Expansion: the first dimension varies slowest, seeds fastest.
   std::vector<std::size_t> position(dimensions.size(), 0);
   std::map<std::string, std::size_t> seen;  // run id -> run index
+  // A warning -> the first run that gave it, and how many runs did (in the order they were first given).
+  std::map<std::string, std::pair<std::string, std::size_t>> warned;
+  std::vector<std::string> warning_order;
   for (std::size_t n = 0; n < total / seeds.size(); ++n) {
     std::size_t rest = n;
     for (std::size_t d = dimensions.size(); d-- > 0;) {
@@ -429,7 +445,15 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
       const std::string label = fmt::format("run {}{}", plan.runs.size(), sets_text);
       auto load = [&](const std::vector<std::string>& with, const std::string& what) {
         try {
-          return config::load_scenario(plan.base_file, with);
+          auto scenario = config::load_scenario(plan.base_file, with);
+          for (const auto& warning : scenario.warnings) {
+            auto& [first, count] = warned[warning];
+            if (count++ == 0) {
+              first = what;
+              warning_order.push_back(warning);
+            }
+          }
+          return scenario;
         } catch (const config::InputError& e) {
           throw config::InputError(fmt::format("{}: {}: {}", sweep_file, what, e.what()));
         }
@@ -459,7 +483,7 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
       // The series: one job sequence per seed (and axis values), and a run per prefix j1..ji.
       const auto base_scenario = load(sets, label);
       const std::uint64_t sequence_seed = seed ? *seed : base_scenario.seed;
-      config::Source source{plan.base_file, {}};
+      config::Source source{plan.base_file, {}, {}};
       const auto jobs =
           draw_series(*series, *series_field, base_scenario,
                       config::scenario_document(plan.base_file, sets, source), sequence_seed, label);
@@ -488,6 +512,12 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
             fmt::format("run {}{} (series jobs 1..{})", plan.runs.size(), sets_text, i + 1));
       }
     }
+  }
+  for (const auto& warning : warning_order) {
+    const auto& [first, count] = warned.at(warning);
+    plan.warnings.push_back(count == 1
+                                ? fmt::format("{}: {}", first, warning)
+                                : fmt::format("{} and {} other run(s): {}", first, count - 1, warning));
   }
   return plan;
 }

@@ -23,6 +23,9 @@ struct SweepPlan {
   std::string base_file;                // absolute path of the base scenario
   std::vector<std::string> axis_paths;  // in the order of the sweep file
   std::vector<PlannedRun> runs;         // in expansion order, ids unique
+  // The runs' scenario warnings (config::Scenario::warnings), each once, with the first run that gave it
+  // and how many did; not written to plan.json (each run's stderr log has its own).
+  std::vector<std::string> warnings;
 };
 
 // Reads SWEEP.yaml, expands it and validates every run (each is loaded as `cosched validate` would),

@@ -275,8 +275,8 @@ TEST(NowStream, EasyBackfillsJobsThatEndByTheHeadsReservation) {
 
 // --log=cosched_now_jobs.thresh:debug: the coordinator's decisions in simulated time, the same under both
 // engines. On easy-backfill.swf (the test above), J3 (job 2) starts at its submit, 0.2 s, passing J2 (job 1),
-// which waits for the whole machine; it starts L + o = 12 us after the decision. J1's estimate is its requested
-// 100 s x time_scale 0.01.
+// which waits for the whole machine; it starts L + o = 12 us after the decision. J1's estimate is its
+// requested 100 s x time_scale 0.01.
 TEST(NowStream, TheJobSchedulersDecisionsAreLoggedTheSameUnderBothEngines) {
   Sandbox box;
   std::vector<std::string> lines[2];
@@ -402,6 +402,53 @@ TEST(NowBadStreamCorpus, EveryFileIsListed) {
   for (const auto& entry : fs::directory_iterator(kBadStream))
     present.insert(entry.path().filename().string());
   EXPECT_EQ(listed, present) << "expected tests/data/bad-now-stream/ to hold exactly the listed files";
+}
+
+}  // namespace
+
+namespace {
+
+// time-share or gang with mpl 1 shares no workstation: a valid run, with a one-line located warning on
+// stderr (docs/models/now-streams.md section 3), at job_scheduler.mpl or, left at its default, at the
+// job_scheduler mapping; mpl 2 runs without a word.
+TEST(NowStream, MplOneUnderATimeSharingPolicyIsWarnedAbout) {
+  Sandbox box;
+  const std::string scenario = (kStreams / "time-share-small.yaml").string();
+  auto warnings = [](const std::string& err) {
+    std::vector<std::string> out;
+    for (const auto& line : split_lines(err))
+      if (line.rfind("cosched: warning: ", 0) == 0) out.push_back(line);
+    return out;
+  };
+  const auto given = box.run({"run", scenario, "--out", "a", "--quiet", "--set", "job_scheduler.mpl=1"});
+  EXPECT_EQ(given.status, 0) << given.describe();
+  ASSERT_EQ(warnings(given.err).size(), 1u) << given.describe();
+  EXPECT_EQ(
+      warnings(given.err)[0],
+      "cosched: warning: --set job_scheduler.mpl=1: job_scheduler.mpl: time-share with mpl 1 places one "
+      "process per workstation: the same run as policy fcfs, event for event; set mpl to 2 or more for "
+      "jobs to share workstations");
+  EXPECT_TRUE(fs::exists(box.work() / "a" / "summary.json")) << "a warning, not a refusal";
+
+  const auto defaulted = box.run({"run", scenario, "--out", "b", "--quiet", "--set", "job_scheduler.mpl=~"});
+  EXPECT_EQ(defaulted.status, 0) << defaulted.describe();
+  ASSERT_EQ(warnings(defaulted.err).size(), 1u) << defaulted.describe();
+  EXPECT_TRUE(contains(warnings(defaulted.err)[0],
+                       "time-share-small.yaml:18:3: job_scheduler: time-share with mpl 1"))
+      << defaulted.describe();
+
+  const auto gang =
+      box.run({"validate", (kStreams / "gang-small.yaml").string(), "--set", "job_scheduler.mpl=1"});
+  EXPECT_EQ(gang.status, 0) << gang.describe();
+  ASSERT_EQ(warnings(gang.err).size(), 1u) << gang.describe();
+  EXPECT_TRUE(contains(warnings(gang.err)[0], "job_scheduler.mpl: gang with mpl 1 has one row"))
+      << gang.describe();
+
+  for (const char* file : {"time-share-small.yaml", "gang-small.yaml", "fcfs-small.yaml"}) {
+    const auto quiet = box.run({"validate", (kStreams / file).string()});
+    expect_success(quiet);
+    EXPECT_TRUE(warnings(quiet.err).empty()) << file << quiet.describe();
+  }
 }
 
 }  // namespace

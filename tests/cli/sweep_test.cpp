@@ -137,6 +137,10 @@ TEST(Sweep, QuickVariantReplacesAxesAndSeeds) {
   write_sweep(box, "bad.yaml", "axes:\n  workload.nosync: [0]\nquick:\n  axes:\n    seed: [1]\n");
   const auto line = expect_input_error(box.run({"sweep", "bad.yaml", "--out", "out", "--quick"}));
   EXPECT_TRUE(contains(line, "bad.yaml:6:11: quick.axes.seed: not an axis of the sweep")) << line;
+  // An axis over `seed` sets the runs' seeds: `seeds` beside it would undo it, so it is refused.
+  write_sweep(box, "both.yaml", "axes:\n  seed: [1, 2]\nseeds: 3\n");
+  const auto both = expect_input_error(box.run({"sweep", "both.yaml", "--out", "out"}));
+  EXPECT_TRUE(contains(both, "both.yaml:4:8: seeds: the axis 'seed' already sets each run's seed")) << both;
 }
 
 TEST(Sweep, ShippedSweepsExpand) {
@@ -204,10 +208,13 @@ TEST(Sweep, InterruptedSweepResumesWithoutDuplicateOrMissingRows) {
   expect_success(r);
   const auto rows = results(box);
   ASSERT_EQ(rows.size(), 31u) << "expected all 30 runs after resuming";
+  // The axis over `seed` is the runs' seed: one column for both.
+  EXPECT_EQ(std::count(rows[0].begin(), rows[0].end(), "seed"), 1) << "expected one seed column";
+  ASSERT_EQ(rows[0][1], "seed");
   std::set<std::string> ids, seeds;
   for (std::size_t i = 1; i < rows.size(); ++i) {
     ids.insert(rows[i][0]);
-    seeds.insert(rows[i][2]);
+    seeds.insert(rows[i][1]);
   }
   EXPECT_EQ(ids.size(), 30u) << "expected no duplicate run";
   EXPECT_EQ(seeds.size(), 30u) << "expected every seed once";

@@ -64,7 +64,12 @@ const JobSchedulerEntry kGangJobEntry{
     {kGangName,
      "gang scheduling: an Ousterhout matrix of mpl rows, first-fit placement of a job into a row, one row "
      "owning all workstations per global slot",
-     kGangKeys, config::default_params<config::JobSchedulerParams>, mpl_json},
+     kGangKeys, config::default_params<config::JobSchedulerParams>, mpl_json,
+     [](config::MapReader& map, const config::PolicyParams& params) {
+       warn_single_level(map, params,
+                         "gang with mpl 1 has one row: each job has its workstations to itself and starts in "
+                         "fcfs order, as under policy fcfs, the gang slots adding only their switches");
+     }},
     false,
     true,
     [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {

@@ -81,6 +81,18 @@ constexpr config::PolicyKey mpl_key(std::string_view doc) {
           }};
 }
 
+// A time-sharing policy's check: with mpl 1 it shares no workstation, so it is fcfs under another name.
+// Warned about, not refused (docs/models/now-streams.md section 3): mpl is a natural sweep axis and 1 its
+// baseline. The warning names job_scheduler.mpl, or the mapping when mpl was left at its default of 1.
+inline void warn_single_level(config::MapReader& map, const config::PolicyParams& params,
+                              std::string_view what) {
+  if (static_cast<const config::JobSchedulerParams&>(params).mpl != 1) return;
+  const auto& section = map.field();
+  const auto mpl = section.node()["mpl"];
+  (mpl ? section.child(mpl, "mpl") : section)
+      .warn(fmt::format("{}; set mpl to 2 or more for jobs to share workstations", what));
+}
+
 // The resolved form every job scheduler has: its mpl.
 inline void mpl_json(const config::PolicyParams& params, nlohmann::ordered_json& out) {
   out["mpl"] = static_cast<const config::JobSchedulerParams&>(params).mpl;

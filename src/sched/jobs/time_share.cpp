@@ -63,7 +63,12 @@ const JobSchedulerEntry kTimeShareEntry{
     {kTimeShareName,
      "time sharing with implicit coscheduling: up to mpl processes per workstation, placed on the "
      "least-loaded workstations",
-     kTimeShareKeys, config::default_params<config::JobSchedulerParams>, mpl_json},
+     kTimeShareKeys, config::default_params<config::JobSchedulerParams>, mpl_json,
+     [](config::MapReader& map, const config::PolicyParams& params) {
+       warn_single_level(map, params,
+                         "time-share with mpl 1 places one process per workstation: the same run as policy "
+                         "fcfs, event for event");
+     }},
     false,
     false,
     [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {
