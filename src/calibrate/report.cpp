@@ -173,9 +173,16 @@ std::string calibration_text(const Calibration& c) {
                                 {"uncontended", &c.dispatch_uncontended},
                                 {"contended", &c.dispatch_contended}})
     if (m->disturbances)
-      reruns += fmt::format("{}{} {} ({})", reruns.empty() ? "" : ", ", name, m->disturbances->reruns,
-                            m->disturbances->kept);
-  out += fmt::format("Trials preempted: run again (kept though preempted): {}\n", reruns);
+      reruns += fmt::format("{}{} {} timed again, {} kept", reruns.empty() ? "" : "; ", name,
+                            m->disturbances->reruns, m->disturbances->kept);
+  out += fmt::format(
+      "Trials the kernel interrupted (another task ran while they were timed) are timed again, up to half "
+      "of each figure's trials; those kept anyway can be off either way.\n  {}\n",
+      reruns);
+  if (c.quick)
+    out +=
+        "These are --quick figures: few repetitions, so they are rough. For a study, run cosched "
+        "calibrate without --quick.\n";
   return out;
 }
 

@@ -53,13 +53,19 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateOptions& options) {
   auto* calibrate = app.add_subcommand("calibrate",
                                        "Measure this machine's context-switch and dispatch costs "
                                        "(docs/calibration.md) and write them as YAML");
-  calibrate->add_flag("--quick", options.quick,
-                      "Fewer switches and repetitions: about a second, for tests, not for figures");
-  calibrate->add_option("--out", options.out, "The YAML file to write (default calibration.yaml)");
+  calibrate->add_flag(
+      "--quick", options.quick,
+      "Fewer switches and repetitions: about a second, rough figures for tests, not for studies");
+  calibrate->add_option("--out", options.out,
+                        fmt::format("The YAML file to write (default {})", CalibrateOptions::kDefaultOut));
   return calibrate;
 }
 
 int run_calibrate_command(const CalibrateOptions& options) {
+  if (options.out == CalibrateOptions::kDefaultOut) {
+    std::error_code ec;
+    fs::create_directories(fs::path(options.out).parent_path(), ec);  // check_out reports a failure
+  }
   check_out(options.out);
   const bool terminal = ::isatty(STDERR_FILENO);
   auto calibration =

@@ -9,7 +9,9 @@ namespace cosched::cli {
 
 struct CalibrateOptions {
   bool quick = false;
-  std::string out = "calibration.yaml";
+  // The default is in results/, which git ignores, as `cosched run`'s folders are (made when missing).
+  static constexpr const char* kDefaultOut = "results/calibration.yaml";
+  std::string out = kDefaultOut;
 };
 
 // Adds `calibrate` to `app`; returns it.

@@ -90,6 +90,21 @@ struct BadCalibrate {
   const char* fragment;
 };
 
+// Without --out the file goes into results/ (ignored by git, made when missing), not the current directory;
+// --quick figures are said to be rough, and interrupted trials are explained in words.
+TEST(CalibrateCommand, DefaultsToResultsAndSaysQuickFiguresAreRough) {
+  Sandbox box;
+  const auto r = box.run({"calibrate", "--quick"}, 120);
+  expect_success(r);
+  EXPECT_TRUE(contains(r.out, "wrote results/calibration.yaml")) << r.describe();
+  EXPECT_TRUE(fs::is_regular_file(box.work() / "results" / "calibration.yaml"));
+  EXPECT_FALSE(fs::exists(box.work() / "calibration.yaml")) << "nothing in the current directory";
+  EXPECT_TRUE(contains(r.out, "These are --quick figures: few repetitions, so they are rough"))
+      << r.describe();
+  EXPECT_TRUE(contains(r.out, "are timed again")) << r.describe();
+  EXPECT_FALSE(contains(r.out, "kept though preempted")) << "the old wording" << r.describe();
+}
+
 TEST(CalibrateCommand, BadArgumentsAreOneLineAndExit2) {
   Sandbox box;
   fs::create_directories(box.work() / "a-directory");

@@ -116,9 +116,16 @@ TEST(CalibrateText, TheSeedsTablesAndTheFigures) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("switch kernel"), std::string::npos) << text;
-  EXPECT_NE(text.find("Trials preempted: run again (kept though preempted): ucontext 4 (1)\n"),
+  EXPECT_NE(text.find("are timed again, up to half of each figure's trials; those kept anyway can be off "
+                      "either way.\n  ucontext 4 timed again, 1 kept\n"),
             std::string::npos)
       << text;
+  EXPECT_NE(text.find("These are --quick figures: few repetitions, so they are rough."), std::string::npos)
+      << text;
+  auto full = hand_made();
+  full.quick = false;
+  EXPECT_EQ(calibration_text(full).find("rough"), std::string::npos)
+      << "a full calibration's figures are not called rough";
 }
 
 }  // namespace
