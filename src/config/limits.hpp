@@ -35,11 +35,11 @@ inline constexpr int kMaxCpus = 1'000'000;
 inline constexpr double kMaxMemoryBytes = 8.0 * (1ull << 30);
 
 // Traces (output.trace, docs/scenario-format.md "Traces"): the bytes one interval of timeline.csv takes in
-// trace.paje (a PushState and a PopState line) and in trace.json (one complete event), measured on the
-// shipped scenarios' traces and rounded up. A run whose estimated trace passes output.trace_limit_mb
-// megabytes is refused before it is simulated.
-inline constexpr double kPajeBytesPerInterval = 64;
-inline constexpr double kChromeBytesPerInterval = 112;
+// trace.paje (one SetState line, or a PushState and a PopState at a run's ends) and in trace.json (one
+// compact complete event), measured on the shipped scenarios' traces and rounded up. A run whose estimated
+// trace passes output.trace_limit_mb megabytes is refused before it is simulated.
+inline constexpr double kPajeBytesPerInterval = 48;
+inline constexpr double kChromeBytesPerInterval = 88;
 // A message (output.trace_messages): a PajeStartLink and a PajeEndLink line in trace.paje, two instants and
 // two flow events in trace.json, measured likewise and rounded up.
 inline constexpr double kPajeBytesPerMessage = 96;

@@ -34,7 +34,8 @@ struct OutputConfig {
   // output.trace_limit_mb: the largest estimated trace a run writes (config/limits.hpp).
   std::int64_t trace_limit_mb = 1024;
   // output.trace_messages: a link (Paje) or flow (Chrome) per message, for the models that have messages.
-  bool trace_messages = true;
+  // Off by default: a NOW run's messages would triple its traces (docs/scenario-format.md, "Traces").
+  bool trace_messages = false;
 
   bool traces() const { return trace_paje || trace_chrome; }
   // The models record their timelines for timeline.csv and for the traces alike.

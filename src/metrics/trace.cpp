@@ -134,7 +134,9 @@ std::string paje_trace(const std::vector<TimelineLane>& lanes, const std::vector
       "%EventDef PajePushState 5\n%       Time date\n%       Type string\n%       Container string\n"
       "%       Value string\n%EndEventDef\n"
       "%EventDef PajePopState 6\n%       Time date\n%       Type string\n%       Container string\n"
-      "%EndEventDef\n";
+      "%EndEventDef\n"
+      "%EventDef PajeSetState 10\n%       Time date\n%       Type string\n%       Container string\n"
+      "%       Value string\n%EndEventDef\n";
   const bool links = !messages.kinds.empty();
   if (links)
     out +=
@@ -181,25 +183,37 @@ std::string paje_trace(const std::vector<TimelineLane>& lanes, const std::vector
       out += fmt::format("3 {} {} PLACE M {}\n", zero, place_alias(place),
                          paje_string(place_name(layout, place)));
 
-  // Every interval pushes its state at its start and pops it at its end. Pajeng needs the events in time
-  // order; at one instant pops come first, so that an interval ending there never pops the next one's state.
-  // Links start and end after the states of their instant (their order among states does not matter).
+  // The compact form: a track's run of back-to-back intervals is one push of its first state, a set of each
+  // next one's, and a pop at the run's end (one line per state change, not a push and a pop per interval).
+  // Pajeng needs the events in time order; at one instant pops come first, so that a run ending there never
+  // pops the next one's state. Links start and end after the states of their instant (their order among
+  // states does not matter).
   enum Kind { kPop, kPush, kStartLink, kEndLink };
   struct Event {
     std::int64_t time;
     Kind kind;
     int track;  // a link's message
     int state;
+    bool continues = false;  // a kPush that continues its track's run: a set of the state
   };
   std::map<Track, int> track_index;
   for (std::size_t i = 0; i < tracks.size(); ++i) track_index[tracks[i]] = static_cast<int>(i);
   std::vector<Event> events;
-  for (std::size_t lane = 0; lane < lanes.size(); ++lane)
-    for (const auto& interval : lanes[lane].intervals) {
+  // Back to back: the next interval of the lane starts on the same place as this one ends.
+  const auto back_to_back = [](const TimelineInterval& a, const TimelineInterval& b) {
+    return a.place == b.place && a.end == b.start;
+  };
+  for (std::size_t lane = 0; lane < lanes.size(); ++lane) {
+    const auto& intervals = lanes[lane].intervals;
+    for (std::size_t i = 0; i < intervals.size(); ++i) {
+      const auto& interval = intervals[i];
       const int track = track_index.at({interval.place, static_cast<int>(lane)});
-      events.push_back({interval.start, kPush, track, interval.state});
-      events.push_back({interval.end, kPop, track, interval.state});
+      const bool continues = i > 0 && back_to_back(intervals[i - 1], interval);
+      events.push_back({interval.start, kPush, track, interval.state, continues});
+      if (i + 1 == intervals.size() || !back_to_back(interval, intervals[i + 1]))
+        events.push_back({interval.end, kPop, track, interval.state});
     }
+  }
   for (std::size_t i = 0; i < messages.messages.size(); ++i) {
     const auto& m = messages.messages[i];
     events.push_back({m.sent, kStartLink, static_cast<int>(i), m.kind});
@@ -222,7 +236,7 @@ std::string paje_trace(const std::vector<TimelineLane>& lanes, const std::vector
     }
     const auto alias = track_alias(tracks[event.track]);
     if (event.kind == kPush) {
-      out += fmt::format("5 {} STATE {} S{}\n", time, alias, event.state);
+      out += fmt::format("{} {} STATE {} S{}\n", event.continues ? 10 : 5, time, alias, event.state);
     } else {
       out += fmt::format("6 {} STATE {}\n", time, alias);
     }
@@ -282,10 +296,10 @@ std::string chrome_trace(const std::vector<TimelineLane>& lanes, const std::vect
   for (std::size_t lane = 0; lane < lanes.size(); ++lane)
     for (const auto& interval : lanes[lane].intervals) {
       const std::string duration = microseconds(interval.end - interval.start, layout);
-      add(fmt::format(
-          R"({{"name": {}, "cat": "state", "ph": "X", "ts": {}, "dur": {}, "pid": {}, "tid": {}}})",
-          names.at(interval.state), microseconds(interval.start, layout), duration, pid(interval.place),
-          lane));
+      // Compact (the bulk of the file): no spaces, no category (every complete event is a state).
+      add(fmt::format(R"({{"name":{},"ph":"X","ts":{},"dur":{},"pid":{},"tid":{}}})",
+                      names.at(interval.state), microseconds(interval.start, layout), duration,
+                      pid(interval.place), lane));
     }
   // Each message: an instant naming it and a flow end at the sender's send and at the receiver's arrival,
   // the flow's ends bound to those instants (bp "e": the slice at that time), its number as the flow's id.

@@ -9,9 +9,9 @@
 // container or thread per process or thread that spent time there. Times are in seconds (Paje) and
 // microseconds (Chrome) from the start of the run.
 //
-// Messages (output.trace_messages, for the models that have them): a Paje link per message from its
-// sender's place container to its receiver's (PajeStartLink at the send, PajeEndLink at the arrival, the
-// message's number as its key and its kind as its value), and in Chrome a flow per message (ph "s" at the
+// Messages (output.trace_messages, off by default, for the models that have them): a Paje link per message
+// from its sender's place container to its receiver's (PajeStartLink at the send, PajeEndLink at the arrival,
+// the message's number as its key and its kind as its value), and in Chrome a flow per message (ph "s" at the
 // send, ph "f" at the arrival, with its number as id) between the places' "messages" threads, each end on an
 // instant event (ph "i") that names the message.
 
@@ -44,12 +44,14 @@ std::vector<TimelineLane> clip_to_window(const std::vector<TimelineLane>& lanes,
                                          std::int64_t end);
 
 // The Paje trace of `lanes`: the header of event definitions (as SimGrid's tracing writes them), the type
-// hierarchy, one entity value per state name, the containers, and a PushState/PopState pair per interval.
+// hierarchy, one entity value per state name, the containers, and one line per state change: a PushState at
+// the start of each run of back-to-back intervals on a container, a SetState for each next interval of the
+// run, and a PopState at its end.
 std::string paje_trace(const std::vector<TimelineLane>& lanes, const std::vector<std::string>& state_names,
                        const TraceLayout& layout, const TraceMessages& messages = {});
 
 // The Chrome trace-event JSON of `lanes`: metadata events naming every process and thread, and one
-// complete event (ph "X") per interval.
+// complete event (ph "X", written without spaces or category) per interval.
 std::string chrome_trace(const std::vector<TimelineLane>& lanes, const std::vector<std::string>& state_names,
                          const TraceLayout& layout, const TraceMessages& messages = {});
 

@@ -289,6 +289,16 @@ def check_bad_values():
             check(not out.exists(), f"{output!r}: left {out}")
 
 
+def check_default_sizes(now):
+    """The NOW quick start's traces in their default (compact) form stay small enough to open: trace.json
+    under 10 MB and trace.paje under 4 MB for its 0.17 simulated seconds (docs/scenario-format.md, "Traces")."""
+    out = WORK / "now-default-sizes"
+    run(now, out, "output.trace=[paje, chrome]")
+    for name, limit_mb in (("trace.json", 10), ("trace.paje", 4)):
+        size = (out / name).stat().st_size
+        check(size < limit_mb * 1e6, f"now quick start: {name} is {size / 1e6:.1f} MB, expected under {limit_mb} MB")
+
+
 def main():
     if shutil.which("pj_dump") is None:
         print("pj_dump (Debian pajeng) is missing: run scripts/install-deps.sh", file=sys.stderr)
@@ -300,14 +310,16 @@ def main():
     check_window("smp", SOURCE / "scenarios" / "quickstart.yaml", "cpu", (1000, 2000), "[1000, 2000]", smp_hz,
                  smp_rows)
     now = SOURCE / "scenarios" / "now-quickstart.yaml"
-    now_rows, _ = check_run("now", now, "workstation", lambda s: 1.0, ("workload.jobs.0.barriers=2",))
+    now_rows, _ = check_run("now", now, "workstation", lambda s: 1.0,
+                            ("workload.jobs.0.barriers=2", "output.trace_messages=true"))
     now_links = check_links("now", WORK / "now-on", "workstation",
                             json.loads((WORK / "now-on" / "summary.json").read_text())["messages"])
     # timeline.csv's NOW times are seconds already: the window in its own unit is a duration.
     nanos = 1e9
     rows_ns = [dict(r, start=str(float(r["start"]) * nanos), end=str(float(r["end"]) * nanos)) for r in now_rows]
     out = WORK / "now-window"
-    run(now, out, "output.trace=[paje, chrome]", "output.trace_window=[5ms, 12ms]", "workload.jobs.0.barriers=2")
+    run(now, out, "output.trace=[paje, chrome]", "output.trace_window=[5ms, 12ms]", "workload.jobs.0.barriers=2",
+        "output.trace_messages=true")
     expected = expected_intervals(rows_ns, nanos, "workstation", (5e6, 12e6))
     check(0 < len(expected) < len(rows_ns), f"now: the window keeps {len(expected)} of {len(rows_ns)} intervals")
     same_intervals(pj_dump_states(out / "trace.paje"), expected, "now window pj_dump")
@@ -315,10 +327,9 @@ def main():
     kept = within(now_links, (5e-3, 12e-3))
     check(0 < len(kept) < len(now_links), f"now: the window keeps {len(kept)} of {len(now_links)} messages")
     same_messages(check_links("now window", out, "workstation"), kept, "now window links")
-    # output.trace_messages false: no link, no flow, the same states and the same other files.
+    # output.trace_messages false, the default: no link, no flow, the same states and the same other files.
     off = WORK / "now-no-messages"
-    run(now, off, "output.timeline=true", "output.trace=[paje, chrome]", "output.trace_messages=false",
-        "workload.jobs.0.barriers=2")
+    run(now, off, "output.timeline=true", "output.trace=[paje, chrome]", "workload.jobs.0.barriers=2")
     check(pj_dump_links(off / "trace.paje") == [] and "PajeStartLink" not in (off / "trace.paje").read_text(),
           "now: links with output.trace_messages false")
     check('"cat": "message"' not in (off / "trace.json").read_text(), "now: flows with output.trace_messages false")
@@ -330,14 +341,15 @@ def main():
     # Messages: 2 slices, the whole run and a window of 40,000 clocks in the second slice.
     numa_scenario = SOURCE / "scenarios" / "nobukuni" / "set-a.yaml"
     whole, cut = WORK / "numa-messages", WORK / "numa-messages-window"
-    run(numa_scenario, whole, "output.trace=[paje, chrome]", "scheduler.slices=2")
+    run(numa_scenario, whole, "output.trace=[paje, chrome]", "scheduler.slices=2", "output.trace_messages=true")
     run(numa_scenario, cut, "output.trace=[paje, chrome]", "scheduler.slices=2",
-        "output.trace_window=[120000, 160000]")
+        "output.trace_window=[120000, 160000]", "output.trace_messages=true")
     numa_links = check_links("numa", whole, "cluster", network_only=True)
     kept = within(numa_links, (120000 / 1e9, 160000 / 1e9))
     check(0 < len(kept) < len(numa_links), f"numa: the window keeps {len(kept)} of {len(numa_links)} messages")
     same_messages(check_links("numa window", cut, "cluster", network_only=True), kept, "numa window links")
     check_bad_values()
+    check_default_sizes(now)
     for f in failures:
         print("FAIL:", f)
     print(f"check_traces: {len(failures)} failure(s)")

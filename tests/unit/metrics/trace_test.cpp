@@ -57,6 +57,21 @@ TEST(PajeTrace, ContainersPerPlaceAndThreadAndAPushPopPerInterval) {
             "4 0.000000005 MACHINE M\n");
 }
 
+// The compact form: back-to-back intervals on one container are a push, a set per next state and one pop;
+// after a gap the next run pushes again.
+TEST(PajeTrace, BackToBackIntervalsAreOneSetStatePerChange) {
+  const std::vector<TimelineLane> lanes{{"j", 0, 0, {I{0, 2, 0, 1}, I{2, 3, 1, 1}, I{4, 5, 2, 1}}}};
+  const auto paje = paje_trace(lanes, kStates, {"cpu", 1e9, "cycles"});
+  EXPECT_TRUE(contains(paje, "%EventDef PajeSetState 10\n%       Time date\n%       Type string\n")) << paje;
+  EXPECT_TRUE(contains(paje,
+                       "5 0 STATE P1L0 S0\n"
+                       "10 0.000000002 STATE P1L0 S1\n"
+                       "6 0.000000003 STATE P1L0\n"
+                       "5 0.000000004 STATE P1L0 S2\n"
+                       "6 0.000000005 STATE P1L0\n"))
+      << paje;
+}
+
 TEST(PajeTrace, NanosecondsAreExactDecimalSeconds) {
   const std::vector<TimelineLane> lanes{{"j", 0, 0, {I{1'500'000, 123'456'789'012, 0, 0}}}};
   const auto paje = paje_trace(lanes, kStates, {"workstation", 1e9, "ns"});
@@ -74,24 +89,13 @@ TEST(ChromeTrace, AProcessPerPlaceAThreadPerLaneAndCompleteEventsInMicroseconds)
   std::vector<nlohmann::json> complete, names;
   for (const auto& event : trace["traceEvents"]) (event["ph"] == "X" ? complete : names).push_back(event);
   // No CPU is the process after the last place (2).
-  EXPECT_EQ(
-      complete,
-      (std::vector<nlohmann::json>{
-          {{"name", "computing"},
-           {"cat", "state"},
-           {"ph", "X"},
-           {"ts", 0},
-           {"dur", 2},
-           {"pid", 1},
-           {"tid", 0}},
-          {{"name", "ready"}, {"cat", "state"}, {"ph", "X"}, {"ts", 2}, {"dur", 3}, {"pid", 2}, {"tid", 0}},
-          {{"name", "spinning"},
-           {"cat", "state"},
-           {"ph", "X"},
-           {"ts", 2},
-           {"dur", 2},
-           {"pid", 1},
-           {"tid", 1}}}));
+  EXPECT_EQ(complete,
+            (std::vector<nlohmann::json>{
+                {{"name", "computing"}, {"ph", "X"}, {"ts", 0}, {"dur", 2}, {"pid", 1}, {"tid", 0}},
+                {{"name", "ready"}, {"ph", "X"}, {"ts", 2}, {"dur", 3}, {"pid", 2}, {"tid", 0}},
+                {{"name", "spinning"}, {"ph", "X"}, {"ts", 2}, {"dur", 2}, {"pid", 1}, {"tid", 1}}}));
+  // The compact form of the complete events, the bulk of a trace: no spaces, no category.
+  EXPECT_TRUE(contains(text, R"({"name":"ready","ph":"X","ts":2,"dur":3,"pid":2,"tid":0})")) << text;
   EXPECT_TRUE(contains(text, R"({"name": "process_name", "ph": "M", "pid": 2, "args": {"name": "no cpu"}})"));
   EXPECT_TRUE(
       contains(text, R"({"name": "thread_name", "ph": "M", "pid": 1, "tid": 1, "args": {"name": "a/0/1"}})"));
@@ -101,7 +105,7 @@ TEST(ChromeTrace, AProcessPerPlaceAThreadPerLaneAndCompleteEventsInMicroseconds)
 TEST(ChromeTrace, NanosecondsAreExactDecimalMicroseconds) {
   const std::vector<TimelineLane> lanes{{"j", 0, 0, {I{1'500, 1'000'000'007, 0, 0}}}};
   const auto text = chrome_trace(lanes, kStates, {"workstation", 1e9, "ns"});
-  EXPECT_TRUE(contains(text, R"("ts": 1.5, "dur": 999998.507,)")) << text;
+  EXPECT_TRUE(contains(text, R"("ts":1.5,"dur":999998.507,)")) << text;
 }
 
 TEST(TraceWindow, KeepsWhatIsInsideAndCutsWhatCrossesABound) {
@@ -120,7 +124,7 @@ TEST(TraceFiles, OnlyTheFormatsAskedForAndTheWindowApplied) {
   const auto files = trace_files(output, two_threads(), kStates, {"cpu", 1e6, "cycles"});
   ASSERT_EQ(files.size(), 1u);
   const auto& text = files.at(kChromeFile);
-  EXPECT_TRUE(contains(text, R"("name": "ready", "cat": "state", "ph": "X", "ts": 4, "dur": 1,)")) << text;
+  EXPECT_TRUE(contains(text, R"("name":"ready","ph":"X","ts":4,"dur":1,)")) << text;
   EXPECT_FALSE(contains(text, "computing")) << text;
 }
 
@@ -239,22 +243,32 @@ TEST(TraceEstimate, NumaIsAnIntervalPerThreadAndSliceAndAWindowKeepsItsShare) {
   config::NumaConfig numa;
   numa.slices = 10;
   numa.time_slice = 1000;
-  numa.processes = {{.name = "p", .threads = 4, .copies = 2}};
-  config::Scenario scenario{.model = "numa", .model_config = numa};
+  config::NumaProcessProfile process;
+  process.name = "p";
+  process.threads = 4;
+  process.copies = 2;
+  numa.processes = {process};
+  config::Scenario scenario;
+  scenario.model = "numa";
+  scenario.model_config = numa;
   EXPECT_DOUBLE_EQ(config::limits::estimated_trace_intervals(scenario), 8 * 12.0);
   EXPECT_DOUBLE_EQ(config::limits::estimated_trace_bytes(scenario), 0) << "no trace asked for";
   auto& output = std::get<config::NumaConfig>(scenario.model_config).output;
-  output.trace_paje = output.trace_chrome = true;
+  output.trace_paje = output.trace_chrome = output.trace_messages = true;
   output.trace_window = std::make_pair(0, 2500);  // a quarter of 10 slices of 1000 clocks
   EXPECT_DOUBLE_EQ(config::limits::estimated_trace_intervals(scenario), 8 * 12.0 / 4);
   // Messages: 4 threads run at once (the largest process stands for the unknown clusters), 0.02 messages
   // each per clock, over the window's 2500 clocks.
   EXPECT_DOUBLE_EQ(config::limits::estimated_trace_messages(scenario), 4 * 0.02 * 2500);
-  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_bytes(scenario),
-                   8 * 12.0 / 4 * (64 + 112) + 4 * 0.02 * 2500 * (96 + 640));
+  EXPECT_DOUBLE_EQ(
+      config::limits::estimated_trace_bytes(scenario),
+      8 * 12.0 / 4 * (config::limits::kPajeBytesPerInterval + config::limits::kChromeBytesPerInterval) +
+          4 * 0.02 * 2500 * (config::limits::kPajeBytesPerMessage + config::limits::kChromeBytesPerMessage));
   output.trace_messages = false;
   EXPECT_DOUBLE_EQ(config::limits::estimated_trace_messages(scenario), 0);
-  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_bytes(scenario), 8 * 12.0 / 4 * (64 + 112));
+  EXPECT_DOUBLE_EQ(
+      config::limits::estimated_trace_bytes(scenario),
+      8 * 12.0 / 4 * (config::limits::kPajeBytesPerInterval + config::limits::kChromeBytesPerInterval));
 }
 
 }  // namespace
