@@ -154,9 +154,18 @@ def _run_folder(sweep_dir: Path | Mapping[str, Path], run_id: str) -> Path:
 
 
 def axis_columns(results: pd.DataFrame) -> list[str]:
-    """The sweep's axes: the columns between `seed` and `schema_version`."""
+    """The sweep's axes: the columns between `seed` and `schema_version`, leaving out a second copy of a
+    column (pandas names it `NAME.1`: results.csv of a sweep collected before an axis over `seed` shared the
+    run's seed column had `seed` twice)."""
     columns = list(results.columns)
-    return columns[columns.index("seed") + 1 : columns.index("schema_version")]
+    between = columns[columns.index("seed") + 1 : columns.index("schema_version")]
+    return [c for c in between if not _is_repeat(c, columns)]
+
+
+def _is_repeat(column: str, columns: list[str]) -> bool:
+    """Whether `column` is pandas's name for a repeated header, `NAME.N` beside a column NAME."""
+    match = re.fullmatch(r"(.+)\.(\d+)", column)
+    return bool(match) and match[1] in columns
 
 
 def varying(results: pd.DataFrame, columns: list[str]) -> list[str]:
@@ -218,26 +227,47 @@ def class_table(jobs: pd.DataFrame, keep: list[str]) -> pd.DataFrame:
     return classes
 
 
-def load_timelines(sweep_dir: Path | Mapping[str, Path], run_ids: list[str]) -> dict[str, pd.DataFrame]:
-    """DIR/runs/<run_id>/timeline.csv for the runs that have one, by run id, in results order.
-    `sweep_dir` is the sweep directory, or a mapping from run id to its sweep's (load_sweeps)."""
-    timelines = {}
-    for run_id in run_ids:
-        path = _run_folder(sweep_dir, run_id) / "timeline.csv"
-        if path.is_file():
-            timeline = read_csv_strict(path)
-            missing = {"job", "copy", "rank", "state", "start", "end"} - set(timeline.columns)
-            if missing:
-                raise ContractError(f"{path}:1: missing column(s) {', '.join(sorted(missing))}")
-            timelines[str(run_id)] = timeline
-    return timelines
+TIMELINE_COLUMNS = {"job", "copy", "rank", "state", "start", "end"}
+TIMELINE_CHUNK_ROWS = 100_000
+
+
+def timeline_paths(sweep_dir: Path | Mapping[str, Path], run_ids: list[str]) -> dict[str, Path]:
+    """DIR/runs/<run_id>/timeline.csv of the runs that have one, by run id, in results order. `sweep_dir` is
+    the sweep directory, or a mapping from run id to its sweep's (load_sweeps)."""
+    paths = {str(run_id): _run_folder(sweep_dir, run_id) / "timeline.csv" for run_id in run_ids}
+    return {run_id: path for run_id, path in paths.items() if path.is_file()}
+
+
+def load_timeline(path: Path, max_lanes: int | None = None) -> tuple[pd.DataFrame, bool]:
+    """A run's timeline.csv, and whether it has more lanes (threads or processes) than were read. With
+    `max_lanes`, only the rows of its first `max_lanes` lanes are read: cosched writes a lane's rows
+    together, in lane order, so the file is read in chunks until a further lane begins, however long it is."""
+    header = pd.read_csv(path, nrows=0).columns
+    missing = TIMELINE_COLUMNS - set(header)
+    if missing:
+        raise ContractError(f"{path}:1: missing column(s) {', '.join(sorted(missing))}")
+    if max_lanes is None:
+        return read_csv_strict(path), False
+    parts, seen = [], {}
+    chunks = pd.read_csv(path, keep_default_na=False, na_values=[""], chunksize=TIMELINE_CHUNK_ROWS)
+    with chunks:
+        for chunk in chunks:
+            lane = list(zip(chunk["job"], chunk["copy"], chunk["rank"]))
+            for key in dict.fromkeys(lane):
+                seen.setdefault(key, len(seen))
+            keep = pd.Series([seen[key] < max_lanes for key in lane], index=chunk.index)
+            parts.append(chunk[keep])
+            if len(seen) > max_lanes:
+                return pd.concat(parts, ignore_index=True), True
+    return pd.concat(parts, ignore_index=True), False
+
 
 
 def load_total_threads(sweep_dir: Path | Mapping[str, Path], run_ids: list[str]) -> pd.Series | None:
     """Total thread count of each smp run, nosync + sum of threads x copies over the job profiles,
     from DIR/runs/<run_id>/summary.json's `resolved.workload` (results.csv skips lists, so it has no
     per-profile thread counts). None unless every run has a readable smp summary. `sweep_dir` as for
-    load_timelines."""
+    timeline_paths."""
     counts = []
     for run_id in run_ids:
         path = _run_folder(sweep_dir, run_id) / "summary.json"

@@ -61,9 +61,23 @@ def _label_title(table: pd.DataFrame, columns: list[str], names: list[str]) -> s
     return " / ".join(kept) or names[0]
 
 
-def _rotate_if_crowded(ax, count: int) -> None:
-    if count > 4:
-        plt.setp(ax.get_xticklabels(), rotation=20, ha="right", rotation_mode="anchor")
+def _overlapping(ax) -> bool:
+    """Whether two of the axes' x tick labels overlap, as drawn (their boxes on the canvas)."""
+    renderer = ax.figure.canvas.get_renderer()
+    boxes = sorted((t.get_window_extent(renderer) for t in ax.get_xticklabels() if t.get_text()), key=lambda b: b.x0)
+    return any(a.x1 > b.x0 for a, b in zip(boxes, boxes[1:]))
+
+
+def fit_x_labels(fig: Figure) -> None:
+    """Turns each panel's x tick labels only as far as they need to stop overlapping: flat, then 30
+    degrees, then upright. Call it once the figure is complete (titles and legends take room too)."""
+    for ax in fig.axes:
+        for rotation in (0, 30, 90):
+            plt.setp(ax.get_xticklabels(), rotation=rotation, ha="right" if rotation else "center",
+                     rotation_mode="anchor" if rotation else "default")
+            fig.canvas.draw()  # lays the figure out, so that the labels' boxes are where they will be
+            if not _overlapping(ax):
+                break
 
 
 def _curves(ax, table: pd.DataFrame, x: str, y: str, label_columns: list[str]) -> None:
@@ -186,7 +200,6 @@ def _grouped_bars(ax, table: pd.DataFrame, categories: list[str], series: str, y
         errors = part[f"{y}_std"] if part[f"{y}_std"].notna().any() else None
         ax.bar(positions, part[f"{y}_mean"], width, yerr=errors, capsize=3, label=str(value))
     ax.set_xticks(np.arange(len(names)), names)
-    _rotate_if_crowded(ax, len(names))
 
 
 def thread_surplus_figure(table: pd.DataFrame) -> Figure:
@@ -199,6 +212,7 @@ def thread_surplus_figure(table: pd.DataFrame) -> Figure:
     ax.set_ylim(0, max(1.0, 1.1 * top) if pd.notna(top) else 1.0)  # a surplus is never negative
     ax.set_title(f"Thread surplus ({_seed_note(table)})")
     ax.legend(title="group", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    fit_x_labels(fig)
     return fig
 
 
@@ -211,6 +225,7 @@ def speedup_bars_figure(table: pd.DataFrame) -> Figure:
     ax.set_ylabel("speedup in total execution time (%)")
     ax.set_title(f"Speedup over the baseline ({_seed_note(table)})")
     ax.legend(title="X vs baseline", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    fit_x_labels(fig)
     return fig
 
 
@@ -239,15 +254,15 @@ def state_breakdown_figure(table: pd.DataFrame) -> Figure:
     )
     ax.set_ylabel("share of job time (%)")
     ax.set_ylim(0, 105)
-    _rotate_if_crowded(ax, len(bars))
     ax.set_title(f"Job-state breakdown ({_seed_note(table)})")
     ax.legend(title="state", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    fit_x_labels(fig)
     return fig
 
 
-def state_timeline_figure(lanes: pd.DataFrame, time_unit: str, title: str) -> Figure:
-    """Per-thread (or per-process) state timeline: one lane per thread, coloured by state
-    (thesis figures 4.2 and 7.3 show the same data counted per state)."""
+def state_timeline_figure(lanes: pd.DataFrame, time_unit: str, title: str, lane_kind: str = "thread") -> Figure:
+    """Per-thread (smp) or per-process (now, `lane_kind`) state timeline: one lane each, coloured by
+    state (thesis figures 4.2 and 7.3 show the same data counted per state)."""
     threads = lanes.drop_duplicates("lane").sort_values("lane")
     fig, ax = plt.subplots(figsize=(10, max(3, 0.25 * len(threads) + 1.5)), layout="constrained")
     for (lane, state), part in lanes.groupby(["lane", "state"], sort=False):
@@ -260,7 +275,7 @@ def state_timeline_figure(lanes: pd.DataFrame, time_unit: str, title: str) -> Fi
     ax.set_yticks(threads["lane"], threads["thread"], fontsize="small")
     ax.invert_yaxis()
     ax.set_xlabel(f"simulated time ({time_unit})")
-    ax.set_ylabel("thread (job#copy/rank)")
+    ax.set_ylabel(f"{lane_kind} (job#copy/rank)")
     ax.set_title(title)
     states = list(dict.fromkeys(lanes["state"]))
     ax.legend(
@@ -319,6 +334,7 @@ def numa_rates_figure(table: pd.DataFrame, title: str, series: str = "strategy")
         ax.set_ylim(0, 100)
         ax.set_title(f"network {network}")
     axes[0].legend(title=f"{series}, rate", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    fit_x_labels(fig)
     return fig
 
 
@@ -358,6 +374,7 @@ def numa_breakdown_figure(table: pd.DataFrame, title: str) -> Figure:
                       label=f"bar {i + 1} of a group: {s}") for i, s in enumerate(strategies)]
     axes[0].legend(handles=handles, title="state (disk apart: not in T′)", fontsize="small", loc="upper left",
                    bbox_to_anchor=(1, 1))
+    fit_x_labels(fig)
     return fig
 
 
@@ -393,7 +410,6 @@ def _write_share_figure(table: pd.DataFrame, title: str, key: str, shown: list[s
         if positive:
             ax.set_xscale("symlog", linthresh=positive[0], linscale=0.5)
         ax.set_xticks(shares, [f"{s:g}" for s in shares])
-        _rotate_if_crowded(ax, len(shares))
         ax.minorticks_off()
         ax.set_xlabel(f"writes among shared-space references ({WRITE_SHARE_AXIS}, fraction)")
         ax.set_ylabel(ylabel)
@@ -403,6 +419,7 @@ def _write_share_figure(table: pd.DataFrame, title: str, key: str, shown: list[s
         ax.set_ylim(0, min(100.0, 10.0 * np.ceil(1.1 * top / 10.0)) if pd.notna(top) and top > 0 else 100.0)
         ax.set_title(name)
         _legend(ax, len(names), "consistency, " + ("rate" if key == "rate" else "state"))
+    fit_x_labels(fig)
     return fig
 
 

@@ -18,7 +18,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from . import figures, numa, streams, tables
-from .contract import axis_columns, load_sweeps, load_timelines, load_total_threads
+from .contract import axis_columns, load_sweeps, load_timeline, load_total_threads, timeline_paths, varying
 from .roles import Roles, find_roles
 
 
@@ -31,6 +31,7 @@ class Section:
     figure: Figure | None  # None for a table-only section
     extra_tables: dict[str, pd.DataFrame] | None = None  # shown in report.md instead of `table`
     shown: pd.DataFrame | None = None  # a wider layout of `table`, shown in report.md instead of it
+    per_run: bool = False  # a figure of one run (a timeline, a Gantt chart): among the details, after the rest
 
 
 @dataclass
@@ -306,12 +307,15 @@ def _numa_table_5_5(sweep: Sweep) -> Section | str:
 
 
 def _numa_claims(sweep: Sweep) -> Section:
+    short = numa.short_runs(sweep.study.frame)
     return Section(
-        "numa_claims", "The thesis's claims against these runs",
-        "Claims C1, C5, C6, C7, C8 and C10 (statements of Nobukuni's thesis, chapter 5, quoted in "
+        "numa_claims", "The thesis's claims against these runs" + (" (short runs: indicative only)" if short else ""),
+        ("**Short runs:** " + short + ". " if short else "")
+        + "Claims C1, C5, C6, C7, C8 and C10 (statements of Nobukuni's thesis, chapter 5, quoted in "
         "docs/reproductions.md, \"The seed claims, and cosched\"), each checked on the runs (values averaged over seeds first): `agree` counts the comparisons "
         "that agree, `verdict` is `holds` when all do, `fails` when one does not, `not checked` when the "
-        "runs have nothing to compare; `detail` lists the comparisons that disagree (and C8's and C10's values).",
+        "runs have nothing to compare (`on short runs` when the runs are shorter than the thesis's 100 time "
+        "slices); `detail` lists the comparisons that disagree (and C8's and C10's values).",
         numa.claims_table(sweep.study.frame), None)
 
 
@@ -429,7 +433,7 @@ def _stream_gantt(sweep: Sweep) -> list[Section]:
             f"Run {run_id} (its lowest seed at the highest load): each job's bars on its workstations (jobs.csv "
             f"`workstations`) from the submit of the job that waited longest, the busiest moment, over the "
             f"{streams.GANTT_JOBS} jobs to start from then, until the next one starts.",
-            table, streams.gantt_figure(table, f"{scheduler}, load {load:g}, run {run_id}")))
+            table, streams.gantt_figure(table, f"{scheduler}, load {load:g}, run {run_id}"), per_run=True))
     return sections
 
 
@@ -440,17 +444,36 @@ STREAM_SECTION_TABLE: list[tuple[Callable[[Sweep], bool], Callable[[Sweep], Sect
 ]
 
 
+# A timeline figure draws at most this many lanes (threads or processes): a run of thousands would make a
+# figure no one can read and a file no report should hold.
+TIMELINE_LANES = 64
+
+
+def run_label(sweep: Sweep, run_id: str) -> str:
+    """A run named by its values of the sweep's varying axes (`wait.algorithm=block, scheduler.policy=gang`;
+    the last two parts of each axis's path) and its seed when there are several."""
+    row = sweep.results[sweep.results["run_id"].astype(str) == run_id].iloc[0]
+    shown = varying(sweep.results, sweep.axes) + (["seed"] if sweep.results["seed"].nunique() > 1 else [])
+    return ", ".join(f"{'.'.join(str(axis).split('.')[-2:])}={row[axis]}" for axis in shown) or f"run {run_id}"
+
+
 def timeline_sections(sweep: Sweep, timelines: int) -> tuple[list[Section], list[str]]:
-    """A section for each of the first `timelines` runs with a timeline.csv, and the note saying
-    there are none, or how many more there are."""
-    found = load_timelines(sweep.folders, list(sweep.results["run_id"].astype(str)))
+    """A section for each of the first `timelines` runs with a timeline.csv (at most TIMELINE_LANES lanes
+    each, read from the file's start), and the note saying there are none, or how many more there are."""
+    found = timeline_paths(sweep.folders, list(sweep.results["run_id"].astype(str)))
+    lane_kind = "process" if "now" in set(sweep.results.get("model", pd.Series(dtype=str)).astype(str)) else "thread"
     sections = []
-    for run_id, timeline in list(found.items())[:timelines]:
+    for run_id, path in list(found.items())[:timelines]:
+        timeline, cut = load_timeline(path, max_lanes=TIMELINE_LANES)
         lanes = tables.thread_state_lanes(timeline)
+        label = run_label(sweep, run_id)
+        plural = {"process": "processes", "thread": "threads"}[lane_kind]
+        shown = f"the lanes of its first {TIMELINE_LANES} {plural}" if cut else f"one lane per {lane_kind}"
         sections.append(Section(
-            f"timeline_{run_id}", f"State timeline of run {run_id}",
-            f"One lane per thread or process, from runs/{run_id}/timeline.csv (Tsafrir figures 4.2, 7.3).",
-            lanes, figures.state_timeline_figure(lanes, sweep.time_unit, f"Run {run_id}")))
+            f"timeline_{run_id}", f"State timeline: {label}",
+            f"Run {run_id}: {shown} (job#copy/rank), from runs/{run_id}/timeline.csv (Tsafrir figures 4.2, 7.3; "
+            "Brim & Miller's processes likewise).",
+            lanes, figures.state_timeline_figure(lanes, sweep.time_unit, label, lane_kind), per_run=True))
     if not found:
         return sections, [not_drawn("state timelines", "no runs/<run_id>/timeline.csv (set output.timeline: true)")]
     if len(found) > timelines:
@@ -546,42 +569,98 @@ th { background: #f3f3f3; }
 code { background: #f3f3f3; padding: 0 0.2rem; }"""
 
 
+# A table of more rows than this is linked (its CSV beside report.md), not shown: a report stays small and
+# opens quickly whatever the runs wrote (timelines, long-format breakdowns).
+MAX_SHOWN_ROWS = 40
+
+
+def _parts(section: Section) -> list[tuple[str | None, pd.DataFrame, bool]]:
+    """What report.md shows of a section's data: (caption, table, index) for each table, as
+    write_report lays them out."""
+    if section.extra_tables:
+        return [(f"Job length `{caption}`:", table, True) for caption, table in section.extra_tables.items()]
+    if section.shown is not None:
+        return [("Mean over seeds (percent):", section.shown, False)]
+    return [(None, section.table, False)]
+
+
+def _too_long(section: Section) -> bool:
+    return any(len(table) > MAX_SHOWN_ROWS for _, table, _ in _parts(section))
+
+
 def write_report(sweep_dir: Path | list[Path], out_dir: Path, **options) -> list[Path]:
     """Writes the PNGs, CSVs, report.md and report.html of a sweep directory (or of several, as one
-    sweep); returns the files written. report.html holds the same sections as report.md, with every
-    figure embedded (a base64 data URI) and every table an HTML table, so that it reads offline alone."""
+    sweep); returns the files written. Both pages lay the sections out headline first: the tables that are
+    sections of their own, then the figures, then the figures' data, then each run's figures (timelines,
+    Gantt charts). A table longer than MAX_SHOWN_ROWS is linked, never inlined. report.html holds the same
+    sections as report.md, with every figure embedded (a base64 data URI) and every shown table an HTML
+    table, so that it reads offline alone (with the CSVs beside it for the linked ones)."""
     sections, notes, header = build_sections(sweep_dir, **options)
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     lines = ["# cosched sweep report", "", *[f"- {line}" for line in header], ""]
     page = ["<h1>cosched sweep report</h1>", "<ul>", *[f"<li>{inline_html(line)}</li>" for line in header],
             "</ul>"]
+    csvs = {}
     for section in sections:
         csv = out_dir / f"{section.name}.csv"
         section.table.to_csv(csv, index=False)
         written.append(csv)
-        lines += [f"## {section.title}", "", section.description, ""]
-        page += [f"<h2>{inline_html(section.title)}</h2>", f"<p>{inline_html(section.description)}</p>"]
-        if section.figure is not None:
-            png = out_dir / f"{section.name}.png"
-            section.figure.savefig(png, dpi=120)
-            plt.close(section.figure)
-            written.append(png)
-            lines += [f"![{section.title}]({png.name})", ""]
-            data = base64.b64encode(png.read_bytes()).decode("ascii")
-            page.append(f'<p><img alt="{html.escape(section.title)}" src="data:image/png;base64,{data}"></p>')
-        lines += [f"Data: [{csv.name}]({csv.name})", ""]
-        page.append(f"<p>Data: {html.escape(csv.name)} (beside this page)</p>")
-        if section.extra_tables:
-            for caption, table in section.extra_tables.items():
-                lines += [f"Job length `{caption}`:", "", markdown_table(table, index=True), ""]
-                page += [f"<p>Job length <code>{html.escape(str(caption))}</code>:</p>", html_table(table, index=True)]
-        elif section.shown is not None:
-            lines += ["Mean over seeds (percent):", "", markdown_table(section.shown), ""]
-            page += ["<p>Mean over seeds (percent):</p>", html_table(section.shown)]
-        else:
-            lines += [markdown_table(section.table), ""]
-            page.append(html_table(section.table))
+        csvs[section.name] = csv
+
+    def data(section: Section) -> None:
+        """The section's tables, or the link to its CSV when they are too long to show."""
+        csv = csvs[section.name]
+        if _too_long(section):
+            rows = len(section.table)
+            lines.extend([f"Data: [{csv.name}]({csv.name}) ({rows} rows, not shown here)", ""])
+            page.append(f'<p>Data: <a href="{html.escape(csv.name)}">{html.escape(csv.name)}</a> '
+                        f"({rows} rows, beside this page; not shown here)</p>")
+            return
+        lines.extend([f"Data: [{csv.name}]({csv.name})", ""])
+        page.append(f'<p>Data: <a href="{html.escape(csv.name)}">{html.escape(csv.name)}</a> (beside this page)</p>')
+        for caption, table, index in _parts(section):
+            if caption:
+                lines.extend([caption, ""])
+                page.append(f"<p>{inline_html(caption)}</p>")
+            lines.extend([markdown_table(table, index=index), ""])
+            page.append(html_table(table, index=index))
+
+    def heading(title: str, description: str | None, level: int = 2) -> None:
+        lines.extend([f"{'#' * level} {title}", ""] + ([description, ""] if description else []))
+        page.append(f"<h{level}>{inline_html(title)}</h{level}>")
+        if description:
+            page.append(f"<p>{inline_html(description)}</p>")
+
+    def figure(section: Section) -> None:
+        png = out_dir / f"{section.name}.png"
+        section.figure.savefig(png, dpi=120)
+        plt.close(section.figure)
+        written.append(png)
+        lines.extend([f"![{section.title}]({png.name})", ""])
+        encoded = base64.b64encode(png.read_bytes()).decode("ascii")
+        page.append(f'<p><img alt="{html.escape(section.title)}" src="data:image/png;base64,{encoded}"></p>')
+
+    headline = [s for s in sections if s.figure is None]
+    drawn = [s for s in sections if s.figure is not None and not s.per_run]
+    per_run = [s for s in sections if s.figure is not None and s.per_run]
+    for section in headline:
+        heading(section.title, section.description)
+        data(section)
+    for section in drawn:
+        heading(section.title, section.description)
+        figure(section)
+    if drawn:
+        heading("Data of the figures", None)
+        for section in drawn:
+            heading(section.title, None, level=3)
+            data(section)
+    if per_run:
+        heading("Runs in detail", None)
+        for section in per_run:
+            heading(section.title, section.description, level=3)
+            figure(section)
+            data(section)
     if notes:
         lines += ["## Not drawn", "", *[f"- {note}" for note in notes], ""]
         page += ["<h2>Not drawn</h2>", "<ul>", *[f"<li>{inline_html(note)}</li>" for note in notes], "</ul>"]

@@ -1,6 +1,8 @@
 """Each figure function draws the table it is given, with labelled axes (units) and a legend."""
 
+import matplotlib.pyplot as plt
 import pandas as pd
+import pytest
 from matplotlib.figure import Figure
 
 from analysis import figures, tables
@@ -71,3 +73,47 @@ def test_curve_figures_have_one_panel_per_panel_value_and_name_the_load():
     # A series run's x value is the total of its jobs' threads, not a job's size.
     assert figures.load_label("series.threads") == "threads of all jobs in the run (series.threads)"
     assert figures.load_label("workload.jobs.0.threads") == "threads per job (workload.jobs.0.threads)"
+
+
+def test_timeline_figure_names_now_lanes_processes(fixtures):
+    timeline = pd.read_csv(fixtures / "smp_load" / "runs" / "5eed000000000001" / "timeline.csv")
+    fig = figures.state_timeline_figure(tables.thread_state_lanes(timeline), "s", "wait=block", "process")
+    assert fig.axes[0].get_ylabel() == "process (job#copy/rank)"
+
+
+def breakdown_table(bars: int) -> pd.DataFrame:
+    """A job-state breakdown of `bars` bars with labels as long as a sweep's (`scheduler / job length`)."""
+    rows = []
+    for b in range(bars):
+        for state, percent in [("compute", 40.0), ("communicate", 30.0), ("synchronize", 10.0), ("idle", 15.0),
+                               ("switch", 5.0)]:
+            rows.append({"scheduler": f"stride-credit-{b}", "job_length": f"medium-{b}", "group": "all",
+                         "variant": "pairwise", "state": state, "percent_mean": percent, "percent_std": 1.0,
+                         "seeds": 2})
+    return pd.DataFrame(rows)
+
+
+def speedup_table(bars: int) -> pd.DataFrame:
+    return pd.DataFrame({"scheduler": [f"stride-credit-{b}" for b in range(bars)],
+                         "job_length": [f"medium-{b}" for b in range(bars)], "group": "all",
+                         "comparison": "pairwise vs block", "speedup_mean": 10.0, "speedup_std": 1.0, "seeds": 2})
+
+
+@pytest.mark.parametrize("bars", [4, 20])
+@pytest.mark.parametrize("draw, table", [(figures.state_breakdown_figure, breakdown_table),
+                                         (figures.speedup_bars_figure, speedup_table)])
+def test_bar_labels_never_overlap(bars, draw, table):
+    # The labels are drawn and their boxes on the canvas compared: legible at 4 bars and at 20.
+    fig = draw(table(bars))
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    assert len([t for t in ax.get_xticklabels() if t.get_text()]) == bars
+    assert not figures._overlapping(ax)
+
+
+def test_overlapping_labels_are_detected():
+    # The check above can fail: 20 long labels laid flat on a narrow figure overlap.
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.set_xticks(range(20), [f"a long label {i}" for i in range(20)])
+    fig.canvas.draw()
+    assert figures._overlapping(ax)

@@ -146,14 +146,15 @@ def test_report_of_the_consistency_sweep_adds_its_figure(fixtures, tmp_path):
     write_report(fixtures / "numa_consistency", tmp_path)
     report = (tmp_path / "report.md").read_text()
     assert headings(report) == [
+        "Execution-time breakdown, table 5.4 layout (w488, strategy1)",
+        "Pages replaced by class, table 5.5 layout (policy4, w488)",
+        "The thesis's claims against these runs (short runs: indicative only)",
         "Effective execution rates: process set A, consistency=sequential",
         "Effective execution rates: process set A, consistency=release",
         "Execution-time breakdown: process set A, consistency=sequential",
         "Execution-time breakdown: process set A, consistency=release",
         "Effective execution rates by consistency: process set A, strategy1",
-        "Execution-time breakdown, table 5.4 layout (w488, strategy1)",
-        "Pages replaced by class, table 5.5 layout (policy4, w488)",
-        "The thesis's claims against these runs",
+        "Data of the figures",
         "Not drawn",
     ]
     stem = "numa_consistency_rates_A_strategy1"
@@ -170,11 +171,12 @@ def test_report_of_the_write_share_sweep_draws_lines_instead_of_a_figure_per_poi
     written = {path.name for path in write_report(fixtures / "numa_write_share", tmp_path)}
     report = (tmp_path / "report.md").read_text()
     assert headings(report) == [
-        "Effective execution rates against the write share: process set A",
-        "Synchronization and communication against the write share: process set A",
         "Execution-time breakdown, table 5.4 layout (w488, strategy1)",
         "Pages replaced by class, table 5.5 layout (policy4, w488)",
-        "The thesis's claims against these runs",
+        "The thesis's claims against these runs (short runs: indicative only)",
+        "Effective execution rates against the write share: process set A",
+        "Synchronization and communication against the write share: process set A",
+        "Data of the figures",
         "Not drawn",
     ]
     assert not any(name.startswith(("numa_rates_", "numa_breakdown_")) for name in written)
