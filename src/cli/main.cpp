@@ -123,7 +123,7 @@ int run(const RunOptions& options) {
   metrics::RunRecord record = config::run(scenario, hooks, options.now);
   progress.clear();
   const double wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::visit([wall_seconds](auto& r) { r.wall_seconds = wall_seconds; }, record);
+  metrics::header(record).wall_seconds = wall_seconds;
   std::vector<std::string> file_names;
   {
     util::SignalsDeferred deferred;

@@ -256,12 +256,34 @@ SpinCount NowRunRecord::spins() const {
   return sum;
 }
 
-Json summary_json(const SmpRunRecord& r) {
+namespace {
+
+// summary.json's head, the same for every model: schema_version, scenario, model, seed.
+Json summary_head(const RunHeader& h) {
   Json out;
   out["schema_version"] = kSchemaVersion;
-  out["scenario"] = r.scenario;
-  out["model"] = r.model;
-  out["seed"] = r.seed;
+  out["scenario"] = h.scenario;
+  out["model"] = h.model;
+  out["seed"] = h.seed;
+  return out;
+}
+
+// summary.json's tail, the same for every model: events, the model's time unit and platform, what the model
+// adds there (`extra`: an open workload's stream), the wall-clock time and the resolved scenario.
+void close_summary(Json& out, const RunHeader& h, const char* time_unit, Json platform, Json extra = {}) {
+  out["events"] = h.events;
+  out["time_unit"] = time_unit;
+  out["platform"] = std::move(platform);
+  if (extra.is_object())
+    for (auto& [key, value] : extra.items()) out[key] = std::move(value);
+  out["wall_seconds"] = h.wall_seconds;
+  out["resolved"] = h.resolved;
+}
+
+}  // namespace
+
+Json summary_json(const SmpRunRecord& r) {
+  Json out = summary_head(r);
   out["makespan"] = r.makespan;
   out["ssr"] = ssr_json(r.spins());
   out["spins"] = spin_json(r.spins());
@@ -279,23 +301,16 @@ Json summary_json(const SmpRunRecord& r) {
       }
     out["user_level_threads"] = std::move(threads);
   }
-  out["events"] = r.events;
-  out["time_unit"] = "cycles";
-  out["platform"] = {{"host", r.platform.host},
-                     {"cpus", r.platform.cpus},
-                     {"cycles_per_second", r.platform.cycles_per_second},
-                     {"simulated_seconds", r.platform.simulated_seconds}};
-  out["wall_seconds"] = r.wall_seconds;
-  out["resolved"] = r.resolved;
+  close_summary(out, r, "cycles",
+                {{"host", r.platform.host},
+                 {"cpus", r.platform.cpus},
+                 {"cycles_per_second", r.platform.cycles_per_second},
+                 {"simulated_seconds", r.platform.simulated_seconds}});
   return out;
 }
 
 Json summary_json(const NowRunRecord& r) {
-  Json out;
-  out["schema_version"] = kSchemaVersion;
-  out["scenario"] = r.scenario;
-  out["model"] = r.model;
-  out["seed"] = r.seed;
+  Json out = summary_head(r);
   out["engine"] = r.engine;
   out["makespan"] = r.makespan;
   out["ssr"] = ssr_json(r.spins());
@@ -304,21 +319,15 @@ Json summary_json(const NowRunRecord& r) {
   for (const auto& job : r.jobs) jobs.push_back(now_job_json(job));
   out["jobs"] = std::move(jobs);
   out["messages"] = r.messages;
-  out["events"] = r.events;
-  out["time_unit"] = "s";
-  out["platform"] = {{"workstations", r.platform.workstations}, {"latency_s", r.platform.latency_s}};
-  if (r.stream) out["stream"] = now_stream_json(*r.stream);
-  out["wall_seconds"] = r.wall_seconds;
-  out["resolved"] = r.resolved;
+  Json extra;
+  if (r.stream) extra["stream"] = now_stream_json(*r.stream);
+  close_summary(out, r, "s", {{"workstations", r.platform.workstations}, {"latency_s", r.platform.latency_s}},
+                std::move(extra));
   return out;
 }
 
 Json summary_json(const NumaRunRecord& r) {
-  Json out;
-  out["schema_version"] = kSchemaVersion;
-  out["scenario"] = r.scenario;
-  out["model"] = r.model;
-  out["seed"] = r.seed;
+  Json out = summary_head(r);
   out["clocks"] = r.clocks;
   out["slices"] = r.slices;
   out["ended_by"] = r.ended_by;
@@ -345,15 +354,12 @@ Json summary_json(const NumaRunRecord& r) {
   auto jobs = Json::array();
   for (const auto& p : r.jobs) jobs.push_back(numa_process_json(p));
   out["jobs"] = std::move(jobs);
-  out["events"] = r.events;
-  out["time_unit"] = "clocks";
-  out["platform"] = {{"clusters", r.platform.clusters},
-                     {"levels", r.platform.levels},
-                     {"fanout", r.platform.fanout},
-                     {"clock_hz", r.platform.clock_hz},
-                     {"simulated_seconds", r.platform.simulated_seconds}};
-  out["wall_seconds"] = r.wall_seconds;
-  out["resolved"] = r.resolved;
+  close_summary(out, r, "clocks",
+                {{"clusters", r.platform.clusters},
+                 {"levels", r.platform.levels},
+                 {"fanout", r.platform.fanout},
+                 {"clock_hz", r.platform.clock_hz},
+                 {"simulated_seconds", r.platform.simulated_seconds}});
   return out;
 }
 

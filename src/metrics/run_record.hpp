@@ -23,6 +23,19 @@
 
 namespace cosched::metrics {
 
+// The fields every run record has, whatever its model: summary.json opens with the first four (after its
+// schema_version) and closes with the last three around the model's time unit and platform (the models'
+// summary_json write them through one pair of functions).
+struct RunHeader {
+  explicit RunHeader(std::string model_name) : model(std::move(model_name)) {}
+  std::string scenario;
+  std::string model;
+  std::uint64_t seed = 0;
+  std::uint64_t events = 0;         // the simulation's events (the model's own count)
+  double wall_seconds = 0;          // the run's wall-clock time, filled in by whoever timed it
+  nlohmann::ordered_json resolved;  // the scenario as it was run (config::resolved_json, platform filled in)
+};
+
 struct SpinCount {
   std::int64_t successful = 0;  // spins that ended because the barrier completed (or the reply came)
   std::int64_t total = 0;       // spins entered
@@ -63,18 +76,13 @@ struct SmpPlatformRecord {
   double simulated_seconds = 0;
 };
 
-struct SmpRunRecord {
-  std::string scenario;
-  std::string model = "smp";
-  std::uint64_t seed = 0;
+struct SmpRunRecord : RunHeader {
+  SmpRunRecord() : RunHeader("smp") {}
   std::int64_t makespan = 0;
   std::vector<SmpJobRecord> jobs;  // instances: profiles in scenario order, copies in order
-  std::uint64_t events = 0;
   SmpPlatformRecord platform;
   bool partitioned = false;  // scheduler.policy partitioned: the jobs carry barrier_overhead_per_phase
   bool user_level = false;   // a job has a loop or a task tree: the jobs carry user_level, the run threads
-  double wall_seconds = 0;
-  nlohmann::ordered_json resolved;  // the scenario as it was run (config::resolved_json, platform filled in)
 
   SpinCount spins() const;  // over all jobs
 };
@@ -176,18 +184,13 @@ struct NowPlatformRecord {
   double latency_s = 0;
 };
 
-struct NowRunRecord {
-  std::string scenario;
-  std::string model = "now";
-  std::uint64_t seed = 0;
+struct NowRunRecord : RunHeader {
+  NowRunRecord() : RunHeader("now") {}
   std::string engine;  // sequential or simgrid
   double makespan = 0;
   std::vector<NowJobRecord> jobs;
   std::int64_t messages = 0;
-  std::uint64_t events = 0;
   NowPlatformRecord platform;
-  double wall_seconds = 0;
-  nlohmann::ordered_json resolved;
   std::vector<NowWorkstationRecord> workstations;  // workstations.csv
   std::vector<NowBarrierRecord> barriers;          // barriers.csv
   std::optional<NowStreamRecord> stream;           // an open workload only
@@ -272,10 +275,8 @@ struct NumaPlatformRecord {
   double simulated_seconds = 0;
 };
 
-struct NumaRunRecord {
-  std::string scenario;
-  std::string model = "numa";
-  std::uint64_t seed = 0;
+struct NumaRunRecord : RunHeader {
+  NumaRunRecord() : RunHeader("numa") {}
   std::int64_t clocks = 0;  // C_end
   int slices = 0;
   std::string ended_by;  // "first-finish" (a process finished) or "slices"
@@ -292,13 +293,15 @@ struct NumaRunRecord {
   NumaPlacements placements;
   std::vector<NumaLevelRecord> network;  // by level from the root: network[0] is level 1
   std::vector<NumaProcessRecord> jobs;   // processes: profiles in scenario order, copies in order
-  std::uint64_t events = 0;
   NumaPlatformRecord platform;
-  double wall_seconds = 0;
-  nlohmann::ordered_json resolved;
 };
 
 using RunRecord = std::variant<SmpRunRecord, NowRunRecord, NumaRunRecord>;
+
+// The fields every record has, whichever model's it is.
+inline RunHeader& header(RunRecord& record) {
+  return std::visit([](RunHeader& h) -> RunHeader& { return h; }, record);
+}
 
 // summary.json's content, fields in the contract's order, schema_version first.
 nlohmann::ordered_json summary_json(const SmpRunRecord& record);
