@@ -24,14 +24,8 @@
 #include "metrics/result_files.hpp"
 #include "metrics/run_record.hpp"
 #include "now/simulation.hpp"
-#include "numa/simulation.hpp"
-#include "platform/engine.hpp"
-#include "platform/platform_check.hpp"
-#include "platform/smp_platform.hpp"
 #include "scenario/loader.hpp"
 #include "scenario/run.hpp"
-#include "smp/setup.hpp"
-#include "smp/simulation.hpp"
 #include "util/log.hpp"
 #include "util/log_setting.hpp"
 #include "util/signals_deferred.hpp"
@@ -67,24 +61,6 @@ config::Scenario load(const RunOptions& options) {
   return scenario;
 }
 
-// A platform file is loaded and checked in a child process before anything relies on it: SimGrid aborts
-// or crashes on some bad files, and that must end as one line of bad input.
-void check_platform_file(const config::Scenario& scenario) {
-  if (const auto* smp = std::get_if<config::SmpConfig>(&scenario.model_config);
-      smp && !smp->platform_file.empty()) {
-    platform::check_in_child_process(smp->platform_file, [smp, &scenario] {
-      auto engine = platform::make_engine();
-      const auto host = platform::build_smp_platform(*engine, *smp);
-      smp::build_machine(scenario, host.cpus);  // what only the file's core count can tell
-    });
-  }
-  if (const auto* now = std::get_if<config::NowConfig>(&scenario.model_config);
-      now && !now->platform_file.empty())
-    platform::check_in_child_process(now->platform_file, [&scenario] { now::check_platform(scenario); });
-  if (const auto* numa = std::get_if<config::NumaConfig>(&scenario.model_config))
-    platform::check_in_child_process(numa->platform_file, [&scenario] { numa::check_platform(scenario); });
-}
-
 // Errors are reported on one line, whatever a library put in their messages.
 std::string one_line(std::string text) {
   std::replace_if(
@@ -94,7 +70,7 @@ std::string one_line(std::string text) {
 
 int validate(const RunOptions& options) {
   auto scenario = load(options);
-  check_platform_file(scenario);
+  config::model_run(scenario).check_platform(scenario);
   fmt::print("{}: valid {} scenario '{}'\n", options.scenario, scenario.model, scenario.name);
   return 0;
 }
@@ -104,7 +80,7 @@ int run(const RunOptions& options) {
   if (scenario.model != "now" && options.now.engine)
     throw config::InputError(fmt::format("--engine: applies to model now only ({} is model {})",
                                          options.scenario, scenario.model));
-  check_platform_file(scenario);
+  config::model_run(scenario).check_platform(scenario);
   // The output is checked, and its staging directory made, before the simulation: a run never ends in an
   // output it cannot write, and an earlier run's results stay until this run's are complete.
   std::optional<metrics::ResultStaging> staging;

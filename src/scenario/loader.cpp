@@ -14,6 +14,7 @@
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
 #include "scenario/calibration_file.hpp"
+#include "scenario/models.hpp"
 #include "scenario/now_section.hpp"
 #include "scenario/numa_section.hpp"
 #include "scenario/smp_section.hpp"
@@ -289,8 +290,8 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   scenario.file = file;
   scenario.name = fs::path(file).stem().string();
   if (auto f = top.optional("name")) scenario.name = result_name(*f);
-  auto model = top.required("model");
-  scenario.model = model.scalar("a model name: smp, now or numa");
+  auto model_field = top.required("model");
+  scenario.model = model_field.scalar(expected_model());
   if (auto f = top.optional("seed")) scenario.seed = f->seed();
   auto end_field = top.optional("end");
   if (auto& f = end_field) {
@@ -303,32 +304,18 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
       f->fail("all-jobs or first-finish");
     }
   }
+  const ModelEntry* model = find_model(scenario.model);
+  if (!model) model_field.fail(expected_model());
   const std::string dir = fs::path(file).parent_path().string();
   // calibration: FILE, the costs `cosched calibrate` measured as defaults (docs/calibration.md, section 6).
   auto calibration_field = top.optional("calibration");
   std::optional<CalibratedCosts> calibration;
-  if (calibration_field && (scenario.model == "smp" || scenario.model == "now"))
+  if (calibration_field) {
+    if (!model->no_calibration.empty()) calibration_field->error(model->no_calibration);
     calibration = read_calibration(*calibration_field, dir, scenario.model);
-  CalibratedCosts* costs = calibration ? &*calibration : nullptr;
-  if (scenario.model == "smp") {
-    scenario.model_config = read_smp(top, dir, scenario.end, costs);
-  } else if (scenario.model == "now") {
-    if (scenario.end == EndCondition::FirstFinish)
-      end_field->error("the now model supports end: all-jobs only");
-    scenario.model_config = read_now(top, dir, costs);
-  } else if (scenario.model == "numa") {
-    if (calibration_field)
-      calibration_field->error(
-          "the numa model has no key a calibration feeds: cosched calibrate measures context switches and "
-          "loop dispatches, and the numa model charges neither (its costs are the thesis's clocks: page "
-          "transfers, disk and local accesses)");
-    // Nobukuni chapter 5: "carried on until one of the processes in a set stops execution or 100 time
-    // slices has passed"; end: all-jobs is also allowed.
-    if (!end_field) scenario.end = EndCondition::FirstFinish;
-    scenario.model_config = read_numa(top, dir, scenario.end);
-  } else {
-    model.fail("a model name: smp, now or numa");
   }
+  ModelInput input{top, dir, scenario.end, end_field, calibration ? &*calibration : nullptr};
+  scenario.model_config = model->read(input);
   top.finish();
   if (calibration) scenario.calibration = std::move(calibration->record);
   limits::check(scenario, root);
@@ -343,19 +330,8 @@ nlohmann::ordered_json resolved_json(const Scenario& scenario) {
   out["model"] = scenario.model;
   out["seed"] = scenario.seed;
   out["end"] = scenario.end == EndCondition::AllJobs ? "all-jobs" : "first-finish";
-  std::visit(
-      [&](const auto& config) {
-        nlohmann::ordered_json section;
-        if constexpr (std::is_same_v<std::decay_t<decltype(config)>, SmpConfig>) {
-          section = smp_json(config);
-        } else if constexpr (std::is_same_v<std::decay_t<decltype(config)>, NowConfig>) {
-          section = now_json(config);
-        } else {
-          section = numa_json(config);
-        }
-        for (const auto& [key, value] : section.items()) out[key] = value;
-      },
-      scenario.model_config);
+  const auto section = find_model(scenario.model)->resolved(scenario.model_config);
+  for (const auto& [key, value] : section.items()) out[key] = value;
   if (const auto& calibration = scenario.calibration) {
     // Only with a calibration, so that every scenario without one resolves as before (and keeps its run id).
     auto& record = out["calibration"];

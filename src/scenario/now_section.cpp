@@ -10,6 +10,7 @@
 #include "barrier/keepalive.hpp"
 #include "config/keys.hpp"
 #include "config/limits.hpp"
+#include "scenario/models.hpp"
 #include "sched/jobs/job_scheduler_registry.hpp"
 #include "sched/now/local_scheduler_registry.hpp"
 #include "wait/now/now_wait_registry.hpp"
@@ -362,5 +363,13 @@ nlohmann::ordered_json now_profile_json(const NowJobProfile& job) {
     return j;
   }
 }
+
+const ModelEntry kNowModel{"now", "",
+                           [](ModelInput& in) -> ModelConfig {
+                             if (in.end == EndCondition::FirstFinish)
+                               in.end_field->error("the now model supports end: all-jobs only");
+                             return read_now(in.top, in.dir, in.calibration);
+                           },
+                           [](const ModelConfig& config) { return now_json(std::get<NowConfig>(config)); }};
 
 }  // namespace cosched::config

@@ -7,10 +7,11 @@
 #include <optional>
 #include <string_view>
 
-#include "config/limits.hpp"
 #include "config/keys.hpp"
+#include "config/limits.hpp"
 #include "config/units.hpp"
 #include "numa/reference_table.hpp"
+#include "scenario/models.hpp"
 #include "sched/numa/allocation.hpp"
 #include "sched/numa/replacement.hpp"
 
@@ -431,5 +432,18 @@ nlohmann::ordered_json numa_json(const NumaConfig& numa) {
   };
   return out;
 }
+
+const ModelEntry kNumaModel{
+    "numa",
+    "the numa model has no key a calibration feeds: cosched calibrate measures context switches and loop "
+    "dispatches, and the numa model charges neither (its costs are the thesis's clocks: page transfers, disk "
+    "and local accesses)",
+    [](ModelInput& in) -> ModelConfig {
+      // Nobukuni chapter 5: "carried on until one of the processes in a set stops execution or 100 time
+      // slices has passed"; end: all-jobs is also allowed.
+      if (!in.end_field) in.end = EndCondition::FirstFinish;
+      return read_numa(in.top, in.dir, in.end);
+    },
+    [](const ModelConfig& config) { return numa_json(std::get<NumaConfig>(config)); }};
 
 }  // namespace cosched::config

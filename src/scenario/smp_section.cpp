@@ -9,6 +9,7 @@
 #include "config/cycles.hpp"
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
+#include "scenario/models.hpp"
 #include "sched/smp/smp_policy_registry.hpp"
 #include "util/normal.hpp"
 #include "wait/smp/smp_wait_registry.hpp"
@@ -530,5 +531,9 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
   }
   return out;
 }
+
+const ModelEntry kSmpModel{
+    "smp", "", [](ModelInput& in) -> ModelConfig { return read_smp(in.top, in.dir, in.end, in.calibration); },
+    [](const ModelConfig& config) { return smp_json(std::get<SmpConfig>(config)); }};
 
 }  // namespace cosched::config
