@@ -1,0 +1,52 @@
+// The job schedulers' registry (src/sched/jobs/job_scheduler_registry.cpp): its entries as documented.
+
+#include "sched/jobs/job_scheduler_registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+namespace cosched::sched {
+namespace {
+
+TEST(JobSchedulerRegistry, EntriesAsDocumented) {
+  const auto& registry = job_schedulers();
+  EXPECT_EQ(registry.names().rfind("fcfs, easy, gang", 0), 0u) << registry.names();
+  const auto* fcfs = registry.find("fcfs");
+  ASSERT_NE(fcfs, nullptr);
+  EXPECT_TRUE(fcfs->dedicated);
+  EXPECT_FALSE(fcfs->gang_rows);
+  const auto* easy = registry.find("easy");
+  ASSERT_NE(easy, nullptr);
+  EXPECT_TRUE(easy->dedicated);
+  const auto* gang = registry.find("gang");
+  ASSERT_NE(gang, nullptr);
+  EXPECT_FALSE(gang->dedicated);
+  EXPECT_TRUE(gang->gang_rows);
+  const auto* ts = registry.find("time-share");
+  ASSERT_NE(ts, nullptr);
+  EXPECT_FALSE(ts->dedicated);
+  EXPECT_FALSE(ts->gang_rows);
+  EXPECT_EQ(registry.find("batch"), nullptr);
+  for (const auto* entry : registry.entries())
+    EXPECT_TRUE(std::any_of(entry->spec.keys.begin(), entry->spec.keys.end(),
+                            [](const auto& key) { return key.name == "mpl"; }))
+        << entry->spec.name << " declares mpl (1 only for the dedicated ones)";
+
+  // The factories build the policy named: a gang of 2 rows places two full-width jobs, time-share with
+  // mpl 2 as well, fcfs only one.
+  for (const auto& [name, expected] : std::vector<std::pair<std::string, std::size_t>>{
+           {"fcfs", 1}, {"easy", 1}, {"gang", 2}, {"time-share", 2}}) {
+    config::JobSchedulerParams params;
+    params.mpl = 2;
+    auto scheduler = registry.at(name).make(params, 3);
+    scheduler->submit({0, 0, 3, 1}, 0);
+    scheduler->submit({1, 0, 3, 1}, 0);
+    EXPECT_EQ(scheduler->decide(0).size(), expected) << name;
+  }
+}
+
+}  // namespace
+}  // namespace cosched::sched
