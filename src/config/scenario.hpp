@@ -259,6 +259,12 @@ using Clocks = std::int64_t;  // simulation clocks ("clk", thesis table 5.1)
 // How messages cross the tree (docs/models/numa.md section 2): store-and-forward one hop at a time with
 // finite output buffers (thesis 4.2.2), or SimGrid's flow model with shared links.
 enum class NumaNetwork { Hops, Shared };
+// Who meets at a sync point (A6, workload.barrier): a random subset of at least two of a process's threads
+// (A6(a), the thesis's "randomly selected threads"), every thread, or a random pair.
+enum class NumaSyncMembers { RandomSubset, All, Pair };
+// The memory model (memory.consistency): the thesis's sequential consistency (4.2.4), or release consistency
+// (its future work, 5.3).
+enum class NumaConsistency { Sequential, Release };
 
 // A reference-frequency table (thesis 4.2.3): each entry a run of `pages` consecutive pages of the space,
 // each referenced with weight `frequency`, by the access `type`. Built from the hot-cold shape or written
@@ -317,11 +323,11 @@ struct NumaConfig {
   int pages_per_cluster = 400;
   int page_size = 4096;
   Clocks disk = 10'000;
-  Clocks local_access = 1;                 // A14
-  std::string consistency = "sequential";  // sequential (the thesis) or release (future work, 5.3)
+  Clocks local_access = 1;  // A14
+  NumaConsistency consistency = NumaConsistency::Sequential;
   // workload
   double work = 2'000'000;  // effective clocks per thread, on average over a process's threads (A9)
-  std::string barrier = "random-subset";  // who meets at a sync point (A6): random-subset, all or pair
+  NumaSyncMembers barrier = NumaSyncMembers::RandomSubset;  // who meets at a sync point (A6)
   std::vector<NumaProcessProfile> processes;
   OutputConfig output;
 };

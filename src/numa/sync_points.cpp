@@ -8,13 +8,6 @@
 
 namespace cosched::numa {
 
-SyncPoints::Members SyncPoints::members_named(std::string_view name) {
-  if (name == "all") return Members::All;
-  if (name == "random-subset") return Members::RandomSubset;
-  if (name == "pair") return Members::Pair;
-  throw std::logic_error("numa: unknown barrier " + std::string(name));
-}
-
 SyncPoints::SyncPoints(int threads, Members members, Clock sync_min, Clock sync_max, std::uint64_t seed)
     : threads_(threads), kind_(members), rng_(seed) {
   interval_ = sync_min + uniform_below(rng_, sync_max - sync_min + 1);

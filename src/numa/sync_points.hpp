@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <deque>
 #include <random>
-#include <string_view>
 #include <vector>
 
+#include "config/scenario.hpp"
 #include "numa/network.hpp"
 
 namespace cosched::numa {
@@ -18,9 +18,7 @@ class SyncPoints {
  public:
   // Who meets at a sync point (A6, scenario key workload.barrier): every thread, a random subset of at least
   // two, or a random pair.
-  enum class Members : std::uint8_t { All, RandomSubset, Pair };
-  // "all", "random-subset" or "pair" (the scenario reader has checked it).
-  static Members members_named(std::string_view name);
+  using Members = config::NumaSyncMembers;
 
   // A7: the interval is drawn from [sync_min, sync_max] once, when the process is created: the first draw
   // of `seed`'s stream.

@@ -37,18 +37,12 @@ const Names<NumaAccess> kAccessNames = {
     {"compute", NumaAccess::Compute}, {"read", NumaAccess::Read}, {"write", NumaAccess::Write}};
 // A6: who meets at a sync point; A6(a) (docs/models/numa.md section 8) is random-subset, the thesis's
 // "randomly selected threads".
-constexpr std::string_view kBarrierNames[] = {"random-subset", "all", "pair"};
+const Names<NumaSyncMembers> kBarrierNames = {{"random-subset", NumaSyncMembers::RandomSubset},
+                                              {"all", NumaSyncMembers::All},
+                                              {"pair", NumaSyncMembers::Pair}};
 // 4.2.4: the thesis's sequential consistency; release is the relaxed model of its future work (5.3).
-constexpr std::string_view kConsistencyNames[] = {"sequential", "release"};
-
-std::string named(const Field& f, std::span<const std::string_view> names) {
-  std::string list;
-  for (const auto name : names) list += (list.empty() ? "" : ", ") + std::string(name);
-  const std::string expected = "one of " + list;
-  const std::string text = f.scalar(expected);
-  if (std::find(names.begin(), names.end(), text) == names.end()) f.fail(expected);
-  return text;
-}
+const Names<NumaConsistency> kConsistencyNames = {{"sequential", NumaConsistency::Sequential},
+                                                  {"release", NumaConsistency::Release}};
 
 std::int64_t bounded(const Field& f, std::int64_t min, std::int64_t max, std::string_view what) {
   const std::string expected = fmt::format("{} from {} to {}", what, min, max);
@@ -333,14 +327,14 @@ NumaConfig read_numa(MapReader& top, const std::string& scenario_dir, EndConditi
       numa.disk = bounded(*v, 0, kMaxClocks, "a disk access cost in clocks");
     if (auto v = memory.optional("local_access"))
       numa.local_access = bounded(*v, 1, 1'000'000'000, "a local access cost in clocks");
-    if (auto v = memory.optional("consistency")) numa.consistency = named(*v, kConsistencyNames);
+    if (auto v = memory.optional("consistency")) numa.consistency = choice(*v, kConsistencyNames);
     memory.finish();
   }
   {
     MapReader workload(top.required("workload"), "a mapping with 'processes'");
     if (auto v = workload.optional("work"))
       numa.work = number_in(*v, 1, static_cast<double>(kMaxClocks), "effective clocks per thread");
-    if (auto v = workload.optional("barrier")) numa.barrier = named(*v, kBarrierNames);
+    if (auto v = workload.optional("barrier")) numa.barrier = choice(*v, kBarrierNames);
     ProcessDefaults defaults;
     if (auto v = workload.optional("shared_rate"))
       defaults.shared_rate = fraction(*v, "a share of the references");
@@ -375,12 +369,13 @@ nlohmann::ordered_json numa_json(const NumaConfig& numa) {
                       {"time_slice", numa.time_slice},
                       {"slices", numa.slices},
                       {"aging_coefficient", numa.aging_coefficient}};
-  out["memory"] = {{"replacement", numa.replacement},   {"pages_per_cluster", numa.pages_per_cluster},
-                   {"page_size", numa.page_size},       {"disk", numa.disk},
-                   {"local_access", numa.local_access}, {"consistency", numa.consistency}};
+  out["memory"] = {
+      {"replacement", numa.replacement},   {"pages_per_cluster", numa.pages_per_cluster},
+      {"page_size", numa.page_size},       {"disk", numa.disk},
+      {"local_access", numa.local_access}, {"consistency", name_of(kConsistencyNames, numa.consistency)}};
   auto& workload = out["workload"];
   workload["work"] = numa.work;
-  workload["barrier"] = numa.barrier;
+  workload["barrier"] = name_of(kBarrierNames, numa.barrier);
   auto& processes = workload["processes"] = nlohmann::ordered_json::array();
   for (const auto& p : numa.processes) {
     nlohmann::ordered_json j;
@@ -400,9 +395,10 @@ nlohmann::ordered_json numa_json(const NumaConfig& numa) {
   const std::string reference = numa.reference_bandwidth > 0
                                     ? fmt::format("{:g} bytes/s", numa.reference_bandwidth)
                                     : std::string("the bottom level's bandwidth");
-  const char* barrier = numa.barrier == "random-subset" ? "a random subset of the process's threads meets"
-                        : numa.barrier == "all"         ? "every thread of the process meets"
-                                                        : "a random pair of the process's threads meets";
+  const char* barrier =
+      numa.barrier == NumaSyncMembers::RandomSubset ? "a random subset of the process's threads meets"
+      : numa.barrier == NumaSyncMembers::All        ? "every thread of the process meets"
+                                                    : "a random pair of the process's threads meets";
   out["choices"] = {
       {"A1", fmt::format("a page crosses a hop in page_transfer_base ({} clk) at {}; other sizes and "
                          "bandwidths scale it",
@@ -415,7 +411,7 @@ nlohmann::ordered_json numa_json(const NumaConfig& numa) {
       {"A5",
        "reference-frequency tables as given: hot-cold with every page's access mix, or entries of one "
        "access type each"},
-      {"A6", fmt::format("barrier {}: at each sync point {}", numa.barrier, barrier)},
+      {"A6", fmt::format("barrier {}: at each sync point {}", name_of(kBarrierNames, numa.barrier), barrier)},
       {"A7",
        "sync_interval counts each thread's effective clocks; a range MIN-MAX is drawn once per process, "
        "uniformly"},

@@ -153,7 +153,7 @@ TEST(NumaMachine, UpdateProtocolSendsOneUpdatePerOtherCopyAndStallsForTheAcks) {
   EXPECT_EQ(job.clocks.disk, 2 * 200);
   EXPECT_EQ(job.clocks.effective + job.clocks.comm + job.clocks.disk, 2 * 2200);
   // Release consistency (future work, 5.3): the writer does not wait, so no comm time at all.
-  numa.consistency = "release";
+  numa.consistency = config::NumaConsistency::Release;
   const auto rc = run(numa, topology, 7).record;
   EXPECT_EQ(rc.jobs.at(0).clocks.comm, 0);
   EXPECT_GT(rc.jobs.at(0).writes, 4 * job.writes);

@@ -116,12 +116,5 @@ TEST(NumaSyncPoints, OnlyPassedAndCompletePointsAreForgotten) {
   EXPECT_TRUE(points.arrive(2));
 }
 
-TEST(NumaSyncPoints, BarrierNamesAreTheScenarioKeysValues) {
-  EXPECT_EQ(SyncPoints::members_named("all"), Members::All);
-  EXPECT_EQ(SyncPoints::members_named("random-subset"), Members::RandomSubset);
-  EXPECT_EQ(SyncPoints::members_named("pair"), Members::Pair);
-  EXPECT_THROW(SyncPoints::members_named("some"), std::logic_error);
-}
-
 }  // namespace
 }  // namespace cosched::numa

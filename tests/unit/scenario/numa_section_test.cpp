@@ -188,6 +188,13 @@ TEST_F(NumaScenario, ResolvedRecordHasEveryKeyTheTablesAndTheChoices) {
   EXPECT_EQ(resolved["memory"]["replacement"], "strategy1");
   EXPECT_EQ(resolved["memory"]["consistency"], "sequential");
   EXPECT_EQ(resolved["workload"]["barrier"], "pair");
+  // Read once into the machine's types: no name is compared while the model runs.
+  const auto& numa = std::get<NumaConfig>(scenario.model_config);
+  EXPECT_EQ(numa.barrier, NumaSyncMembers::Pair);
+  EXPECT_EQ(numa.consistency, NumaConsistency::Sequential);
+  const auto release = load_scenario(write(kMinimal), {"memory.consistency=release", "workload.barrier=all"});
+  EXPECT_EQ(std::get<NumaConfig>(release.model_config).consistency, NumaConsistency::Release);
+  EXPECT_EQ(std::get<NumaConfig>(release.model_config).barrier, NumaSyncMembers::All);
   const auto& process = resolved["workload"]["processes"][0];
   EXPECT_EQ(process["threads"], 4);
   EXPECT_EQ(process["sync_interval"]["min"], 1000);
