@@ -99,9 +99,15 @@ def speedup_table(bars: int) -> pd.DataFrame:
                          "comparison": "pairwise vs block", "speedup_mean": 10.0, "speedup_std": 1.0, "seeds": 2})
 
 
+def surplus_table(bars: int) -> pd.DataFrame:
+    return pd.DataFrame({"job_class": [f"coarse-grained-{b}" for b in range(bars)], "group": "all",
+                         "surplus_mean": 4.0, "surplus_std": 1.0, "seeds": 2})
+
+
 @pytest.mark.parametrize("bars", [4, 20])
 @pytest.mark.parametrize("draw, table", [(figures.state_breakdown_figure, breakdown_table),
-                                         (figures.speedup_bars_figure, speedup_table)])
+                                         (figures.speedup_bars_figure, speedup_table),
+                                         (figures.thread_surplus_figure, surplus_table)])
 def test_bar_labels_never_overlap(bars, draw, table):
     # The labels are drawn and their boxes on the canvas compared: legible at 4 bars and at 20.
     fig = draw(table(bars))
