@@ -71,13 +71,15 @@ def _overlapping(ax) -> bool:
 def fit_x_labels(fig: Figure) -> None:
     """Turns each panel's x tick labels only as far as they need to stop overlapping: flat, then 30
     degrees, then upright. Call it once the figure is complete (titles and legends take room too)."""
-    for ax in fig.axes:
-        for rotation in (0, 30, 90):
+    crowded = list(fig.axes)
+    for rotation in (0, 30, 90):
+        for ax in crowded:
             plt.setp(ax.get_xticklabels(), rotation=rotation, ha="right" if rotation else "center",
                      rotation_mode="anchor" if rotation else "default")
-            fig.canvas.draw()  # lays the figure out, so that the labels' boxes are where they will be
-            if not _overlapping(ax):
-                break
+        fig.canvas.draw()  # lays the figure out, so that the labels' boxes are where they will be
+        crowded = [ax for ax in crowded if _overlapping(ax)]
+        if not crowded:
+            break
 
 
 def _curves(ax, table: pd.DataFrame, x: str, y: str, label_columns: list[str]) -> None:

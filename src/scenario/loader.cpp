@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "config/field.hpp"
@@ -120,6 +121,15 @@ bool is_index(const std::string& segment) {
   return !segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos;
 }
 
+// The item of a list of `size` items that `segment` names, when it is an index below `size`.
+std::optional<std::size_t> item_index(const std::string& segment, std::size_t size) {
+  std::size_t index = 0;
+  const auto [end, ec] = std::from_chars(segment.data(), segment.data() + segment.size(), index);
+  if (!is_index(segment) || ec != std::errc() || end != segment.data() + segment.size() || index >= size)
+    return std::nullopt;
+  return index;
+}
+
 // Applies `--set PATH=~` (or `=null`): removes the key or list item at PATH, which must be there.
 void remove_key(YAML::Node document, const std::vector<std::string>& segments, const std::string& where,
                 const std::string& path) {
@@ -130,17 +140,15 @@ void remove_key(YAML::Node document, const std::vector<std::string>& segments, c
     const bool last = i + 1 == segments.size();
     YAML::Node next;
     if (node.IsSequence()) {
-      std::size_t index = 0;
-      const auto [end, ec] = std::from_chars(segment.data(), segment.data() + segment.size(), index);
-      if (!is_index(segment) || ec != std::errc() || end != segment.data() + segment.size() ||
-          index >= node.size())
+      const auto index = item_index(segment, node.size());
+      if (!index)
         throw InputError(fmt::format("{}: {}: '{}' is a list of {} item(s), there is no item {} to remove",
                                      where, path, walked, node.size(), segment));
       if (last) {
-        node.remove(index);
+        node.remove(*index);
         return;
       }
-      next = node[index];
+      next = node[*index];
     } else {
       if (!node.IsMap() || !node[segment]) {
         std::vector<std::string> keys;
@@ -201,15 +209,14 @@ void apply_override(YAML::Node document, const std::string& text, Source& source
     if (node.IsSequence()) {
       if (!is_index(segment))
         throw InputError(fmt::format("{}: {}: '{}' is a list, expected an item index", where, path, walked));
-      std::size_t index = 0;
-      const auto [end, ec] = std::from_chars(segment.data(), segment.data() + segment.size(), index);
-      if (ec != std::errc() || end != segment.data() + segment.size() || index >= node.size())
+      const auto index = item_index(segment, node.size());
+      if (!index)
         throw InputError(fmt::format("{}: {}: '{}' has {} item(s), there is no item {}", where, path, walked,
                                      node.size(), segment));
       if (last) {
-        node[index] = value;
+        node[*index] = value;
       } else {
-        node.reset(node[index]);
+        node.reset(node[*index]);
       }
     } else {
       if (node.IsDefined() && !node.IsMap() && !node.IsNull())

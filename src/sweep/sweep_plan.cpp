@@ -425,9 +425,12 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
   // Expansion: the first dimension varies slowest, seeds fastest.
   std::vector<std::size_t> position(dimensions.size(), 0);
   std::map<std::string, std::size_t> seen;  // run id -> run index
-  // A warning -> the first run that gave it, and how many runs did (in the order they were first given).
-  std::map<std::string, std::pair<std::string, std::size_t>> warned;
-  std::vector<std::string> warning_order;
+  // Each warning once, in the order first given, with the first run that gave it and how many runs did.
+  struct Warned {
+    std::string text, first;
+    std::size_t count = 0;
+  };
+  std::vector<Warned> warned;
   for (std::size_t n = 0; n < total / seeds.size(); ++n) {
     std::size_t rest = n;
     for (std::size_t d = dimensions.size(); d-- > 0;) {
@@ -447,11 +450,10 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
         try {
           auto scenario = config::load_scenario(plan.base_file, with);
           for (const auto& warning : scenario.warnings) {
-            auto& [first, count] = warned[warning];
-            if (count++ == 0) {
-              first = what;
-              warning_order.push_back(warning);
-            }
+            auto it = std::find_if(warned.begin(), warned.end(),
+                                   [&](const Warned& w) { return w.text == warning; });
+            if (it == warned.end()) it = warned.insert(warned.end(), {warning, what});
+            ++it->count;
           }
           return scenario;
         } catch (const config::InputError& e) {
@@ -513,12 +515,10 @@ SweepPlan expand_sweep(const std::string& sweep_file, const std::string& out_dir
       }
     }
   }
-  for (const auto& warning : warning_order) {
-    const auto& [first, count] = warned.at(warning);
-    plan.warnings.push_back(count == 1
-                                ? fmt::format("{}: {}", first, warning)
-                                : fmt::format("{} and {} other run(s): {}", first, count - 1, warning));
-  }
+  for (const auto& w : warned)
+    plan.warnings.push_back(w.count == 1
+                                ? fmt::format("{}: {}", w.first, w.text)
+                                : fmt::format("{} and {} other run(s): {}", w.first, w.count - 1, w.text));
   return plan;
 }
 
