@@ -50,6 +50,9 @@ struct PolicySpec {
   void (*check)(MapReader& map, const PolicyParams& params) = nullptr;
 };
 
+// A PolicySpec's `to_json` for a policy without keys: its resolved form is its name alone.
+inline void no_keys_json(const PolicyParams&, nlohmann::ordered_json&) {}
+
 // A PolicySpec's `defaults` for a policy whose defaults are its struct's member initializers.
 template <typename Params>
 std::unique_ptr<PolicyParams> default_params() {

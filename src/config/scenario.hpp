@@ -314,12 +314,12 @@ struct NumaConfig {
   int update_bytes = 64, communication_bytes = 16;  // message sizes (A2); a page message is page_size bytes
   bool buffers = true;  // finite output buffers of the switches' input-line count (A28)
   // scheduler
-  std::string policy = "policy4";  // a name of sched/numa/allocation.cpp
-  Clocks time_slice = 100'000;     // one quantum (table 5.1)
-  int slices = 100;                // a run ends after this many slices (chapter 5)
-  double aging_coefficient = 0;    // C_r of the aging formula (3.1.3, A10)
+  PolicyChoice policy;  // an allocation policy of sched/numa/allocation_registry (policy4 unless named)
+  Clocks time_slice = 100'000;   // one quantum (table 5.1)
+  int slices = 100;              // a run ends after this many slices (chapter 5)
+  double aging_coefficient = 0;  // C_r of the aging formula (3.1.3, A10)
   // memory
-  std::string replacement = "strategy1";  // a name of sched/numa/replacement.cpp
+  PolicyChoice replacement;  // a strategy of sched/numa/replacement_registry (strategy1 unless named)
   int pages_per_cluster = 400;
   int page_size = 4096;
   Clocks disk = 10'000;

@@ -16,7 +16,7 @@
 #include "numa/reference_table.hpp"
 #include "numa/rmt.hpp"
 #include "numa/sync_points.hpp"
-#include "sched/numa/allocation.hpp"
+#include "sched/numa/allocation_registry.hpp"
 #include "sched/numa/priority.hpp"
 #include "sched/numa/replacement.hpp"
 #include "util/log.hpp"
@@ -129,12 +129,6 @@ metrics::NumaRates rates(std::int64_t effective, std::int64_t idle, double over)
   return {net, net * (1 + idle / over), (effective + idle) / over};
 }
 
-const sched::NumaReplacementEntry& replacement_named(const std::string& name) {
-  const auto* entry = sched::find_numa_replacement(name);
-  if (!entry) throw std::logic_error("numa: unknown replacement strategy " + name);
-  return *entry;
-}
-
 }  // namespace
 
 struct Machine::Impl final : MemoryObserver {
@@ -146,7 +140,8 @@ struct Machine::Impl final : MemoryObserver {
   const bool record_timeline;
   metrics::MessageRecorder* const message_trace;  // null unless messages are traced
   const Execution execution;
-  const sched::NumaPolicyEntry* policy;
+  const sched::NumaPolicyEntry& policy;
+  const config::PolicyParams& policy_params;
   const SyncPoints::Members barrier;
   // The decision categories are on (log settings are made before the run).
   const bool log_sched = XBT_LOG_ISENABLED(cosched_numa_sched, xbt_log_priority_debug);
@@ -189,16 +184,16 @@ struct Machine::Impl final : MemoryObserver {
         record_timeline(setup.timeline),
         message_trace(setup.messages),
         execution(setup.execution),
-        policy(sched::find_numa_policy(setup.numa->policy)),
+        policy(sched::numa_allocation_policies().at(setup.numa->policy.name)),
+        policy_params(setup.numa->policy.as<config::PolicyParams>()),
         barrier(setup.numa->barrier),
         clusters_n(static_cast<int>(setup.topology->up.size())),
         bytes(message_bytes(*setup.numa)),
         rmt(*setup.topology, setup.numa->pages_per_cluster, count_processes(*setup.numa)),
-        memory(clusters_n, setup.numa->pages_per_cluster, replacement_named(setup.numa->replacement), rmt,
+        memory(clusters_n, setup.numa->pages_per_cluster, sched::Replacement(setup.numa->replacement), rmt,
                *this),
         sched_rng(util::mix_seed(setup.seed, 3)),
         lru_rng(util::mix_seed(setup.seed, 4)) {
-    if (!policy) throw std::logic_error("numa: unknown policy " + setup.numa->policy);
     build(setup.seed);
   }
 
@@ -949,11 +944,11 @@ struct Machine::Impl final : MemoryObserver {
       const auto& sw = topology.switches[home];
       sched::AllocationRequest request{p.threads, free,     rmt.pages_by_cluster(id),
                                        sw.first,  sw.count, previous};
-      auto got = policy->allocate(request, sched_rng);
+      auto got = policy.allocate(policy_params, request, sched_rng);
       if (!got) {  // A19: it waits this slice; the next process is tried
         NUMA_LOG(log_sched, cosched_numa_sched,
                  "clock %lld slice %d: %s waits: %s found no %d clusters (A19)", static_cast<long long>(at),
-                 slices, process_name(id).c_str(), policy->name.data(), p.threads);
+                 slices, process_name(id).c_str(), policy.spec.name.data(), p.threads);
         continue;
       }
       const auto pages_here = rmt.pages_by_cluster(id);
@@ -961,7 +956,7 @@ struct Machine::Impl final : MemoryObserver {
       p.allocation = placed;
       NUMA_LOG(log_sched, cosched_numa_sched, "clock %lld slice %d: %s gets clusters %s (%s)",
                static_cast<long long>(at), slices, process_name(id).c_str(),
-               fmt::format("{}", fmt::join(*got, " ")).c_str(), policy->name.data());
+               fmt::format("{}", fmt::join(*got, " ")).c_str(), policy.spec.name.data());
       p.ran = true;
       ++p.stats.slices_run;
       for (int k = 0; k < p.threads; ++k) {

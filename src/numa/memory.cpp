@@ -5,9 +5,9 @@
 
 namespace cosched::numa {
 
-Memory::Memory(int clusters, int frames_per_cluster, const sched::NumaReplacementEntry& replacement,
-               ResourceTree& rmt, MemoryObserver& observer)
-    : replacement_(replacement), rmt_(rmt), observer_(observer), clusters_(clusters) {
+Memory::Memory(int clusters, int frames_per_cluster, sched::Replacement replacement, ResourceTree& rmt,
+               MemoryObserver& observer)
+    : replacement_(std::move(replacement)), rmt_(rmt), observer_(observer), clusters_(clusters) {
   for (auto& c : clusters_) {
     c.frames.resize(frames_per_cluster);
     for (int f = frames_per_cluster - 1; f >= 0; --f) c.free.push_back(f);

@@ -69,8 +69,8 @@ class MemoryObserver {
 class Memory {
  public:
   // `replacement` chooses victims; `rmt` counts the pages of each process per cluster (page_in, page_out).
-  Memory(int clusters, int frames_per_cluster, const sched::NumaReplacementEntry& replacement,
-         ResourceTree& rmt, MemoryObserver& observer);
+  Memory(int clusters, int frames_per_cluster, sched::Replacement replacement, ResourceTree& rmt,
+         MemoryObserver& observer);
 
   // Pages are added once, before the run: a local page of `thread` (or shared, thread -1) of `process`,
   // index `index` in its space. Returns its id; every page starts unloaded (A18).
@@ -161,7 +161,7 @@ class Memory {
 
   std::optional<int> choose_victim(int cluster, Clock at);
 
-  const sched::NumaReplacementEntry& replacement_;
+  const sched::Replacement replacement_;
   ResourceTree& rmt_;
   MemoryObserver& observer_;
   std::vector<Page> pages_;

@@ -13,7 +13,8 @@
 #include "numa/reference_table.hpp"
 #include "scenario/models.hpp"
 #include "sched/numa/allocation.hpp"
-#include "sched/numa/replacement.hpp"
+#include "sched/numa/allocation_registry.hpp"
+#include "sched/numa/replacement_registry.hpp"
 
 namespace cosched::config {
 namespace {
@@ -289,12 +290,9 @@ NumaConfig read_numa(MapReader& top, const std::string& scenario_dir, EndConditi
   }
   if (auto section = top.optional("scheduler")) {
     MapReader scheduler(*section, "a mapping with policy, time_slice, slices and aging_coefficient");
-    if (auto v = scheduler.optional("policy")) {
-      const std::string expected = "an allocation policy: " + sched::numa_policy_names();
-      const auto* policy = sched::find_numa_policy(v->scalar(expected));
-      if (!policy) v->fail(expected);
-      numa.policy = std::string(policy->name);
-    }
+  const auto& policies = sched::numa_allocation_policies();
+  numa.policy = policies.defaults(policies.family().default_policy);
+    numa.policy = policies.read(scheduler).choice();
     if (auto v = scheduler.optional("time_slice"))
       numa.time_slice = bounded(*v, 1, kMaxClocks, "a time slice in clocks");
     if (auto v = scheduler.optional("slices")) numa.slices = count(*v, kMaxSlices, "a number of time slices");
@@ -304,14 +302,11 @@ NumaConfig read_numa(MapReader& top, const std::string& scenario_dir, EndConditi
   }
   if (auto section = top.optional("memory")) {
     MapReader memory(*section,
+  const auto& strategies = sched::numa_replacements();
+  numa.replacement = strategies.defaults(strategies.family().default_policy);
                      "a mapping with replacement, pages_per_cluster, page_size, disk, local_access and "
                      "consistency");
-    if (auto v = memory.optional("replacement")) {
-      const std::string expected = "a replacement strategy: " + sched::numa_replacement_names();
-      const auto* strategy = sched::find_numa_replacement(v->scalar(expected));
-      if (!strategy) v->fail(expected);
-      numa.replacement = std::string(strategy->name);
-    }
+    numa.replacement = strategies.read(memory).choice();
     const auto pages_per_cluster = memory.optional("pages_per_cluster");
     const auto page_size = memory.optional("page_size");
     if (pages_per_cluster)
@@ -365,14 +360,18 @@ nlohmann::ordered_json numa_json(const NumaConfig& numa) {
   platform["update_bytes"] = numa.update_bytes;
   platform["communication_bytes"] = numa.communication_bytes;
   platform["buffers"] = numa.buffers;
-  out["scheduler"] = {{"policy", numa.policy},
-                      {"time_slice", numa.time_slice},
-                      {"slices", numa.slices},
-                      {"aging_coefficient", numa.aging_coefficient}};
-  out["memory"] = {
-      {"replacement", numa.replacement},   {"pages_per_cluster", numa.pages_per_cluster},
-      {"page_size", numa.page_size},       {"disk", numa.disk},
-      {"local_access", numa.local_access}, {"consistency", name_of(kConsistencyNames, numa.consistency)}};
+  auto& scheduler = out["scheduler"];
+  sched::numa_allocation_policies().to_json(numa.policy, scheduler);
+  scheduler["time_slice"] = numa.time_slice;
+  scheduler["slices"] = numa.slices;
+  scheduler["aging_coefficient"] = numa.aging_coefficient;
+  auto& memory = out["memory"];
+  sched::numa_replacements().to_json(numa.replacement, memory);
+  memory["pages_per_cluster"] = numa.pages_per_cluster;
+  memory["page_size"] = numa.page_size;
+  memory["disk"] = numa.disk;
+  memory["local_access"] = numa.local_access;
+  memory["consistency"] = name_of(kConsistencyNames, numa.consistency);
   auto& workload = out["workload"];
   workload["work"] = numa.work;
   workload["barrier"] = name_of(kBarrierNames, numa.barrier);

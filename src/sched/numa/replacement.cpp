@@ -2,36 +2,16 @@
 
 #include <tuple>
 
-#include "util/registry.hpp"
+#include "sched/numa/replacement_registry.hpp"
 
 namespace cosched::sched {
-namespace {
 
-// Thesis 4.4, Strategy0: "Simple LRU without page classification": the least recently referenced frame
-// (A30: its last access on this cluster, or its loading), ties to the lower frame.
-std::int64_t strategy0(const FrameView&) {
-  return 0;
+Replacement::Replacement(const config::PolicyChoice& choice)
+    : Replacement(numa_replacements().at(choice.name), choice.params) {
+  if (!params_) throw std::logic_error("replacement strategy '" + choice.name + "': parameters not read");
 }
 
-// Thesis 4.4, Strategy1: "Uses page class. Processes are scanned in reverse priority order." A25: class-major
-// (class 1 of every process before class 2 of any), within a class the lowest-priority process first (the
-// largest rank), within a process LRU, ties to the lower frame.
-std::int64_t strategy1(const FrameView& frame) {
-  constexpr std::int64_t kRanks = std::int64_t{1} << 32;
-  return static_cast<std::int64_t>(frame.page_class) * kRanks + (kRanks - 1 - frame.priority_rank);
-}
-
-const NumaReplacementEntry kReplacements[] = {
-    {"strategy0", "LRU over the cluster's evictable frames, whatever their class (thesis 4.4, A30)",
-     strategy0},
-    {"strategy1",
-     "the six page classes in order, lowest-priority process first, then LRU (thesis 4.4, A24, A25)",
-     strategy1},
-};
-
-}  // namespace
-
-std::optional<int> NumaReplacementEntry::victim(std::span<const FrameView> frames) const {
+std::optional<int> Replacement::victim(std::span<const FrameView> frames) const {
   const FrameView* best = nullptr;
   std::int64_t best_order = 0;
   for (const auto& frame : frames) {
@@ -74,18 +54,6 @@ PageClass page_class(bool running, bool shared, bool other_copies) {
   if (!shared) return running ? PageClass::OwnLocal : PageClass::OtherLocal;
   if (other_copies) return running ? PageClass::OwnCopy : PageClass::OtherCopy;
   return running ? PageClass::OwnLast : PageClass::OtherLast;
-}
-
-std::span<const NumaReplacementEntry> numa_replacements() {
-  return kReplacements;
-}
-
-const NumaReplacementEntry* find_numa_replacement(std::string_view name) {
-  return util::find_named(numa_replacements(), name);
-}
-
-std::string numa_replacement_names() {
-  return util::names_of(numa_replacements(), " or ");
 }
 
 }  // namespace cosched::sched

@@ -22,7 +22,7 @@ const SmpSchedulerEntry kRoundRobinEntry{
      "SCHED_RR: one global FIFO ready queue, fixed quantum (Tsafrir thesis chapter 2)",
      {},
      config::default_params<config::SmpSchedulerParams>,
-     [](const config::PolicyParams&, nlohmann::ordered_json&) {}},
+     config::no_keys_json},
     nullptr,
     [](const config::PolicyParams& params, const config::SmpConfig&, int,
        std::uint64_t) -> std::unique_ptr<SmpScheduler> {

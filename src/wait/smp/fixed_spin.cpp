@@ -33,8 +33,6 @@ const config::PolicyKey kBlockKeys[] = {
 const config::PolicyKey kSpinKeys[] = {
     {"spin", "refused: spin's budget is unlimited", refuse_spin<kSpinName, kUnlimited>}};
 
-void no_json(const PolicyParams&, nlohmann::ordered_json&) {}
-
 }  // namespace
 
 constinit const config::PolicyKey kSpinKey = {
@@ -60,12 +58,12 @@ const SmpWaitEntry kSmpFixedSpinEntry{
 
 const SmpWaitEntry kSmpBlockEntry{
     {kBlockName, "block at once: a fixed spin of 0 (thesis 2.1)", kBlockKeys,
-     config::default_params<config::SmpWaitParams>, no_json},
+     config::default_params<config::SmpWaitParams>, config::no_keys_json},
     [](const PolicyParams&) -> std::unique_ptr<SmpWaitAlgorithm> { return std::make_unique<FixedSpin>(0); }};
 
 const SmpWaitEntry kSmpSpinEntry{
     {kSpinName, "spin until the barrier completes: an unlimited fixed spin (thesis 2.1)", kSpinKeys,
-     config::default_params<config::SmpWaitParams>, no_json},
+     config::default_params<config::SmpWaitParams>, config::no_keys_json},
     [](const PolicyParams&) -> std::unique_ptr<SmpWaitAlgorithm> {
       return std::make_unique<FixedSpin>(kUnlimitedSpin);
     }};

@@ -1,15 +1,18 @@
 // The NUMA machine on hand-built trees (no SimGrid): the geometric skipping against clock-by-clock
 // stepping, the update protocol's messages and stalls, and the accounting identities of chapter 5.
 
+#include "numa/machine.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "numa/machine.hpp"
 #include "numa/reference_table.hpp"
 #include "numa_test_support.hpp"
+#include "sched/numa/allocation_registry.hpp"
+#include "sched/numa/replacement_registry.hpp"
 
 namespace cosched::numa {
 namespace {
@@ -38,6 +41,14 @@ void resolve(config::NumaProcessProfile& p) {
   for (auto [table, pages] :
        {std::pair{&p.local_table, p.local_pages}, std::pair{&p.shared_table, p.shared_pages}})
     if (table->shape == "hot-cold") table->entries = hot_cold_runs(*table, pages);
+}
+
+// A configuration with the allocation policy and replacement strategy a scenario gets when it names none.
+config::NumaConfig defaults() {
+  config::NumaConfig numa;
+  numa.policy = sched::numa_allocation_policies().defaults("policy4");
+  numa.replacement = sched::numa_replacements().defaults("strategy1");
+  return numa;
 }
 
 struct Run {
@@ -94,8 +105,9 @@ void expect_same_distribution(std::vector<double> a, std::vector<double> b, cons
 // decides most directly: a 10% error in the event probability moves it by about 10%).
 TEST(NumaMachine, SkippingGivesTheSteppedDistributionOfEvents) {
   const auto topology = testing::hand_built_tree({2, 2});
-  config::NumaConfig numa;
-  numa.policy = "policy0";  // random clusters: threads move, local pages migrate
+  auto numa = defaults();
+  numa.policy = sched::numa_allocation_policies().defaults(
+      "policy0");  // random clusters: threads move, local pages migrate
   numa.time_slice = 3000;
   numa.slices = 3;
   numa.disk = 30;
@@ -134,7 +146,7 @@ TEST(NumaMachine, SkippingGivesTheSteppedDistributionOfEvents) {
 // (give or take the writes cut by the end of the slice).
 TEST(NumaMachine, UpdateProtocolSendsOneUpdatePerOtherCopyAndStallsForTheAcks) {
   const auto topology = testing::hand_built_tree({2});
-  config::NumaConfig numa;
+  auto numa = defaults();
   numa.time_slice = 2200;
   numa.slices = 1;
   numa.disk = 200;
@@ -163,8 +175,8 @@ TEST(NumaMachine, UpdateProtocolSendsOneUpdatePerOtherCopyAndStallsForTheAcks) {
 // net (1 + idle rate); a process that finishes ends the run (end first-finish) at its finishing clock.
 TEST(NumaMachine, AccountingAddsUpAndTheFirstFinishEndsTheRun) {
   const auto topology = testing::hand_built_tree({2, 2});
-  config::NumaConfig numa;
-  numa.policy = "policy1";
+  auto numa = defaults();
+  numa.policy = sched::numa_allocation_policies().defaults("policy1");
   numa.time_slice = 1000;
   numa.slices = 50;
   numa.disk = 100;

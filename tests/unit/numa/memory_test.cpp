@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "numa_test_support.hpp"
+#include "sched/numa/replacement_registry.hpp"
 
 namespace cosched::numa {
 namespace {
@@ -38,7 +39,7 @@ struct Fixture {
   explicit Fixture(int frames, const char* strategy = "strategy1")
       : topology(testing::hand_built_tree({2})),
         rmt(topology, frames, 3),
-        memory(2, frames, *sched::find_numa_replacement(strategy), rmt, recorder) {
+        memory(2, frames, sched::Replacement(sched::numa_replacements().defaults(strategy)), rmt, recorder) {
     recorder.memory = &memory;
   }
   bool install(int page, int cluster, Clock at) { return memory.install(page, cluster, at, evicted); }
@@ -116,7 +117,7 @@ TEST(NumaMemory, TwoOtherCopiesNeedTwoAcknowledgements) {
   platform::NumaTopology topology = testing::hand_built_tree({3});
   ResourceTree rmt(topology, 1, 1);
   Recorder recorder;
-  Memory memory(3, 1, *sched::find_numa_replacement("strategy1"), rmt, recorder);
+  Memory memory(3, 1, sched::Replacement(sched::numa_replacements().defaults("strategy1")), rmt, recorder);
   recorder.memory = &memory;
   const int page = memory.add_page(0, -1, 0);
   std::optional<Memory::Eviction> evicted;
@@ -231,7 +232,7 @@ TEST(NumaMemory, DroppingCopiesKeepsTheLastCopyAndThePinnedOnes) {
   platform::NumaTopology topology = testing::hand_built_tree({4});
   ResourceTree rmt(topology, 1, 1);
   Recorder recorder;
-  Memory memory(4, 1, *sched::find_numa_replacement("strategy1"), rmt, recorder);
+  Memory memory(4, 1, sched::Replacement(sched::numa_replacements().defaults("strategy1")), rmt, recorder);
   recorder.memory = &memory;
   std::optional<Memory::Eviction> evicted;
   const int p = memory.add_page(0, -1, 0);

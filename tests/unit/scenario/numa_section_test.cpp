@@ -60,8 +60,8 @@ TEST_F(NumaScenario, DefaultsAreTable51AndTheThesissEndCondition) {
   EXPECT_EQ(numa.pages_per_cluster, 400) << "table 5.1";
   EXPECT_EQ(numa.page_size, 4096) << "table 5.1";
   EXPECT_EQ(numa.disk, 10'000) << "table 5.1";
-  EXPECT_EQ(numa.policy, "policy4") << "the table 5.4 setting";
-  EXPECT_EQ(numa.replacement, "strategy1") << "the table 5.4 setting";
+  EXPECT_EQ(numa.policy.name, "policy4") << "the table 5.4 setting";
+  EXPECT_EQ(numa.replacement.name, "strategy1") << "the table 5.4 setting";
   EXPECT_DOUBLE_EQ(numa.work, 2'000'000) << "chapter 5 footnote: 20 quanta of effective execution";
   ASSERT_EQ(numa.processes.size(), 1u);
   const auto& p = numa.processes[0];
@@ -247,8 +247,8 @@ TEST_F(NumaScenario, ProcessSetsMatchTables52And53) {
     }
     EXPECT_EQ(processes, t.processes);
     EXPECT_EQ(parallelism, t.parallelism);
-    EXPECT_EQ(numa.policy, "policy4");
-    EXPECT_EQ(numa.replacement, "strategy1");
+    EXPECT_EQ(numa.policy.name, "policy4");
+    EXPECT_EQ(numa.replacement.name, "strategy1");
     EXPECT_EQ(scenario.end, EndCondition::FirstFinish);
   }
 }
