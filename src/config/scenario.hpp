@@ -210,6 +210,10 @@ struct NowJobClass {
                                      // barriers and placement come from the stream)
 };
 
+// How a stream's job gets its class: the first class whose range holds the job (size), or drawn by weight
+// among those that hold it (random).
+enum class NowClassRule { Size, Random };
+
 struct NowStream {
   std::string swf;                         // resolved path of the SWF file
   std::string swf_given;                   // as written
@@ -219,7 +223,7 @@ struct NowStream {
   double arrival_scale = 1;                // inter-arrival times multiplied by this
   double time_scale = 1;                   // run and requested times multiplied by this
   double bounded_slowdown_threshold = 10;  // seconds, before time_scale (Feitelson et al. 1997)
-  std::string class_rule = "size";  // size (first class whose range holds the job) or random (by weight)
+  NowClassRule class_rule = NowClassRule::Size;
   std::vector<NowJobClass> classes;
 };
 

@@ -47,13 +47,15 @@ std::vector<const config::NowJobClass*> classes_holding(const config::NowStream&
     candidates.push_back(&c);
     weights += c.weight;
   }
-  if (!candidates.empty() && (stream.class_rule != "random" || weights > 0)) return candidates;
+  if (!candidates.empty() && (stream.class_rule != config::NowClassRule::Random || weights > 0))
+    return candidates;
   std::vector<std::string> ranges;
   for (const auto& c : stream.classes) ranges.push_back(range_text(c));
   throw config::InputError(fmt::format(
       "{}:{}: workload.stream.classes: expected a class{} for job {} of {} processes, got none (classes {})",
-      stream.swf_given, record.line, stream.class_rule == "random" ? " of positive weight" : "",
-      record.number, record.processors, fmt::join(ranges, ", ")));
+      stream.swf_given, record.line,
+      stream.class_rule == config::NowClassRule::Random ? " of positive weight" : "", record.number,
+      record.processors, fmt::join(ranges, ", ")));
 }
 
 // A job's run time after time_scale (at least 1 ns).
@@ -79,7 +81,7 @@ void check_barriers(const config::NowStream& stream, const config::NowJobClass& 
 const config::NowJobClass& class_for(const config::NowStream& stream, const workload::SwfRecord& record,
                                      std::mt19937_64& draws) {
   const auto candidates = classes_holding(stream, record);
-  if (stream.class_rule == "random") {
+  if (stream.class_rule == config::NowClassRule::Random) {
     // By weight among the classes whose range holds the job (a choice: ranges left out hold every job,
     // so without them this is the plain weighted draw). One draw per job, in submit order.
     double weights = 0;
@@ -208,7 +210,7 @@ void check_stream(const workload::SwfTrace& trace, const config::NowStream& stre
     for (const auto* record : window.taken)
       for (const auto* job_class : classes_holding(stream, *record)) {
         check_barriers(stream, *job_class, *record);
-        if (stream.class_rule != "random") break;  // size: the first class that holds it
+        if (stream.class_rule != config::NowClassRule::Random) break;  // size: the first class that holds it
       }
 }
 

@@ -18,7 +18,7 @@
 namespace cosched::config {
 namespace {
 
-const Names<std::string> kClassRules = {{"size", "size"}, {"random", "random"}};
+const Names<NowClassRule> kClassRules = {{"size", NowClassRule::Size}, {"random", NowClassRule::Random}};
 
 // A positive, finite factor.
 double positive_scale(const Field& f) {
@@ -114,7 +114,7 @@ nlohmann::ordered_json now_stream_json(const NowStream& stream) {
   out["arrival_scale"] = stream.arrival_scale;
   out["time_scale"] = stream.time_scale;
   out["bounded_slowdown_threshold_s"] = stream.bounded_slowdown_threshold;
-  out["class_rule"] = stream.class_rule;
+  out["class_rule"] = name_of(kClassRules, stream.class_rule);
   auto& classes = out["classes"] = nlohmann::ordered_json::array();
   for (const auto& c : stream.classes) {
     nlohmann::ordered_json j;

@@ -188,7 +188,7 @@ TEST(StreamJobs, ClassesByWeightAreDeterministicAndWeighted) {
   std::vector<workload::SwfRecord> records;
   for (int i = 0; i < 4000; ++i) records.push_back(record(i + 1, i + 1, i, 1, 1));
   auto now = now_config({light, never, heavy});
-  now.stream->class_rule = "random";
+  now.stream->class_rule = config::NowClassRule::Random;
   const StreamBuild a = build_stream(trace_of(records), now, 4, 7);
   const StreamBuild b = build_stream(trace_of(records), now, 4, 7);
   const StreamBuild c = build_stream(trace_of(records), now, 4, 8);
