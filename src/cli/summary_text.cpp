@@ -3,129 +3,21 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "scenario/models.hpp"
+
 namespace cosched::cli {
-namespace {
 
-std::string percent(const nlohmann::ordered_json& value) {
-  return value.is_null() ? "n/a" : fmt::format("{:.2f}%", value.get<double>());
-}
-
-std::string number(const nlohmann::ordered_json& value) {
-  if (value.is_null()) return "unfinished";
-  if (value.is_number_integer()) return std::to_string(value.get<long long>());
-  return fmt::format("{:.6g}", value.get<double>());
-}
-
-std::string ratio(const nlohmann::ordered_json& value) {
-  return fmt::format("{:.1f}%", 100 * value.get<double>());
-}
-
-// The closing lines every model prints: the run's cost, then where its files went and their names.
-std::string closing_lines(const nlohmann::ordered_json& s, const std::string& out_dir,
-                          const std::vector<std::string>& files) {
-  return fmt::format("  events       {}   wall {:.3f} s\n  results      {} ({})\n",
-                     s.at("events").get<unsigned long long>(), s.at("wall_seconds").get<double>(), out_dir,
-                     fmt::join(files, ", "));
-}
-
-// A NOW job's time breakdown (B&M's figure 4): each of the five states as a share of their sum, which is the
-// processes' mean time to completion.
-std::string now_time_shares(const nlohmann::ordered_json& jobs) {
-  static constexpr const char* kStates[] = {"compute", "communicate", "synchronize", "idle", "switch"};
-  std::string text = fmt::format("  {:<16} {:>5}", "time shares", "copy");
-  for (const char* state : kStates) text += fmt::format(" {:>12}", state);
-  text += "\n";
-  for (const auto& job : jobs) {
-    const auto& time = job.at("time");
-    double total = 0;
-    for (const char* state : kStates) total += time.at(state).get<double>();
-    text += fmt::format("  {:<16} {:>5}", job.at("name").get<std::string>(), job.at("copy").get<int>());
-    for (const char* state : kStates)
-      text += fmt::format(
-          " {:>12}", total > 0 ? fmt::format("{:.1f}%", 100 * time.at(state).get<double>() / total) : "n/a");
-    text += "\n";
-  }
-  return text;
-}
-
-// The NUMA model's summary: chapter 5's rates and breakdown, then a line per process.
-std::string numa_text(const nlohmann::ordered_json& s, const std::string& out_dir,
-                      const std::vector<std::string>& files) {
-  std::string text = fmt::format("cosched: scenario '{}' (model numa, seed {})\n",
-                                 s.at("scenario").get<std::string>(), s.at("seed").get<unsigned long long>());
-  text += fmt::format("  clocks       {} ({} slices, ended by {})\n", s.at("clocks").get<long long>(),
-                      s.at("slices").get<int>(), s.at("ended_by").get<std::string>());
-  const auto& r = s.at("rates");
-  text += fmt::format("  rates        net {}  calibrated {}  maximum {}\n", ratio(r.at("net")),
-                      ratio(r.at("calibrated")), ratio(r.at("maximum")));
-  const auto& b = s.at("breakdown");
-  text += fmt::format("  breakdown    effective {}  sync {}  comm {}  idle {}  (disk {}, not in the total)\n",
-                      ratio(b.at("effective")), ratio(b.at("sync")), ratio(b.at("comm")), ratio(b.at("idle")),
-                      ratio(b.at("disk")));
-  long long replaced = 0;
-  for (const auto& [key, value] : s.at("pages_replaced").items()) replaced += value.get<long long>();
-  text += fmt::format("  pages        {} replaced ({} other's copies), {} copies and {} migrations moved\n",
-                      replaced, s["pages_replaced"]["other_copy"].get<long long>(),
-                      s["page_transfers"]["copies"].get<long long>(),
-                      s["page_transfers"]["migrations"].get<long long>());
-  text += fmt::format("  {:<16} {:>5} {:>7} {:>7} {:>12} {:>8}\n", "process", "copy", "threads", "slices",
-                      "eff/thread", "net");
-  for (const auto& job : s.at("jobs"))
-    text +=
-        fmt::format("  {:<16} {:>5} {:>7} {:>7} {:>12.0f} {:>8}\n", job.at("name").get<std::string>(),
-                    job.at("copy").get<int>(), job.at("threads").get<int>(), job.at("slices_run").get<int>(),
-                    job.at("effective_per_thread").get<double>(), ratio(job["rates"]["net"]));
-  return text + closing_lines(s, out_dir, files);
-}
-
-}  // namespace
-
+// The header, the model's own lines (its registry entry's), then the run's cost, where its files went and
+// their names.
 std::string summary_text(const nlohmann::ordered_json& s, const std::string& out_dir,
                          const std::vector<std::string>& files) {
-  if (s.value("model", "") == "numa") return numa_text(s, out_dir, files);
-  const std::string unit = s.value("time_unit", "");
-  std::string text =
-      fmt::format("cosched: scenario '{}' (model {}, seed {})\n", s.at("scenario").get<std::string>(),
-                  s.at("model").get<std::string>(), s.at("seed").get<unsigned long long>());
-  text += fmt::format("  makespan     {} {}\n", number(s.at("makespan")), unit);
-  if (s.contains("spins")) {
-    text += fmt::format("  SSR          {} ({} of {} spins successful)\n", percent(s.at("ssr")),
-                        s["spins"]["successful"].get<long long>(), s["spins"]["total"].get<long long>());
-  }
-  // An open workload (NOW, issue 24): one line for the stream; its jobs, possibly thousands, are in jobs.csv.
-  if (s.contains("stream")) {
-    const auto& st = s.at("stream");
-    text += fmt::format(
-        "  stream       {} jobs ({} skipped) under {}: utilization {}, mean response {} s, mean bounded "
-        "slowdown {} (p90 {})\n",
-        st.at("jobs").get<long long>(), st.at("skipped").get<long long>(),
-        st.at("job_scheduler").get<std::string>(), ratio(st.at("utilization")),
-        number(st.at("mean_response")), number(st.at("mean_bounded_slowdown")),
-        number(st.at("p90_bounded_slowdown")));
-    return text + closing_lines(s, out_dir, files);
-  }
-  text += fmt::format("  {:<16} {:>5} {:>14} {:>9} {:>15}\n", "job", "copy", "completion", "SSR",
-                      "spins ok/total");
-  for (const auto& job : s.at("jobs")) {
-    text += fmt::format("  {:<16} {:>5} {:>14} {:>9} {:>15}\n", job.at("name").get<std::string>(),
-                        job.at("copy").get<int>(), number(job.at("completion_time")), percent(job.at("ssr")),
-                        fmt::format("{}/{}", job["spins"]["successful"].get<long long>(),
-                                    job["spins"]["total"].get<long long>()));
-  }
-  if (s.at("model") == "now") text += now_time_shares(s.at("jobs"));
-  // SMP jobs with a parallel loop or a task tree: what their threads did at user level.
-  for (const auto& job : s.at("jobs")) {
-    if (!job.contains("user_level") || job["user_level"]["iterations"].is_null()) continue;
-    const auto& u = job["user_level"];
-    text += fmt::format(
-        "  {:<16} {:>5} user level: {} iterations in {} chunks, {} tasks, {} dispatches ({} cycles), "
-        "{} steals, {} cycles waiting for work\n",
-        job.at("name").get<std::string>(), job.at("copy").get<int>(), u["iterations"].get<long long>(),
-        u["chunks"].get<long long>(), u["tasks"].get<long long>(), u["dispatches"].get<long long>(),
-        u["dispatch_cycles"].get<long long>(), u["steals"].get<long long>(),
-        u["waiting_for_work"].get<long long>());
-  }
-  return text + closing_lines(s, out_dir, files);
+  const auto model = s.at("model").get<std::string>();
+  return fmt::format("cosched: scenario '{}' (model {}, seed {})\n", s.at("scenario").get<std::string>(),
+                     model, s.at("seed").get<unsigned long long>()) +
+         config::find_model(model)->summary_lines(s) +
+         fmt::format("  events       {}   wall {:.3f} s\n  results      {} ({})\n",
+                     s.at("events").get<unsigned long long>(), s.at("wall_seconds").get<double>(), out_dir,
+                     fmt::join(files, ", "));
 }
 
 }  // namespace cosched::cli

@@ -1,10 +1,14 @@
 #pragma once
 // Input limits: what cosched refuses before it reads, allocates or simulates, so that no input can crash it,
-// hang it, exhaust memory or overflow a 64-bit time (docs/scenario-format.md, "Limits").
+// hang it, exhaust memory or overflow a 64-bit time (docs/scenario-format.md, "Limits"). The bounds every
+// model shares; each model's footprint rules live with the model, its registry entry (scenario/models.hpp)
+// checks them.
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "config/field.hpp"
 #include "config/scenario.hpp"
@@ -45,38 +49,38 @@ inline constexpr double kChromeBytesPerInterval = 88;
 inline constexpr double kPajeBytesPerMessage = 96;
 inline constexpr double kChromeBytesPerMessage = 640;
 
-// The estimated count of timeline intervals a run's trace holds (within output.trace_window when given),
-// from the scenario alone: the models' state changes per barrier, per read and per quantum (SMP, NOW) or per
-// time slice (NUMA), over an estimated run length.
-double estimated_trace_intervals(const Scenario& scenario);
-// The estimated count of messages a run's trace holds (0 for SMP, which has none, and with
-// output.trace_messages false), within output.trace_window when given; rough (docs/scenario-format.md).
-double estimated_trace_messages(const Scenario& scenario);
-// The estimated size in bytes of the trace files a run writes (0 without output.trace).
-double estimated_trace_bytes(const Scenario& scenario);
+// What every run holds besides its model's own structures (the engine, the scenario, the result records).
+inline constexpr double kBaseBytes = 64 * 1024 * 1024;
+
+// Each model states its own footprint rules beside its code (smp/footprint, now/footprint, numa/footprint)
+// and its model registry entry (scenario/models.hpp) names them; what follows is what the rules share.
+
+// The field at `path` below `root`, or the deepest one that exists on the way (for keys left to their
+// default, the error names the mapping they would be in).
+Field field_at(const Field& root, std::initializer_list<std::string> path);
+
+// Throws InputError at `where` when `bytes` passes kMaxMemoryBytes.
+void check_memory(double bytes, const Field& where);
+
+// A run's trace as a model estimates it from the scenario alone: its timeline intervals and messages over the
+// whole run, and the run's estimated length in the timeline's unit (0: unknown).
+struct TraceEstimate {
+  double intervals = 0, run_length = 1, messages = 0;
+};
+
+// What of `whole` the trace holds: a window keeps its share of the run (at most all of it); no message
+// without output.trace_messages.
+TraceEstimate traced(const OutputConfig& output, TraceEstimate whole);
+// The bytes of the trace files that hold `traced` (0 without output.trace).
+double trace_bytes(const OutputConfig& output, const TraceEstimate& traced);
+// Throws InputError at output.trace (under `root`) when the trace files would pass output.trace_limit_mb.
+// `of` follows the counts in the message (" over the stream's jobs"), `also` the alternatives it suggests.
+// Returns the estimated bytes.
+double check_trace(const OutputConfig& output, const TraceEstimate& traced, const Field& root,
+                   std::string_view of = {}, std::string_view also = {});
 
 // Throws InputError, naming the scenario file, once a run's simulated time `now` (in `unit`, "cycles" or
 // "ns") passes kMaxSimulatedTime: the scenario ran far longer than its jobs would alone.
 void check_simulated_time(std::int64_t now, const std::string& scenario_file, const char* unit);
-
-// Checks the limits that depend on several keys at once; `root` is the scenario document as read.
-// Throws InputError naming the key that tips the scenario over the limit.
-void check(const Scenario& scenario, const Field& root);
-
-// An open workload (workload.stream, issue 24): its `jobs` taken from the SWF file with `processes` in all.
-// Every job's processes stay on their nodes until the run ends (their records are read at the end), and
-// each job has its layout and result record. Throws InputError at `where` past kMaxProcesses or the memory
-// limit.
-double estimated_stream_bytes(std::int64_t jobs, std::int64_t processes);
-void check_stream(std::int64_t jobs, std::int64_t processes, const Field& where);
-// An open workload's trace (output.trace): its jobs bring `process_seconds` of dedicated run time (scaled)
-// over about `run_seconds` of simulated time (0: unknown, no window share), at the rates of its busiest
-// class (the closed workload's estimate per process-second). Throws InputError at output.trace (under
-// `root`) past output.trace_limit_mb. Returns the estimated bytes.
-double check_stream_trace(const NowConfig& now, double process_seconds, double run_seconds,
-                          const Field& root);
-
-// Estimated peak memory of a run in bytes (the numbers behind kMaxMemoryBytes).
-double estimated_memory_bytes(const Scenario& scenario);
 
 }  // namespace cosched::config::limits

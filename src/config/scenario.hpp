@@ -151,7 +151,7 @@ using Nanos = std::int64_t;  // simulated time in nanoseconds
 struct LocalSchedulerParams : PolicyParams {
   Nanos context_switch = 100'000;
   // How long a process runs before its workstation's scheduler decides again when no event comes first: the
-  // gang slot, the stride quantum (the footprint estimates of config/limits.cpp count a switch per quantum).
+  // gang slot, the stride quantum (the footprint estimates of now/footprint.cpp count a switch per quantum).
   virtual Nanos quantum() const = 0;
 };
 // The scenario speaks the vocabulary of the layers below it (docs/architecture.md).

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -10,6 +11,7 @@
 #include "metrics/result_files.hpp"
 #include "metrics/ssr.hpp"
 #include "util/json.hpp"
+#include "util/registry.hpp"
 
 namespace cosched::metrics {
 namespace {
@@ -403,7 +405,7 @@ void check_schema(const Json& summary, const std::string& where) {
         where, version == summary.end() ? std::string("missing") : version->dump(), kSchemaVersion));
 }
 
-SummaryCells read_summary(const std::filesystem::path& file) {
+SummaryCells read_summary(const std::filesystem::path& file, std::span<const std::string_view> models) {
   const std::string where = file.string();
   Json summary;
   {
@@ -419,8 +421,9 @@ SummaryCells read_summary(const std::filesystem::path& file) {
   check_schema(summary, where);
   const auto model = summary.find("model");
   if (model == summary.end() || !model->is_string() ||
-      (*model != "smp" && *model != "now" && *model != "numa"))
-    throw config::InputError(fmt::format("{}: expected 'model' smp, now or numa", where));
+      std::find(models.begin(), models.end(), model->get<std::string>()) == models.end())
+    throw config::InputError(fmt::format("{}: expected 'model' {}", where,
+                                         util::join_list({models.begin(), models.end()}, " or ")));
   const auto jobs = summary.find("jobs");
   if (jobs == summary.end() || !jobs->is_array())
     throw config::InputError(fmt::format("{}: expected 'jobs', a list of job instances", where));

@@ -13,8 +13,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -342,7 +344,8 @@ struct SummaryCells {
 };
 
 // Reads a run's summary.json: throws UnreadableSummary when it is not JSON, config::InputError when it is
-// not a summary of this contract (another schema_version, no model, jobs without name or copy).
-SummaryCells read_summary(const std::filesystem::path& file);
+// not a summary of this contract (another schema_version, a model not among `models`, the names of the
+// model registry, jobs without name or copy).
+SummaryCells read_summary(const std::filesystem::path& file, std::span<const std::string_view> models);
 
 }  // namespace cosched::metrics

@@ -325,7 +325,12 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   scenario.model_config = model->read(input);
   top.finish();
   if (calibration) scenario.calibration = std::move(calibration->record);
-  limits::check(scenario, root);
+  // The model's limits: the trace's first (the other checks look keys up in the document, which rebinds
+  // its nodes as they go down).
+  const auto& output = std::visit([](const auto& config) -> const OutputConfig& { return config.output; },
+                                  scenario.model_config);
+  limits::check_trace(output, limits::traced(output, model->trace_estimate(scenario.model_config)), root);
+  model->check_limits(scenario.model_config, root);
   scenario.warnings = std::move(source.warnings);
   set_seed(scenario, scenario.seed);  // the values given as distributions, drawn for this seed
   return scenario;

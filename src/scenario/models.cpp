@@ -19,10 +19,14 @@ const ModelEntry* find_model(std::string_view name) {
   return it == all.end() ? nullptr : *it;
 }
 
-std::string expected_model() {
+std::vector<std::string_view> model_names() {
   std::vector<std::string_view> names;
   for (const auto* model : models()) names.push_back(model->name);
-  return "a model name: " + util::join_list(names, " or ");
+  return names;
+}
+
+std::string expected_model() {
+  return "a model name: " + util::join_list(model_names(), " or ");
 }
 
 }  // namespace cosched::config

@@ -9,8 +9,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "config/field.hpp"
+#include "config/limits.hpp"
 #include "config/scenario.hpp"
 #include "scenario/calibration_file.hpp"
 
@@ -35,6 +37,13 @@ struct ModelEntry {
   std::string_view no_calibration;
   ModelConfig (*read)(ModelInput& input);
   nlohmann::ordered_json (*resolved)(const ModelConfig& config);  // the model's part of `resolved`
+  // Its footprint (docs/scenario-format.md, "Limits" and "Traces"; the rules are the model's own, in
+  // <model>/footprint): the whole run's trace estimate, and the refusal of a scenario too large for the
+  // limits, naming the key (below the document's `root`) that tips it over.
+  limits::TraceEstimate (*trace_estimate)(const ModelConfig& config);
+  void (*check_limits)(const ModelConfig& config, const Field& root);
+  // What `cosched run` prints of a run, from its summary.json (metrics/summary_text.hpp).
+  std::string (*summary_lines)(const nlohmann::ordered_json& summary);
 };
 
 extern const ModelEntry kSmpModel;   // scenario/smp_section.cpp
@@ -44,6 +53,8 @@ extern const ModelEntry kNumaModel;  // scenario/numa_section.cpp
 // Every model, in the order the error for an unknown one lists them.
 std::span<const ModelEntry* const> models();
 const ModelEntry* find_model(std::string_view name);
+// Every model's name, in that order: smp, now, numa.
+std::vector<std::string_view> model_names();
 // "a model name: smp, now or numa": what the `model` key expects.
 std::string expected_model();
 

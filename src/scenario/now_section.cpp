@@ -10,6 +10,8 @@
 #include "barrier/keepalive.hpp"
 #include "config/keys.hpp"
 #include "config/limits.hpp"
+#include "metrics/summary_text.hpp"
+#include "now/footprint.hpp"
 #include "scenario/models.hpp"
 #include "sched/jobs/job_scheduler_registry.hpp"
 #include "sched/now/local_scheduler_registry.hpp"
@@ -310,7 +312,7 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCo
   }
   now.output = read_output(top, WindowUnit::Duration);
   if (now.stream)
-    limits::check_stream_trace(now, stream_size.process_seconds, stream_size.run_seconds, top.field());
+    now::check_stream_trace(now, stream_size.process_seconds, stream_size.run_seconds, top.field());
   return now;
 }
 
@@ -364,12 +366,19 @@ nlohmann::ordered_json now_profile_json(const NowJobProfile& job) {
   }
 }
 
-const ModelEntry kNowModel{"now", "",
-                           [](ModelInput& in) -> ModelConfig {
-                             if (in.end == EndCondition::FirstFinish)
-                               in.end_field->error("the now model supports end: all-jobs only");
-                             return read_now(in.top, in.dir, in.calibration);
-                           },
-                           [](const ModelConfig& config) { return now_json(std::get<NowConfig>(config)); }};
+const ModelEntry kNowModel{
+    "now",
+    "",
+    [](ModelInput& in) -> ModelConfig {
+      if (in.end == EndCondition::FirstFinish)
+        in.end_field->error("the now model supports end: all-jobs only");
+      return read_now(in.top, in.dir, in.calibration);
+    },
+    [](const ModelConfig& config) { return now_json(std::get<NowConfig>(config)); },
+    [](const ModelConfig& config) { return now::trace_estimate(std::get<NowConfig>(config)); },
+    [](const ModelConfig& config, const Field& root) {
+      now::check_limits(std::get<NowConfig>(config), root);
+    },
+    metrics::now_summary_lines};
 
 }  // namespace cosched::config

@@ -21,7 +21,7 @@ NowJobClass read_now_job_class(const Field& f, std::size_t index);
 
 // Open workloads (scenario/now_stream_section.cpp): workload.stream, whose SWF file is read and checked
 // here (its errors are input errors), and the top-level job_scheduler.
-// What the trace's estimate needs of the stream (config::limits::check_stream_trace): its jobs' dedicated
+// What the trace's estimate needs of the stream (now::check_stream_trace): its jobs' dedicated
 // processor-seconds after time_scale, and the span of its submits after arrival_scale plus its longest run
 // (0 when `load` sets the scale: unknown before the platform). `workstations`: platform.workstations, 0
 // with a platform file (known only once the platform is built).

@@ -9,6 +9,7 @@
 #include "config/input_error.hpp"
 #include "config/keys.hpp"
 #include "config/limits.hpp"
+#include "now/footprint.hpp"
 #include "now/stream_jobs.hpp"
 #include "scenario/now_section.hpp"
 #include "sched/jobs/job_scheduler_registry.hpp"
@@ -91,7 +92,7 @@ NowStream read_now_stream(const Field& f, const std::string& scenario_dir, int w
     longest = std::max(longest, r.run_time * stream.time_scale);
   }
   if (!stream.load) size.run_seconds = (last_submit - first_submit) * stream.arrival_scale + longest;
-  limits::check_stream(taken, processes, swf);
+  now::check_stream(taken, processes, swf);
   // What the run's build_stream would refuse and needs no run (an empty window, `load` over one instant, a
   // job no class takes): refused here by the same checks, so that validate and run agree.
   now::check_stream(trace, stream, workstations);

@@ -10,6 +10,8 @@
 #include "config/keys.hpp"
 #include "config/limits.hpp"
 #include "config/units.hpp"
+#include "metrics/summary_text.hpp"
+#include "numa/footprint.hpp"
 #include "numa/reference_table.hpp"
 #include "scenario/models.hpp"
 #include "sched/numa/allocation.hpp"
@@ -288,10 +290,10 @@ NumaConfig read_numa(MapReader& top, const std::string& scenario_dir, EndConditi
     if (auto v = platform.optional("buffers")) numa.buffers = v->boolean();
     platform.finish();
   }
-  if (auto section = top.optional("scheduler")) {
-    MapReader scheduler(*section, "a mapping with policy, time_slice, slices and aging_coefficient");
   const auto& policies = sched::numa_allocation_policies();
   numa.policy = policies.defaults(policies.family().default_policy);
+  if (auto section = top.optional("scheduler")) {
+    MapReader scheduler(*section, "a mapping with policy, time_slice, slices and aging_coefficient");
     numa.policy = policies.read(scheduler).choice();
     if (auto v = scheduler.optional("time_slice"))
       numa.time_slice = bounded(*v, 1, kMaxClocks, "a time slice in clocks");
@@ -300,10 +302,10 @@ NumaConfig read_numa(MapReader& top, const std::string& scenario_dir, EndConditi
       numa.aging_coefficient = number_in(*v, 0, kMaxAgingCoefficient, "an aging coefficient C_r");
     scheduler.finish();
   }
-  if (auto section = top.optional("memory")) {
-    MapReader memory(*section,
   const auto& strategies = sched::numa_replacements();
   numa.replacement = strategies.defaults(strategies.family().default_policy);
+  if (auto section = top.optional("memory")) {
+    MapReader memory(*section,
                      "a mapping with replacement, pages_per_cluster, page_size, disk, local_access and "
                      "consistency");
     numa.replacement = strategies.read(memory).choice();
@@ -439,6 +441,11 @@ const ModelEntry kNumaModel{
       if (!in.end_field) in.end = EndCondition::FirstFinish;
       return read_numa(in.top, in.dir, in.end);
     },
-    [](const ModelConfig& config) { return numa_json(std::get<NumaConfig>(config)); }};
+    [](const ModelConfig& config) { return numa_json(std::get<NumaConfig>(config)); },
+    [](const ModelConfig& config) { return numa::trace_estimate(std::get<NumaConfig>(config)); },
+    [](const ModelConfig& config, const Field& root) {
+      numa::check_limits(std::get<NumaConfig>(config), root);
+    },
+    metrics::numa_summary_lines};
 
 }  // namespace cosched::config

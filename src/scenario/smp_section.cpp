@@ -9,8 +9,10 @@
 #include "config/cycles.hpp"
 #include "config/input_error.hpp"
 #include "config/limits.hpp"
+#include "metrics/summary_text.hpp"
 #include "scenario/models.hpp"
 #include "sched/smp/smp_policy_registry.hpp"
+#include "smp/footprint.hpp"
 #include "util/normal.hpp"
 #include "wait/smp/smp_wait_registry.hpp"
 #include "workload/distribution.hpp"
@@ -533,7 +535,14 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
 }
 
 const ModelEntry kSmpModel{
-    "smp", "", [](ModelInput& in) -> ModelConfig { return read_smp(in.top, in.dir, in.end, in.calibration); },
-    [](const ModelConfig& config) { return smp_json(std::get<SmpConfig>(config)); }};
+    "smp",
+    "",
+    [](ModelInput& in) -> ModelConfig { return read_smp(in.top, in.dir, in.end, in.calibration); },
+    [](const ModelConfig& config) { return smp_json(std::get<SmpConfig>(config)); },
+    [](const ModelConfig& config) { return smp::trace_estimate(std::get<SmpConfig>(config)); },
+    [](const ModelConfig& config, const Field& root) {
+      smp::check_limits(std::get<SmpConfig>(config), root);
+    },
+    metrics::smp_summary_lines};
 
 }  // namespace cosched::config

@@ -18,6 +18,7 @@
 #include "config/input_error.hpp"
 #include "metrics/result_files.hpp"
 #include "metrics/run_record.hpp"
+#include "scenario/models.hpp"
 
 namespace cosched::sweep {
 namespace {
@@ -245,11 +246,12 @@ std::size_t collect(const SweepPlan& plan, const std::string& out_dir) {
   const std::size_t fixed = columns.size();
   std::map<std::string, std::size_t> index;  // column -> position
   std::vector<std::map<std::size_t, std::string>> rows;
+  const auto models = config::model_names();
   for (const auto& run : plan.runs) {
     if (!complete(out_dir, run.id)) continue;
     metrics::SummaryCells summary;
     try {
-      summary = metrics::read_summary(run_dir(out_dir, run.id) / "summary.json");
+      summary = metrics::read_summary(run_dir(out_dir, run.id) / "summary.json", models);
     } catch (const metrics::UnreadableSummary&) {
       continue;  // cannot happen for a summary written by cosched; such a run stays pending
     }

@@ -1,13 +1,11 @@
-// The trace writers (src/metrics/trace.*) and the trace size estimate (config/limits): hand-written timelines
-// and the Paje and Chrome lines they must give.
+// The trace writers (src/metrics/trace.*): hand-written timelines and the Paje and Chrome lines they must
+// give.
 
 #include "metrics/trace.hpp"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
-
-#include "config/limits.hpp"
 
 namespace cosched::metrics {
 namespace {
@@ -237,38 +235,6 @@ TEST(ChromeTrace, AFlowPerMessageBetweenThePlacesMessageThreads) {
                                          {"ts", 3},
                                          {"pid", 3},
                                          {"tid", 2}}));
-}
-
-TEST(TraceEstimate, NumaIsAnIntervalPerThreadAndSliceAndAWindowKeepsItsShare) {
-  config::NumaConfig numa;
-  numa.slices = 10;
-  numa.time_slice = 1000;
-  config::NumaProcessProfile process;
-  process.name = "p";
-  process.threads = 4;
-  process.copies = 2;
-  numa.processes = {process};
-  config::Scenario scenario;
-  scenario.model = "numa";
-  scenario.model_config = numa;
-  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_intervals(scenario), 8 * 12.0);
-  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_bytes(scenario), 0) << "no trace asked for";
-  auto& output = std::get<config::NumaConfig>(scenario.model_config).output;
-  output.trace_paje = output.trace_chrome = output.trace_messages = true;
-  output.trace_window = std::make_pair(0, 2500);  // a quarter of 10 slices of 1000 clocks
-  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_intervals(scenario), 8 * 12.0 / 4);
-  // Messages: 4 threads run at once (the largest process stands for the unknown clusters), 0.02 messages
-  // each per clock, over the window's 2500 clocks.
-  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_messages(scenario), 4 * 0.02 * 2500);
-  EXPECT_DOUBLE_EQ(
-      config::limits::estimated_trace_bytes(scenario),
-      8 * 12.0 / 4 * (config::limits::kPajeBytesPerInterval + config::limits::kChromeBytesPerInterval) +
-          4 * 0.02 * 2500 * (config::limits::kPajeBytesPerMessage + config::limits::kChromeBytesPerMessage));
-  output.trace_messages = false;
-  EXPECT_DOUBLE_EQ(config::limits::estimated_trace_messages(scenario), 0);
-  EXPECT_DOUBLE_EQ(
-      config::limits::estimated_trace_bytes(scenario),
-      8 * 12.0 / 4 * (config::limits::kPajeBytesPerInterval + config::limits::kChromeBytesPerInterval));
 }
 
 }  // namespace

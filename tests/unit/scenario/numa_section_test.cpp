@@ -12,6 +12,7 @@
 #include <fstream>
 
 #include "config/limits.hpp"
+#include "numa/footprint.hpp"
 #include "scenario/loader.hpp"
 
 namespace cosched::config {
@@ -215,7 +216,7 @@ TEST_F(NumaScenario, MemoryEstimateCountsFramesPagesAndThreads) {
   const double pages = (4.0 * 10 + 5) * 32;  // every local and shared page
   const double threads = 4.0 * 1024;         // each thread's state
   const double copy_bits = 5.0 * 4 / 8;      // a bit per shared page and cluster
-  EXPECT_DOUBLE_EQ(limits::estimated_memory_bytes(scenario),
+  EXPECT_DOUBLE_EQ(numa::memory_bytes(std::get<NumaConfig>(scenario.model_config)),
                    64.0 * 1024 * 1024 + frames + pages + threads + copy_bits);
 }
 
