@@ -77,9 +77,9 @@ int validate(const RunOptions& options) {
 
 int run(const RunOptions& options) {
   auto scenario = load(options);
-  if (scenario.model != "now" && options.now.engine)
-    throw config::InputError(fmt::format("--engine: applies to model now only ({} is model {})",
-                                         options.scenario, scenario.model));
+  if (options.now.engine && !config::model_run(scenario).engines)
+    throw config::InputError(fmt::format("--engine: applies to model {} only ({} is model {})",
+                                         config::models_with_engines(), options.scenario, scenario.model));
   config::model_run(scenario).check_platform(scenario);
   // The output is checked, and its staging directory made, before the simulation: a run never ends in an
   // output it cannot write, and an earlier run's results stay until this run's are complete.

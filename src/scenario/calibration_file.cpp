@@ -14,8 +14,9 @@ namespace {
 constexpr const char* kLayout =
     "cpu_hz and scenario_keys, as cosched calibrate writes them (docs/calibration.md, section 5)";
 
-// An SMP cost: whole cycles, as the writer rounds them ("halves away from zero, and never below 0").
-CalibratedCost cycles(MapReader& section, const std::string& key) {
+}  // namespace
+
+CalibratedCost calibrated_cycles(MapReader& section, const std::string& key) {
   const Field f = section.required(key);
   const std::string expected = fmt::format("a whole number of cycles from 0 to {:g}", kMaxCycles);
   const std::string text = f.scalar(expected);
@@ -24,13 +25,10 @@ CalibratedCost cycles(MapReader& section, const std::string& key) {
   return {*value, text, f.path()};
 }
 
-// A NOW cost: a duration with its unit ("2166ns"), read as the scenario's own durations are.
-CalibratedCost nanoseconds(MapReader& section, const std::string& key) {
+CalibratedCost calibrated_duration(MapReader& section, const std::string& key) {
   const Field f = section.required(key);
   return {duration(f, true), f.node().Scalar(), f.path()};
 }
-
-}  // namespace
 
 std::int64_t CalibratedCosts::resolve(const std::string& key_path, std::optional<std::int64_t> written,
                                       const CalibratedCost& cost) {
@@ -43,7 +41,7 @@ std::int64_t CalibratedCosts::resolve(const std::string& key_path, std::optional
 }
 
 CalibratedCosts read_calibration(const Field& key, const std::string& scenario_dir,
-                                 const std::string& model) {
+                                 void (*read_keys)(MapReader& scenario_keys, CalibratedCosts& costs)) {
   const std::string file =
       resolve_input_file(key, scenario_dir, "a calibration file written by cosched calibrate");
   const YAML::Node document = read_yaml_mapping(file, "calibration file", kLayout);
@@ -64,17 +62,7 @@ CalibratedCosts read_calibration(const Field& key, const std::string& scenario_d
   }
   if (auto quick = top.optional("quick")) costs.record.quick = quick->boolean();
   // Only the keys of the scenario's model: a file made by hand for one model need not have the other's.
-  if (model == "now") {
-    MapReader now(keys.required("now"), "a mapping with scheduler.context_switch");
-    costs.now_context_switch = nanoseconds(now, "scheduler.context_switch");
-  } else {
-    MapReader smp(keys.required("smp"), "a mapping with scheduler.cs_in and scheduler.cs_out");
-    costs.smp_cs_in = cycles(smp, "scheduler.cs_in");
-    costs.smp_cs_out = cycles(smp, "scheduler.cs_out");
-    MapReader job(keys.required("smp_job"), "a mapping with loop.dispatch and tasks.switch");
-    costs.loop_dispatch = cycles(job, "loop.dispatch");
-    costs.task_switch = cycles(job, "tasks.switch");
-  }
+  read_keys(keys, costs);
   return costs;
 }
 

@@ -38,10 +38,18 @@ struct CalibratedCosts {
 };
 
 // Reads the calibration file the scenario's `calibration` key names, relative to the scenario file's folder
-// (and the folders above it, then the current directory) as platform files are. `model` (now or smp) says
-// which costs: now reads scenario_keys.now, smp scenario_keys.smp and scenario_keys.smp_job; each must be
-// there, a whole number >= 0 (a duration for NOW), as must cpu_hz. Throws InputError: a missing file located
-// at the scenario's key, the rest at the calibration file's line and key.
-CalibratedCosts read_calibration(const Field& key, const std::string& scenario_dir, const std::string& model);
+// (and the folders above it, then the current directory) as platform files are: its cpu_hz and quick, then
+// the costs of the scenario's model, which its `read_keys` (ModelEntry::calibration_keys) takes from
+// `scenario_keys` (now: scenario_keys.now; smp: scenario_keys.smp and scenario_keys.smp_job; each must be
+// there). Throws InputError: a missing file located at the scenario's key, the rest at the calibration file's
+// line and key.
+CalibratedCosts read_calibration(const Field& key, const std::string& scenario_dir,
+                                 void (*read_keys)(MapReader& scenario_keys, CalibratedCosts& costs));
+
+// One cost of `section` for a model's read_keys: an SMP cost in whole cycles, as the writer rounds them
+// ("halves away from zero, and never below 0"); a NOW cost, a duration with its unit ("2166ns"), read as the
+// scenario's own durations are.
+CalibratedCost calibrated_cycles(MapReader& section, const std::string& key);
+CalibratedCost calibrated_duration(MapReader& section, const std::string& key);
 
 }  // namespace cosched::config

@@ -284,7 +284,7 @@ YAML::Node scenario_document(const std::string& file, const std::vector<std::str
 
 void set_seed(Scenario& scenario, std::uint64_t seed) {
   scenario.seed = seed;
-  if (auto* smp = std::get_if<SmpConfig>(&scenario.model_config)) draw_distributions(*smp, seed);
+  if (const auto draw = find_model(scenario.model)->draw) draw(scenario.model_config, seed);
 }
 
 Scenario load_scenario(const std::string& file, const std::vector<std::string>& overrides) {
@@ -319,7 +319,7 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   std::optional<CalibratedCosts> calibration;
   if (calibration_field) {
     if (!model->no_calibration.empty()) calibration_field->error(model->no_calibration);
-    calibration = read_calibration(*calibration_field, dir, scenario.model);
+    calibration = read_calibration(*calibration_field, dir, model->calibration_keys);
   }
   ModelInput input{top, dir, scenario.end, end_field, calibration ? &*calibration : nullptr};
   scenario.model_config = model->read(input);

@@ -4,6 +4,7 @@
 // the loader looks the model up and never branches on its name. The steps that need SimGrid (the platform
 // check and the run) are the same lookup one library up, in scenario/run.cpp.
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
@@ -35,8 +36,13 @@ struct ModelEntry {
   std::string_view name;
   // Why the model takes no `calibration` file, the refusal's message; empty when it takes one.
   std::string_view no_calibration;
+  // The costs it takes from a calibration file's scenario_keys (calibrated_cycles, calibrated_duration);
+  // null exactly when no_calibration is given.
+  void (*calibration_keys)(MapReader& scenario_keys, CalibratedCosts& costs);
   ModelConfig (*read)(ModelInput& input);
   nlohmann::ordered_json (*resolved)(const ModelConfig& config);  // the model's part of `resolved`
+  // Draws the values the scenario gives as distributions, for the run's seed (null: the model has none).
+  void (*draw)(ModelConfig& config, std::uint64_t seed);
   // Its footprint (docs/scenario-format.md, "Limits" and "Traces"; the rules are the model's own, in
   // <model>/footprint): the whole run's trace estimate, and the refusal of a scenario too large for the
   // limits, naming the key (below the document's `root`) that tips it over.

@@ -369,12 +369,17 @@ nlohmann::ordered_json now_profile_json(const NowJobProfile& job) {
 const ModelEntry kNowModel{
     "now",
     "",
+    [](MapReader& keys, CalibratedCosts& costs) {
+      MapReader now(keys.required("now"), "a mapping with scheduler.context_switch");
+      costs.now_context_switch = calibrated_duration(now, "scheduler.context_switch");
+    },
     [](ModelInput& in) -> ModelConfig {
       if (in.end == EndCondition::FirstFinish)
         in.end_field->error("the now model supports end: all-jobs only");
       return read_now(in.top, in.dir, in.calibration);
     },
     [](const ModelConfig& config) { return now_json(std::get<NowConfig>(config)); },
+    nullptr,
     [](const ModelConfig& config) { return now::trace_estimate(std::get<NowConfig>(config)); },
     [](const ModelConfig& config, const Field& root) {
       now::check_limits(std::get<NowConfig>(config), root);

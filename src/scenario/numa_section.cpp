@@ -435,6 +435,7 @@ const ModelEntry kNumaModel{
     "the numa model has no key a calibration feeds: cosched calibrate measures context switches and loop "
     "dispatches, and the numa model charges neither (its costs are the thesis's clocks: page transfers, disk "
     "and local accesses)",
+    nullptr,
     [](ModelInput& in) -> ModelConfig {
       // Nobukuni chapter 5: "carried on until one of the processes in a set stops execution or 100 time
       // slices has passed"; end: all-jobs is also allowed.
@@ -442,6 +443,7 @@ const ModelEntry kNumaModel{
       return read_numa(in.top, in.dir, in.end);
     },
     [](const ModelConfig& config) { return numa_json(std::get<NumaConfig>(config)); },
+    nullptr,
     [](const ModelConfig& config) { return numa::trace_estimate(std::get<NumaConfig>(config)); },
     [](const ModelConfig& config, const Field& root) {
       numa::check_limits(std::get<NumaConfig>(config), root);

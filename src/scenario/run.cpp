@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 #include "numa/simulation.hpp"
 #include "platform/engine.hpp"
@@ -10,6 +11,7 @@
 #include "scenario/loader.hpp"
 #include "smp/setup.hpp"
 #include "smp/simulation.hpp"
+#include "util/registry.hpp"
 
 namespace cosched::config {
 namespace {
@@ -46,7 +48,8 @@ const ModelRun kModelRuns[] = {
        const auto& now = std::get<NowConfig>(scenario.model_config);
        if (!now.platform_file.empty())
          platform::check_in_child_process(now.platform_file, [&scenario] { now::check_platform(scenario); });
-     }},
+     },
+     true},
     {"numa",
      [](const Scenario& scenario, const metrics::RunHooks& hooks, const now::RunOptions&,
         Scenario& as_run) -> metrics::RunRecord {
@@ -69,6 +72,13 @@ const ModelRun& model_run(const Scenario& scenario) {
     throw std::logic_error("model_run: no run for model '" + scenario.model +
                            "'");  // a loaded scenario has one
   return *it;
+}
+
+std::string models_with_engines() {
+  std::vector<std::string_view> names;
+  for (const auto& m : kModelRuns)
+    if (m.engines) names.push_back(m.name);
+  return util::join_list(names, " and ");
 }
 
 metrics::RunRecord run(const Scenario& scenario, const metrics::RunHooks& hooks,

@@ -3,6 +3,7 @@
 // (summary.json "resolved"), with the platform's size as the model found it (also from a platform file).
 // The SimGrid side of the model registry (scenario/models.hpp): each model's run and platform check.
 
+#include <string>
 #include <string_view>
 
 #include "config/scenario.hpp"
@@ -19,10 +20,14 @@ struct ModelRun {
   // Loads and checks the scenario's platform file, if it names one, in a child process: SimGrid aborts or
   // crashes on some bad files, and that must end as one line of bad input.
   void (*check_platform)(const Scenario& scenario);
+  // It takes `cosched run --engine` (the NOW model: its sequential and SimGrid engines).
+  bool engines = false;
 };
 
 // The run side of the scenario's model.
 const ModelRun& model_run(const Scenario& scenario);
+// The models that take --engine: "now".
+std::string models_with_engines();
 
 metrics::RunRecord run(const Scenario& scenario, const metrics::RunHooks& hooks,
                        const now::RunOptions& now_options = {});

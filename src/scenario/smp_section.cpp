@@ -537,8 +537,17 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
 const ModelEntry kSmpModel{
     "smp",
     "",
+    [](MapReader& keys, CalibratedCosts& costs) {
+      MapReader smp(keys.required("smp"), "a mapping with scheduler.cs_in and scheduler.cs_out");
+      costs.smp_cs_in = calibrated_cycles(smp, "scheduler.cs_in");
+      costs.smp_cs_out = calibrated_cycles(smp, "scheduler.cs_out");
+      MapReader job(keys.required("smp_job"), "a mapping with loop.dispatch and tasks.switch");
+      costs.loop_dispatch = calibrated_cycles(job, "loop.dispatch");
+      costs.task_switch = calibrated_cycles(job, "tasks.switch");
+    },
     [](ModelInput& in) -> ModelConfig { return read_smp(in.top, in.dir, in.end, in.calibration); },
     [](const ModelConfig& config) { return smp_json(std::get<SmpConfig>(config)); },
+    [](ModelConfig& config, std::uint64_t seed) { draw_distributions(std::get<SmpConfig>(config), seed); },
     [](const ModelConfig& config) { return smp::trace_estimate(std::get<SmpConfig>(config)); },
     [](const ModelConfig& config, const Field& root) {
       smp::check_limits(std::get<SmpConfig>(config), root);

@@ -1,6 +1,6 @@
 // The model registry (src/scenario/models.hpp): every model once, in the order the unknown-model error lists
 // them, found by name only as written, and each entry's own rules (calibration, end condition, resolved
-// form).
+// form, draws, footprint).
 
 #include "scenario/models.hpp"
 
@@ -30,6 +30,25 @@ TEST(ModelRegistry, OnlyNumaRefusesACalibration) {
   EXPECT_TRUE(kSmpModel.no_calibration.empty());
   EXPECT_TRUE(kNowModel.no_calibration.empty());
   EXPECT_NE(kNumaModel.no_calibration.find("no key a calibration feeds"), std::string_view::npos);
+  for (const auto* model : models())
+    EXPECT_EQ(model->calibration_keys == nullptr, !model->no_calibration.empty())
+        << model->name << ": reads a calibration's keys exactly when it takes one";
+}
+
+// Only SMP scenarios give values as distributions (thesis 5.1.3), drawn per seed by the entry's draw.
+TEST(ModelRegistry, OnlySmpDrawsValuesForTheSeed) {
+  EXPECT_NE(kSmpModel.draw, nullptr);
+  EXPECT_EQ(kNowModel.draw, nullptr);
+  EXPECT_EQ(kNumaModel.draw, nullptr);
+}
+
+// Every entry's footprint and summary lines are set: the loader and the CLI call them unchecked.
+TEST(ModelRegistry, EveryEntryHasItsFootprintAndSummaryLines) {
+  for (const auto* model : models()) {
+    EXPECT_NE(model->trace_estimate, nullptr) << model->name;
+    EXPECT_NE(model->check_limits, nullptr) << model->name;
+    EXPECT_NE(model->summary_lines, nullptr) << model->name;
+  }
 }
 
 // The entry's resolved form is the model's part of `resolved`, after the keys every scenario has.
