@@ -18,7 +18,6 @@
 #include "scenario/models.hpp"
 #include "scenario/now_section.hpp"
 #include "scenario/numa_section.hpp"
-#include "scenario/smp_section.hpp"
 #include "util/nearest_name.hpp"
 
 namespace cosched::config {

@@ -14,7 +14,6 @@
 #include "numa/footprint.hpp"
 #include "numa/reference_table.hpp"
 #include "scenario/models.hpp"
-#include "sched/numa/allocation.hpp"
 #include "sched/numa/allocation_registry.hpp"
 #include "sched/numa/replacement_registry.hpp"
 
