@@ -436,3 +436,36 @@ def numa_write_share_breakdown_figure(table: pd.DataFrame, title: str, states: l
     """The shares of T' spent in `states` (synchronization and communication: where the update protocol's
     waits go, Nobukuni 4.2.4) against the shared write share, a line per consistency model and state."""
     return _write_share_figure(table, title, "state", states, STATE_COLOURS, "share of T′ (%)")
+
+
+def numa_sensitivity_figure(table: pd.DataFrame, title: str) -> Figure:
+    """The sensitivity map (analysis/numa.py, sensitivity_map): policy4's maximum rate and communication
+    share (percent of T') over the shared write share (rows) and the shared hot set (columns), one panel
+    each, each cell annotated with its value; a cell where C10 holds (maximum within 65-85%) is framed in the
+    first panel, and one where C1 holds (policy4 best by maximum rate) is marked with *."""
+    writes = sorted(table["write_share"].unique())
+    hots = sorted(table["hot_pages"].unique())
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.6), squeeze=False)
+    for ax, (column, name) in zip(axes[0], (("policy4_maximum", "policy4 maximum rate (% of T′)"),
+                                            ("policy4_comm", "policy4 communication (% of T′)"))):
+        grid = table.pivot_table(index="write_share", columns="hot_pages", values=column).reindex(index=writes, columns=hots)
+        image = ax.imshow(grid.to_numpy(), origin="lower", aspect="auto", cmap="viridis", vmin=0, vmax=100)
+        for i, w in enumerate(writes):
+            for j, h in enumerate(hots):
+                row = table[(table["write_share"] == w) & (table["hot_pages"] == h)]
+                if row.empty or pd.isna(row[column].iloc[0]):
+                    continue
+                text = f"{row[column].iloc[0]:.0f}" + ("*" if column == "policy4_maximum" and row["C1"].iloc[0] else "")
+                ax.text(j, i, text, ha="center", va="center", fontsize=8,
+                        color="white" if row[column].iloc[0] < 50 else "black")
+                if column == "policy4_maximum" and row["C10"].iloc[0]:
+                    ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="red", linewidth=2))
+        ax.set_xticks(range(len(hots)), [f"{100 * h:g}%" for h in hots])
+        ax.set_yticks(range(len(writes)), [f"{100 * w:g}%" for w in writes])
+        ax.set_xlabel("shared hot set (share of a process's shared pages)")
+        ax.set_ylabel("shared write share (share of shared references)")
+        ax.set_title(name)
+        fig.colorbar(image, ax=ax, fraction=0.046)
+    fig.suptitle(title + " (framed: C10 holds; *: C1 holds by the maximum rate)")
+    fig.tight_layout()
+    return fig

@@ -553,3 +553,51 @@ def write_share_breakdown_table(study_: Study) -> pd.DataFrame:
     against the shared write share, as write_share_rates_table. The figure draws sync and comm
     (WRITE_SHARE_STATES); the CSV holds every state. Columns as write_share_rates_table's with `state`."""
     return _against_write_share(study_, "breakdown", STATES + [DISK], "state")
+
+
+# ---- the sensitivity map: the shared write share against the shared hot set ----
+#
+# sweeps/nobukuni-sensitivity-a.yaml varies the two values the thesis does not give and the specification
+# chose (docs/models/numa.md section 8): the share of writes among the shared-space references (A5) and the
+# share of a process's shared pages its threads' references go to (the hot set, A3), under each allocation
+# policy. The map says, cell by cell, what policy4 gives and which of the thesis's claims hold there.
+
+HOT_SET = "workload.shared_table.hot_pages"
+MAP_COLUMNS = ["set", "network", "strategy", "write_share", "hot_pages", "policy4_maximum", "policy4_comm",
+               "best_policy", "C1", "C5", "C10"]
+
+
+def varies_hot_set(study_: Study) -> bool:
+    return HOT_SET in study_.groups
+
+
+def sensitivity_map(study_: Study) -> pd.DataFrame:
+    """One row per set, network, strategy, shared write share and shared hot set (fractions, as the axes
+    give them), mean over seeds: policy4's maximum rate and communication share (percent of T'), the
+    policy with the highest maximum rate, and whether, in that cell, C1 holds by the maximum rate (policy4's
+    above every other policy's), C5 (page transfers policy2 > policy3 > policy4) and C10 (policy4's maximum
+    rate within 65-85%); a claim the cell cannot check (a policy missing) is None. Rows by increasing write
+    share, then hot set. Columns: MAP_COLUMNS."""
+    frame = _numbers(study_.frame, ["rates.maximum", "breakdown.comm", "page_transfers.total", WRITE_SHARE, HOT_SET])
+    frame = frame.rename(columns={WRITE_SHARE: "write_share", HOT_SET: "hot_pages"})
+    keys = ["set", "network", "strategy", "write_share", "hot_pages"]
+    means = frame.groupby(keys + ["policy"], sort=False)[["rates.maximum", "breakdown.comm", "page_transfers.total"]].mean()
+    rows = []
+    for key, cell in means.groupby(level=keys, sort=False):
+        cell = cell.droplevel(keys)
+        maximum, transfers = cell["rates.maximum"], cell["page_transfers.total"]
+        has4 = POLICY4 in cell.index
+        others = maximum.drop(POLICY4) if has4 else maximum
+        order = ["policy2", "policy3", POLICY4]
+        low, high = C10_RANGE
+        rows.append(dict(zip(keys, key)) | {
+            "policy4_maximum": 100.0 * maximum[POLICY4] if has4 else float("nan"),
+            "policy4_comm": 100.0 * cell["breakdown.comm"][POLICY4] if has4 else float("nan"),
+            "best_policy": maximum.idxmax(),
+            "C1": bool(maximum[POLICY4] > others.max()) if has4 and len(others) else None,
+            "C5": bool(transfers[order[0]] > transfers[order[1]] > transfers[order[2]])
+            if all(p in cell.index for p in order) else None,
+            "C10": bool(low <= maximum[POLICY4] <= high) if has4 else None,
+        })
+    table = pd.DataFrame(rows, columns=MAP_COLUMNS)
+    return table.sort_values(["set", "network", "strategy", "write_share", "hot_pages"], kind="stable").reset_index(drop=True)

@@ -380,6 +380,28 @@ def _numa_write_share(sweep: Sweep) -> list[Section]:
     return sections
 
 
+NUMA_SENSITIVITY = (
+    "The sensitivity map (issue 32; `sweeps/nobukuni-sensitivity-a.yaml`): the two values the thesis does not "
+    "give, the share of writes among the shared-space references (`workload.shared_table.write`, A5) and the "
+    "share of a process's shared pages its references go to (`workload.shared_table.hot_pages`, A3), against "
+    "policy4's maximum rate and communication share (percent of T', mean over seeds), the policy with the "
+    "highest maximum rate, and, cell by cell, whether C1 holds by the maximum rate (policy4 above every other "
+    "policy), C5 (page transfers policy2 > policy3 > policy4) and C10 (policy4's maximum rate within 65-85%)."
+)
+
+
+def _numa_sensitivity(sweep: Sweep) -> list[Section]:
+    table = numa.sensitivity_map(sweep.study)
+    sections = []
+    for (set_, network, strategy), part in table.groupby(["set", "network", "strategy"], sort=False):
+        label = f"{set_}, {network}, {strategy}"
+        part = part.reset_index(drop=True)
+        sections.append(Section(
+            f"numa_sensitivity_{_slug(label)}", f"Sensitivity map: process set {label}", NUMA_SENSITIVITY, part,
+            figures.numa_sensitivity_figure(part, f"Process set {label}")))
+    return sections
+
+
 def _per_configuration_figures(sweep: Sweep) -> bool:
     """The study's rates and breakdown figures, one per set and group: not when the write share varies,
     where each write share would be a group of its own (its write-share figures draw them as lines)."""
@@ -401,6 +423,9 @@ NUMA_SECTION_TABLE: list[tuple[Callable[[Sweep], bool], Callable[[Sweep], Sectio
     (lambda s: numa.varies_write_share(s.study), _numa_write_share),
     (lambda s: not numa.varies_write_share(s.study),
      _noted("rates and breakdown against the write share", f"`{numa.WRITE_SHARE}` does not vary")),
+    (lambda s: numa.varies_write_share(s.study) and numa.varies_hot_set(s.study), _numa_sensitivity),
+    (lambda s: not (numa.varies_write_share(s.study) and numa.varies_hot_set(s.study)),
+     _noted("sensitivity map", f"`{numa.WRITE_SHARE}` and `{numa.HOT_SET}` do not both vary")),
     (lambda s: True, _numa_table_5_4),
     (lambda s: True, _numa_table_5_5),
     (lambda s: True, _numa_claims),

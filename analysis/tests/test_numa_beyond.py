@@ -199,3 +199,50 @@ def test_the_study_report_notes_both_figures_as_not_drawn(fixtures, tmp_path):
     assert "- rates by consistency: not drawn, `memory.consistency` does not vary." in report
     assert "- rates and breakdown against the write share: not drawn, `workload.shared_table.write` does not vary." in report
     assert not list(tmp_path.glob("numa_consistency_*")) and not list(tmp_path.glob("numa_write_share_*"))
+
+
+def sensitivity_results():
+    """A hand-made map: set A on w488 with strategy1, write share w in 0, 0.15 and hot set h in 0.1, 1.0,
+    policies 2, 3, 4. Policy p's maximum rate is 0.86 + 0.01 p - 2 w (5 - p) - (h == 1.0) x 0.05 (5 - p):
+    policy4 best everywhere but at (0.15, 1.0), where policy2 is given 0.9 by hand; comm = 1 - maximum;
+    page transfers 300, 200, 100 for policies 2, 3, 4, but policy3 500 at w 0.15."""
+    rows = []
+    for w in (0.0, 0.15):
+        for h in (0.1, 1.0):
+            for p in (2, 3, 4):
+                maximum = 0.86 + 0.01 * p - 2 * w * (5 - p) - (0.05 * (5 - p) if h == 1.0 else 0)
+                if (w, h, p) == (0.15, 1.0, 2):
+                    maximum = 0.9
+                transfers = {2: 300, 3: 500 if w == 0.15 else 200, 4: 100}[p]
+                rows.append({"run_id": f"r{w}{h}{p}", "seed": 1, "workload.shared_table.write": w,
+                             "workload.shared_table.hot_pages": h, "scheduler.policy": f"policy{p}",
+                             "schema_version": 1, "scenario": "nobukuni-set-a", "model": "numa",
+                             "resolved.platform.file": "platforms/numa-w488.xml",
+                             "resolved.memory.replacement": "strategy1", "rates.maximum": maximum,
+                             "breakdown.comm": 1 - maximum, "page_transfers.total": transfers})
+    return pd.DataFrame(rows)
+
+
+def test_sensitivity_map_says_per_cell_what_policy4_gives_and_which_claims_hold():
+    study = numa.study(sensitivity_results())
+    assert numa.varies_write_share(study) and numa.varies_hot_set(study)
+    table = numa.sensitivity_map(study)
+    assert list(table.columns) == numa.MAP_COLUMNS
+    assert list(zip(table["write_share"], table["hot_pages"])) == [(0.0, 0.1), (0.0, 1.0), (0.15, 0.1), (0.15, 1.0)]
+    # policy4: 0.9 - 2w - (h = 1: 0.05): 90, 85, 60, 55%; comm the rest.
+    assert table["policy4_maximum"].tolist() == pytest.approx([90, 85, 60, 55])
+    assert table["policy4_comm"].tolist() == pytest.approx([10, 15, 40, 45])
+    assert table["best_policy"].tolist() == ["policy4", "policy4", "policy4", "policy2"]
+    assert table["C1"].tolist() == [True, True, True, False]
+    assert table["C5"].tolist() == [True, True, False, False], "policy3's 500 transfers break the order at w 0.15"
+    assert table["C10"].tolist() == [False, True, False, False], "only 85% is within 65-85%"
+
+
+def test_sensitivity_map_figure_has_two_annotated_panels_and_frames_the_c10_cells():
+    table = numa.sensitivity_map(numa.study(sensitivity_results()))
+    fig = figures.numa_sensitivity_figure(table, "Process set A, w488, strategy1")
+    maximum, comm = fig.axes[0], fig.axes[1]  # then their two colour bars
+    assert [t.get_text() for t in maximum.texts] == ["90*", "85*", "60*", "55"]
+    assert [t.get_text() for t in comm.texts] == ["10", "15", "40", "45"]
+    assert len(maximum.patches) == 1, "one cell within 65-85%"
+    assert [t.get_text() for t in maximum.get_xticklabels()] == ["10%", "100%"]
