@@ -563,7 +563,7 @@ def write_share_breakdown_table(study_: Study) -> pd.DataFrame:
 # policy. The map says, cell by cell, what policy4 gives and which of the thesis's claims hold there.
 
 HOT_SET = "workload.shared_table.hot_pages"
-MAP_COLUMNS = ["set", "network", "strategy", "write_share", "hot_pages", "policy4_maximum", "policy4_comm",
+MAP_COLUMNS = ["set", "group", "network", "strategy", "write_share", "hot_pages", "policy4_maximum", "policy4_comm",
                "best_policy", "C1", "C5", "C10"]
 
 
@@ -572,15 +572,19 @@ def varies_hot_set(study_: Study) -> bool:
 
 
 def sensitivity_map(study_: Study) -> pd.DataFrame:
-    """One row per set, network, strategy, shared write share and shared hot set (fractions, as the axes
-    give them), mean over seeds: policy4's maximum rate and communication share (percent of T'), the
+    """One row per set, group (the other varying axes but the write share's mix, such as the share of the
+    shared references on the hot set), network, strategy, shared write share and shared hot set (fractions,
+    as the axes give them), mean over seeds: policy4's maximum rate and communication share (percent of T'), the
     policy with the highest maximum rate, and whether, in that cell, C1 holds by the maximum rate (policy4's
     above every other policy's), C5 (page transfers policy2 > policy3 > policy4) and C10 (policy4's maximum
     rate within 65-85%); a claim the cell cannot check (a policy missing) is None. Rows by increasing write
     share, then hot set. Columns: MAP_COLUMNS."""
-    frame = _numbers(study_.frame, ["rates.maximum", "breakdown.comm", "page_transfers.total", WRITE_SHARE, HOT_SET])
+    frame = _numbers(study_.frame, [WRITE_SHARE, HOT_SET])
+    moving = [a for a in WRITE_SHARE_MIX if a in study_.groups and frame.groupby(WRITE_SHARE)[a].nunique().max() == 1]
+    frame = _regrouped(Study(frame, study_.sources, study_.groups), [WRITE_SHARE, HOT_SET, *moving])
+    frame = _numbers(frame, ["rates.maximum", "breakdown.comm", "page_transfers.total"])
     frame = frame.rename(columns={WRITE_SHARE: "write_share", HOT_SET: "hot_pages"})
-    keys = ["set", "network", "strategy", "write_share", "hot_pages"]
+    keys = ["set", "group", "network", "strategy", "write_share", "hot_pages"]
     means = frame.groupby(keys + ["policy"], sort=False)[["rates.maximum", "breakdown.comm", "page_transfers.total"]].mean()
     rows = []
     for key, cell in means.groupby(level=keys, sort=False):
@@ -600,4 +604,4 @@ def sensitivity_map(study_: Study) -> pd.DataFrame:
             "C10": bool(low <= maximum[POLICY4] <= high) if has4 else None,
         })
     table = pd.DataFrame(rows, columns=MAP_COLUMNS)
-    return table.sort_values(["set", "network", "strategy", "write_share", "hot_pages"], kind="stable").reset_index(drop=True)
+    return table.sort_values(keys, kind="stable").reset_index(drop=True)

@@ -393,8 +393,8 @@ NUMA_SENSITIVITY = (
 def _numa_sensitivity(sweep: Sweep) -> list[Section]:
     table = numa.sensitivity_map(sweep.study)
     sections = []
-    for (set_, network, strategy), part in table.groupby(["set", "network", "strategy"], sort=False):
-        label = f"{set_}, {network}, {strategy}"
+    for (set_, group, network, strategy), part in table.groupby(["set", "group", "network", "strategy"], sort=False):
+        label = f"{numa.set_label(set_, group)}, {network}, {strategy}"
         part = part.reset_index(drop=True)
         sections.append(Section(
             f"numa_sensitivity_{_slug(label)}", f"Sensitivity map: process set {label}", NUMA_SENSITIVITY, part,

@@ -246,3 +246,21 @@ def test_sensitivity_map_figure_has_two_annotated_panels_and_frames_the_c10_cell
     assert [t.get_text() for t in comm.texts] == ["10", "15", "40", "45"]
     assert len(maximum.patches) == 1, "one cell within 65-85%"
     assert [t.get_text() for t in maximum.get_xticklabels()] == ["10%", "100%"]
+
+
+def test_sensitivity_map_keeps_another_varying_axis_as_a_group():
+    results = sensitivity_results()
+    results["workload.shared_table.hot_refs"] = 0.95
+    other = results.copy()
+    other["workload.shared_table.hot_refs"] = 1.0
+    other["rates.maximum"] = 0.5
+    other["run_id"] = other["run_id"] + "b"
+    both = pd.concat([results, other], ignore_index=True)
+    axes = ["run_id", "seed", "workload.shared_table.write", "workload.shared_table.hot_pages",
+            "workload.shared_table.hot_refs"]  # results.csv's axes come between seed and schema_version
+    both = both[axes + [c for c in both.columns if c not in axes]]
+    table = numa.sensitivity_map(numa.study(both))
+    assert table["group"].unique().tolist() == ["hot_refs=0.95", "hot_refs=1.0"]
+    first = table[table["group"].str.endswith("0.95")]
+    assert first["policy4_maximum"].tolist() == pytest.approx([90, 85, 60, 55]), "not averaged with the other group"
+    assert (table[table["group"].str.endswith("1.0")]["policy4_maximum"] == 50).all()
