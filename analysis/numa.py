@@ -65,6 +65,7 @@ THESIS_TABLE_5_5 = {
     },
 }
 
+C5_ORDER = ["policy2", "policy3", POLICY4]  # 5.1 paragraph 4: page transfers (and C6's time) in this order
 C10_RANGE = (0.65, 0.85)  # 5.3: "roughly between 65% to 85%", read as the closed interval
 
 # The columns each part of the study is read from, the resolved scenario's first (it holds the value
@@ -353,7 +354,7 @@ def claim_c1(frame: pd.DataFrame) -> dict:
 
 def _ordered_c5_c6(means: pd.DataFrame, value: str, parts: list[str], tally: _Tally, show) -> None:
     """Policy2 > Policy3 > Policy4 by `value` in each configuration of `parts` that has the three."""
-    order = ["policy2", "policy3", POLICY4]
+    order = C5_ORDER
     for _, cell in means.groupby(parts, sort=False):
         by_policy = cell.set_index("policy")[value]
         if not all(p in by_policy.index for p in order):
@@ -516,14 +517,20 @@ def consistency_rates_table(study_: Study) -> pd.DataFrame:
     return _in_order(table, frame, cell, "rate", RATES)
 
 
+def _moving_with_write_share(study_: Study) -> list[str]:
+    """The mix axes that take one value per write share (zipped with it): they move with it and are no
+    group of their own."""
+    frame = study_.frame
+    return [a for a in WRITE_SHARE_MIX if a in study_.groups and frame.groupby(WRITE_SHARE)[a].nunique().max() == 1]
+
+
 def _write_share_frame(study_: Study) -> pd.DataFrame:
     """The runs with `write_share` (a number) and `group` from the varying axes other than the consistency,
     the write share and the mix axes that move with it (one value per write share)."""
     frame = study_.frame.copy()
     frame["write_share"] = pd.to_numeric(frame[WRITE_SHARE], errors="coerce")
-    moving = [a for a in WRITE_SHARE_MIX if a in study_.groups and frame.groupby("write_share")[a].nunique().max() == 1]
-    study_ = Study(frame, study_.sources, study_.groups)
-    return _regrouped(study_, [CONSISTENCY, WRITE_SHARE, *moving])
+    return _regrouped(Study(frame, study_.sources, study_.groups),
+                      [CONSISTENCY, WRITE_SHARE, *_moving_with_write_share(study_)])
 
 
 def _against_write_share(study_: Study, prefix: str, names: list[str], key: str) -> pd.DataFrame:
@@ -580,8 +587,8 @@ def sensitivity_map(study_: Study) -> pd.DataFrame:
     rate within 65-85%); a claim the cell cannot check (a policy missing) is None. Rows by increasing write
     share, then hot set. Columns: MAP_COLUMNS."""
     frame = _numbers(study_.frame, [WRITE_SHARE, HOT_SET])
-    moving = [a for a in WRITE_SHARE_MIX if a in study_.groups and frame.groupby(WRITE_SHARE)[a].nunique().max() == 1]
-    frame = _regrouped(Study(frame, study_.sources, study_.groups), [WRITE_SHARE, HOT_SET, *moving])
+    frame = _regrouped(Study(frame, study_.sources, study_.groups),
+                       [WRITE_SHARE, HOT_SET, *_moving_with_write_share(study_)])
     frame = _numbers(frame, ["rates.maximum", "breakdown.comm", "page_transfers.total"])
     frame = frame.rename(columns={WRITE_SHARE: "write_share", HOT_SET: "hot_pages"})
     keys = ["set", "group", "network", "strategy", "write_share", "hot_pages"]
@@ -592,7 +599,7 @@ def sensitivity_map(study_: Study) -> pd.DataFrame:
         maximum, transfers = cell["rates.maximum"], cell["page_transfers.total"]
         has4 = POLICY4 in cell.index
         others = maximum.drop(POLICY4) if has4 else maximum
-        order = ["policy2", "policy3", POLICY4]
+        order = C5_ORDER
         low, high = C10_RANGE
         rows.append(dict(zip(keys, key)) | {
             "policy4_maximum": 100.0 * maximum[POLICY4] if has4 else float("nan"),
