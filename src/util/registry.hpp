@@ -1,5 +1,5 @@
 #pragma once
-// Tables of named entries (the NUMA policies, the user-level kinds) and lists of names: an entry found by
+// Tables of named entries (the user-level kinds of an SMP job) and lists of names: an entry found by
 // name, the names listed in table order.
 
 #include <span>
