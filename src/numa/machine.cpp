@@ -97,12 +97,16 @@ struct Process {
   std::int64_t eff_base = 0;
   Clock t_base = 0;
   int active = 0;
-  std::uint32_t finish_version = 0;
+  // When the process finishes if no thread changes state (A9), and the sequence number that orders it
+  // among events of the same clock; kNever: not while no thread executes. Kept here, not in the event heap:
+  // it changes at every state change of a thread, and a heap entry for each would pile up stale.
+  Clock finish_at = kNever;
+  std::uint64_t finish_seq = 0;
   SyncPoints sync;
   metrics::NumaProcessRecord stats;
 };
 
-enum class EventKind : std::uint8_t { Thread, Disk, Finish, Local };
+enum class EventKind : std::uint8_t { Thread, Disk, Local };
 struct Event {
   Clock at;
   std::uint64_t seq;
@@ -158,6 +162,7 @@ struct Machine::Impl final : MemoryObserver {
   std::mt19937_64 lru_rng;  // LRU times' draws: their own stream, so that they never shift a thread's
 
   std::priority_queue<Event, std::vector<Event>, std::greater<>> heap;
+  int next_finish = -1;  // the process whose finish comes first (Process::finish_at), -1: none
   std::uint64_t seq = 0;
   std::vector<Payload> payloads;
   std::vector<int> free_payloads;
@@ -343,12 +348,45 @@ struct Machine::Impl final : MemoryObserver {
 
   // A9: the process finishes when its threads' effective clocks add up to threads x work.
   void schedule_finish(Process& p, int id, Clock at) {
-    ++p.finish_version;
-    if (p.finished) return;
     const std::int64_t left = target(p) - p.eff_base;
-    if (left > 0 && p.active == 0) return;  // it finishes only once a thread executes again
+    if (p.finished || (left > 0 && p.active == 0)) {  // it finishes only once a thread executes again
+      set_finish(id, kNever, 0);
+      return;
+    }
     const Clock when = p.t_base + (left <= 0 ? 0 : (left + p.active - 1) / p.active);
-    push(std::max(when, at), EventKind::Finish, id, p.finish_version);
+    set_finish(id, std::max(when, at), seq++);
+  }
+
+  static bool finishes_before(const Process& a, const Process& b) {
+    return a.finish_at != b.finish_at ? a.finish_at < b.finish_at : a.finish_seq < b.finish_seq;
+  }
+
+  // Process id's finish moves to `at` (kNever: none); next_finish follows the earliest, rescanning the
+  // processes (a few dozen) only when the earliest one's moves later.
+  void set_finish(int id, Clock at, std::uint64_t sequence) {
+    Process& p = processes[id];
+    const bool later = at > p.finish_at || (at == p.finish_at && sequence > p.finish_seq);
+    p.finish_at = at;
+    p.finish_seq = sequence;
+    if (next_finish == id) {
+      if (!later) return;
+      next_finish = -1;
+      for (std::size_t i = 0; i < processes.size(); ++i)
+        if (processes[i].finish_at != kNever &&
+            (next_finish < 0 || finishes_before(processes[i], processes[next_finish])))
+          next_finish = static_cast<int>(i);
+    } else if (at != kNever && (next_finish < 0 || finishes_before(p, processes[next_finish]))) {
+      next_finish = id;
+    }
+  }
+
+  // Whether the earliest finish comes before every event of the heap (clock, then sequence number).
+  bool finish_is_next() const {
+    if (next_finish < 0) return false;
+    if (heap.empty()) return true;
+    const Process& p = processes[next_finish];
+    const Event& top = heap.top();
+    return p.finish_at != top.at ? p.finish_at < top.at : p.finish_seq < top.seq;
   }
 
   // ---- execution (docs/models/numa.md sections 6.1-6.2) ----
@@ -826,7 +864,8 @@ struct Machine::Impl final : MemoryObserver {
     slice_end = start + numa.time_slice;
     schedule(start);
     while (!ended) {
-      const Clock next = heap.empty() ? kNever : heap.top().at;
+      const Clock next = std::min(heap.empty() ? kNever : heap.top().at,
+                                  next_finish < 0 ? kNever : processes[next_finish].finish_at);
       const Clock limit = std::min(next, slice_end - 1);
       if (auto d = network.next_delivery(limit)) {
         ++events;
@@ -835,6 +874,14 @@ struct Machine::Impl final : MemoryObserver {
         continue;
       }
       if (next >= slice_end) break;
+      if (finish_is_next()) {
+        const int id = next_finish;
+        now = next;
+        set_finish(id, kNever, 0);
+        ++events;
+        finish(processes[id], now);
+        continue;
+      }
       const Event ev = heap.top();
       heap.pop();
       now = ev.at;
@@ -873,13 +920,6 @@ struct Machine::Impl final : MemoryObserver {
           return;
         }
         op_ended(t, ev.at);
-        break;
-      }
-      case EventKind::Finish: {
-        Process& p = processes[ev.id];
-        if (ev.version != p.finish_version || p.finished) return;
-        ++events;
-        finish(p, ev.at);
         break;
       }
       case EventKind::Local:
