@@ -268,6 +268,64 @@ config::NumaConfig rotation(config::NumaAccess shared) {
   return numa;
 }
 
+// Check 2: an update goes only to a copy that the process may still use. Every process writes its one shared
+// page at every clock. A process placed on new clusters keeps the last copy of a page on its old cluster
+// (A11), but once the page has a copy on its own clusters the old one is removed without cost: a and b, each
+// alone on its cluster, never send an update (a's copy left on cluster 0 in slice 1, b's on cluster 1 in
+// slice 2, would otherwise take one at every write); c's writes each update exactly one copy, its other
+// thread's, even after a slice boundary that catches a write round in flight (the writer's copy, pinned at
+// the rescheduling, goes when its round ends).
+TEST(NumaMachine, UpdatesGoOnlyToCopiesOnTheProcessesOwnClusters) {
+  const auto topology = testing::hand_built_tree({3});
+  auto numa = rotation(config::NumaAccess::Write);
+  numa.slices = 3;
+  const auto r = run(numa, topology, 5).record;
+  const auto& a = r.jobs.at(0);
+  const auto& b = r.jobs.at(1);
+  const auto& c = r.jobs.at(2);
+  EXPECT_EQ(a.slices_run, 2);
+  EXPECT_EQ(b.slices_run, 2);
+  EXPECT_EQ(c.slices_run, 2);
+  EXPECT_EQ(a.page_transfers.copies, 1) << "a fetched its page to cluster 2 in slice 1";
+  EXPECT_EQ(b.page_transfers.copies, 1) << "b fetched its page to cluster 0 in slice 2";
+  EXPECT_EQ(a.writes, 0);
+  EXPECT_EQ(b.writes, 0);
+  EXPECT_GT(c.writes, 100);
+  EXPECT_EQ(r.messages[static_cast<int>(MessageKind::Update)], c.writes) << "one update per write";
+  EXPECT_GE(a.copies_dropped + b.copies_dropped, 2);
+}
+
+// Check 2, the copy kept under coherency processing: the rotation with updates and acknowledgements at 50
+// clocks a hop. c's thread on cluster 0 is in a write round when slice 1 ends and moves to cluster 2; its
+// copy on cluster 0, pinned, stays at the rescheduling. When the round's last acknowledgement reaches cluster
+// 0 the copy goes at once, before the thread fetches a copy to cluster 2: no update is sent to cluster 0
+// after that in slice 2 (c's other thread, on cluster 1, writes on without one until cluster 2 has its copy).
+TEST(NumaMachine, ACopyKeptUnderCoherencyProcessingGoesWhenItsRoundEnds) {
+  const auto topology = testing::hand_built_tree({3});
+  auto numa = rotation(config::NumaAccess::Write);
+  numa.slices = 3;
+  numa.update_bytes = numa.communication_bytes = numa.page_size;
+  metrics::MessageRecorder messages;
+  const auto r = run(numa, topology, 5, Execution::Skipping, &messages).record;
+  const Clock start = 2 * numa.time_slice, end = 3 * numa.time_slice;  // slice 2: b on 0, c on 1 and 2
+  const auto trace = messages.messages();
+  const auto in_slice = [&](const metrics::TraceMessage& m) { return m.sent >= start && m.sent < end; };
+  // In slice 2 the only communication messages from cluster 1 to cluster 0 are the acknowledgements of c's
+  // round.
+  Clock round_end = -1;
+  for (const auto& m : trace)
+    if (in_slice(m) && m.from == 1 && m.to == 0 && m.kind == static_cast<int>(MessageKind::Communication))
+      round_end = std::max(round_end, m.arrived);
+  ASSERT_GE(round_end, start) << "c's write round on cluster 0 runs into slice 2";
+  for (const auto& m : trace) {
+    if (in_slice(m) && m.to == 0 && m.kind == static_cast<int>(MessageKind::Update)) {
+      EXPECT_LE(m.sent, round_end) << "an update to cluster 0's copy after its round ended";
+    }
+  }
+  EXPECT_GT(r.jobs.at(2).writes, 0);
+  EXPECT_EQ(r.jobs.at(1).writes, 0) << "b, alone on cluster 0, sent no update";
+}
+
 // Check 3: a thread waits (comm, sync or disk) only while it holds a processor. The rotation with every
 // write's updates and acknowledgements slowed to 50 clocks a hop (a round of 200 clocks): c's threads are in
 // a round at almost every clock, and one is when slice 2 ends, after which c waits through slices 3 and 4
