@@ -763,13 +763,18 @@ struct Machine::Impl final : MemoryObserver {
         const Page& pg = memory.page(m.page);
         Process& p = processes[pg.process];
         const int frame = memory.frame_of(m.page, m.to);
-        // A local page never leaves the cluster its thread runs on now (the thread asked from elsewhere and
-        // was placed back here since, A20): the requester evaluates its access again and finds it here.
-        const bool owner_here = m.migrate && threads[m.thread].cluster == m.to;
-        if (frame < 0 || (m.migrate && pg.moving) || owner_here) {
+        // A local page moves only to the cluster its thread runs on (A20): when the thread asked from a
+        // cluster it has left since for another one (back to this one: it finds the page here; or a third:
+        // no thread would use the page where it asked), the requester evaluates its access again from where
+        // it runs. A thread that holds no processor has the page on the cluster it last ran on.
+        const int owner_at = threads[m.thread].cluster;
+        const bool owner_left = m.migrate && owner_at >= 0 && owner_at != m.from;
+        if (frame < 0 || (m.migrate && pg.moving) || owner_left) {
           NUMA_LOG(log_memory, cosched_numa_memory, "clock %lld cluster %d: refuses %s to cluster %d (%s)",
                    static_cast<long long>(at), m.to, page_name(m.page).c_str(), m.from,
-                   frame >= 0 && owner_here ? "its thread runs here" : "not here");
+                   frame < 0 || pg.moving ? "not here"
+                   : owner_at == m.to     ? "its thread runs here"
+                                          : "its thread runs elsewhere");
           send({Purpose::Nack, m.thread, m.page, m.migrate, -1, m.process, -1, m.to, m.from},
                MessageKind::Communication, at);
           break;

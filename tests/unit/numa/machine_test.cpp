@@ -352,5 +352,35 @@ TEST(NumaMachine, AWriteStallIsChargedOnlyWhileTheThreadHoldsAProcessor) {
   }
 }
 
+// Check 4: a local page moves only on demand, to the cluster its thread runs on. Four processes of one thread
+// on three clusters (policy1): p0 runs on cluster 0 in slice 0, on 1 in slice 1, on 2 in slice 2, waits in
+// slice 3, and is back on 0 in slice 4. p0 reads its one local page at every clock; the others only compute.
+// Hops of 600 clocks (slices of 1000): the request p0 sends from cluster 1 at the start of slice 1 reaches
+// cluster 0 in slice 2, when p0 runs on cluster 2; the page is not sent to cluster 1, where no thread of p0
+// runs (it would take a frame of the process there and move again at p0's next access). p0 finds it on
+// cluster 0 in slice 4: no migration in the whole run.
+TEST(NumaMachine, ALocalPageIsNotSentToAClusterItsThreadHasLeft) {
+  const auto topology = testing::hand_built_tree({3});
+  auto numa = defaults();
+  numa.policy = sched::numa_allocation_policies().defaults("policy1");
+  numa.time_slice = 1000;
+  numa.slices = 5;
+  numa.disk = 100;
+  numa.page_transfer_base = 600;
+  numa.communication_bytes = numa.page_size;
+  using config::NumaAccess;
+  numa.processes = {one_page("p0", 1, NumaAccess::Read, NumaAccess::Compute, 0.0)};
+  for (int k = 1; k <= 3; ++k)
+    numa.processes.push_back(
+        one_page("p" + std::to_string(k), 1, NumaAccess::Compute, NumaAccess::Compute, 0.0));
+  const auto r = run(numa, topology, 1).record;
+  const auto& p0 = r.jobs.at(0);
+  EXPECT_EQ(p0.slices_run, 4);
+  EXPECT_EQ(p0.placements.stayed, 0) << "a new cluster at each run";
+  EXPECT_EQ(p0.disk_accesses, 1);
+  EXPECT_EQ(p0.page_transfers.migrations, 0);
+  EXPECT_GT(p0.clocks.effective, 0);
+}
+
 }  // namespace
 }  // namespace cosched::numa
