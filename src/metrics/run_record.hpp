@@ -256,7 +256,7 @@ struct NumaProcessRecord {
   std::int64_t disk_accesses = 0;
   std::int64_t writes = 0;          // shared writes that sent updates
   std::int64_t barriers = 0;        // sync points its threads took part in
-  std::int64_t copies_dropped = 0;  // copies removed without cost when it was rescheduled (A11)
+  std::int64_t copies_dropped = 0;  // copies outside its clusters removed without cost (A11)
   NumaPlacements placements;
 };
 

@@ -93,6 +93,7 @@ struct Process {
   double priority = 0;
   bool ran = false, finished = false;
   std::vector<int> allocation;  // clusters in this slice, by thread
+  std::vector<char> allocated;  // by cluster: in `allocation`
   std::vector<int> previous;    // by thread: its cluster at the process's last run (-1: none)
   std::int64_t eff_base = 0;
   Clock t_base = 0;
@@ -230,6 +231,7 @@ struct Machine::Impl final : MemoryObserver {
         p.sync = SyncPoints(profile.threads, barrier, profile.sync_min, profile.sync_max,
                             util::mix_seed(seed, 2, static_cast<std::uint64_t>(id)));
         p.previous.assign(profile.threads, -1);
+        p.allocated.assign(clusters_n, 0);
         p.stats.name = profile.name;
         p.stats.copy = copy;
         p.stats.threads = profile.threads;
@@ -700,7 +702,24 @@ struct Machine::Impl final : MemoryObserver {
     }
     NUMA_LOG(loads, cosched_numa_memory, "clock %lld cluster %d: %s loaded in frame %d",
              static_cast<long long>(at), cluster, page_name(page).c_str(), memory.frame_of(page, cluster));
+    drop_kept_copies(page, at);
     return true;
+  }
+
+  // A11 (section 6.6): a copy outside its running process's clusters that the rescheduling kept, as the
+  // page's last copy or under coherency processing, goes without cost as soon as it is neither (a copy was
+  // made elsewhere, its write round ended): otherwise every write would update a copy the process no longer
+  // uses (docs/models/numa.md 6.8, check 2).
+  void drop_kept_copies(int page, Clock at) {
+    const Page& pg = memory.page(page);
+    if (pg.thread >= 0 || pg.copies.size() < 2) return;
+    Process& p = processes[pg.process];
+    if (!p.ran) return;
+    const int dropped = memory.drop_copies(page, 1, p.allocated, at);
+    p.stats.copies_dropped += dropped;
+    NUMA_LOG(log_memory && dropped > 0, cosched_numa_memory,
+             "clock %lld: %s drops %d copies of %s outside its clusters (A11)", static_cast<long long>(at),
+             process_name(pg.process).c_str(), dropped, page_name(page).c_str());
   }
 
   // A30: a page's time is its last reference on this cluster. References in skipped stretches of effective
@@ -782,13 +801,18 @@ struct Machine::Impl final : MemoryObserver {
         const Page& pg = memory.page(m.page);
         Process& p = processes[pg.process];
         const int frame = memory.frame_of(m.page, m.to);
-        // A local page never leaves the cluster its thread runs on now (the thread asked from elsewhere and
-        // was placed back here since, A20): the requester evaluates its access again and finds it here.
-        const bool owner_here = m.migrate && threads[m.thread].cluster == m.to;
-        if (frame < 0 || (m.migrate && pg.moving) || owner_here) {
+        // A local page moves only to the cluster its thread runs on (A20): when the thread asked from a
+        // cluster it has left since for another one (back to this one: it finds the page here; or a third:
+        // no thread would use the page where it asked), the requester evaluates its access again from where
+        // it runs. A thread that holds no processor has the page on the cluster it last ran on.
+        const int owner_at = threads[m.thread].cluster;
+        const bool owner_left = m.migrate && owner_at >= 0 && owner_at != m.from;
+        if (frame < 0 || (m.migrate && pg.moving) || owner_left) {
           NUMA_LOG(log_memory, cosched_numa_memory, "clock %lld cluster %d: refuses %s to cluster %d (%s)",
                    static_cast<long long>(at), m.to, page_name(m.page).c_str(), m.from,
-                   frame >= 0 && owner_here ? "its thread runs here" : "not here");
+                   frame < 0 || pg.moving ? "not here"
+                   : owner_at == m.to     ? "its thread runs here"
+                                          : "its thread runs elsewhere");
           send({Purpose::Nack, m.thread, m.page, m.migrate, -1, m.process, -1, m.to, m.from},
                MessageKind::Communication, at);
           break;
@@ -826,6 +850,7 @@ struct Machine::Impl final : MemoryObserver {
         if (!memory.acknowledge(m.write)) break;
         // The write's round is over. Its slot is freed last: what follows may start other writes.
         const WriteRound w = memory.write(m.write);
+        drop_kept_copies(w.page, at);  // before the writer goes on: its next write may update the others
         Thread& t = threads[w.thread];
         NUMA_LOG(log_memory, cosched_numa_memory,
                  "clock %lld cluster %d: %s: every other copy of %s acknowledged", static_cast<long long>(at),
@@ -973,6 +998,7 @@ struct Machine::Impl final : MemoryObserver {
     memory.clear_occupants();
     for (auto& p : processes) {
       p.ran = false;
+      for (int c : p.allocation) p.allocated[c] = 0;
       p.allocation.clear();
     }
     for (int id : order) {
@@ -1002,6 +1028,7 @@ struct Machine::Impl final : MemoryObserver {
       for (int k = 0; k < p.threads; ++k) {
         const int c = placed[k];
         free[c] = 0;
+        p.allocated[c] = 1;
         rmt.allocate(id, c);
         memory.occupy(c, id, p.first_thread + k);
         ++p.stats.placements.threads;
@@ -1034,9 +1061,7 @@ struct Machine::Impl final : MemoryObserver {
   // When a process is scheduled its copies outside its new allocation go, but the last copy of a page stays
   // (dropping it would turn a cheap page into a disk access), and so does a page under coherency processing.
   void drop_copies(Process& p, Clock at) {
-    std::vector<char> mine(clusters_n, 0);
-    for (int c : p.allocation) mine[c] = 1;
-    const int dropped = memory.drop_copies(p.shared_base, p.shared->pages, mine, at);
+    const int dropped = memory.drop_copies(p.shared_base, p.shared->pages, p.allocated, at);
     p.stats.copies_dropped += dropped;
     NUMA_LOG(log_memory && dropped > 0, cosched_numa_memory,
              "clock %lld: %s drops %d copies outside its clusters (A11)", static_cast<long long>(at),

@@ -1,5 +1,6 @@
 // The NUMA machine on hand-built trees (no SimGrid): the geometric skipping against clock-by-clock
-// stepping, the update protocol's messages and stalls, and the accounting identities of chapter 5.
+// stepping, the update protocol's messages and stalls, the accounting identities of chapter 5, and the checks
+// on the counters of issue 32 section 3 (docs/models/numa.md 6.8).
 
 #include "numa/machine.hpp"
 
@@ -57,7 +58,7 @@ struct Run {
 };
 
 Run run(const config::NumaConfig& numa, const platform::NumaTopology& topology, std::uint64_t seed,
-        Execution execution = Execution::Skipping) {
+        Execution execution = Execution::Skipping, metrics::MessageRecorder* messages = nullptr) {
   auto network = make_hop_network(topology, numa);
   MachineSetup setup;
   setup.numa = &numa;
@@ -65,6 +66,7 @@ Run run(const config::NumaConfig& numa, const platform::NumaTopology& topology, 
   setup.network = network.get();
   setup.seed = seed;
   setup.execution = execution;
+  setup.messages = messages;
   Machine machine(setup);
   while (machine.run_slice()) {
   }
@@ -207,6 +209,177 @@ TEST(NumaMachine, AccountingAddsUpAndTheFirstFinishEndsTheRun) {
       EXPECT_LT(j.effective_per_thread * j.threads, j.threads * 2001.0);
     }
   EXPECT_GT(r.jobs[0].barriers, 0);
+}
+
+// ---- Issue 32, section 3: the counters show nothing a DSM of the thesis would not (docs/models/numa.md 6.8)
+// ----
+
+// A process whose every clock touches one page of one space: `local` and `shared` are each a one-entry
+// table (compute, read or write), references to the shared space with probability `shared_rate`.
+config::NumaProcessProfile one_page(const std::string& name, int threads, config::NumaAccess local,
+                                    config::NumaAccess shared, double shared_rate) {
+  auto p = process(name, threads, 1, 1, shared_rate);
+  p.local_table = entries({{1, 1, local}});
+  p.shared_table = entries({{1, 1, shared}});
+  return p;
+}
+
+// Check 1: within a slice a page is fetched to a cluster once; only an eviction or a copy dropped at a
+// rescheduling (A11) makes a second fetch. One process of 3 threads on clusters 0-2 of 4 (policy1 gives it
+// the same clusters every slice), frames enough that nothing is evicted, 2 local and 4 shared pages read by
+// each thread, slices of 300 clocks and page hops of 100 clocks so that fetches run across slice boundaries:
+// each thread fetches each of its pages once in the whole run, from the disk or (a shared page) as a copy.
+TEST(NumaMachine, APageIsFetchedToAClusterOnceWithoutEvictionOrDrop) {
+  const auto topology = testing::hand_built_tree({4});
+  auto numa = defaults();
+  numa.policy = sched::numa_allocation_policies().defaults("policy1");
+  numa.time_slice = 300;
+  numa.slices = 10;
+  numa.disk = 100;
+  numa.page_transfer_base = 100;
+  auto p = process("r", 3, 2, 4, 0.5);
+  p.local_table = entries({{2, 1, config::NumaAccess::Read}});
+  p.shared_table = entries({{4, 1, config::NumaAccess::Read}});
+  numa.processes = {p};
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const auto r = run(numa, topology, seed).record;
+    const auto& job = r.jobs.at(0);
+    EXPECT_EQ(job.slices_run, 10);
+    EXPECT_EQ(job.page_transfers.copies + job.disk_accesses, 3 * (2 + 4)) << "seed " << seed;
+    EXPECT_GT(job.page_transfers.copies, 0) << "seed " << seed << ": copies were fetched";
+    EXPECT_EQ(job.page_transfers.migrations, 0);
+    EXPECT_EQ(job.copies_dropped, 0);
+    for (auto n : job.pages_replaced) EXPECT_EQ(n, 0);
+  }
+}
+
+// Three clusters under one switch, policy1 (the first free clusters from cluster 0), processes a and b of one
+// thread and c of two. The aging formula (section 4.3) moves them: slice 0 a on 0, b on 1, c waits; slice 1 c
+// on 0-1, a on 2, b waits; slice 2 b on 0, c on 1-2, a waits; slice 3 a on 0, b on 1, c waits.
+config::NumaConfig rotation(config::NumaAccess shared) {
+  auto numa = defaults();
+  numa.policy = sched::numa_allocation_policies().defaults("policy1");
+  numa.time_slice = 2000;
+  numa.disk = 100;
+  using config::NumaAccess;
+  numa.processes = {one_page("a", 1, NumaAccess::Compute, shared, 1.0),
+                    one_page("b", 1, NumaAccess::Compute, shared, 1.0),
+                    one_page("c", 2, NumaAccess::Compute, shared, 1.0)};
+  return numa;
+}
+
+// Check 2: an update goes only to a copy that the process may still use. Every process writes its one shared
+// page at every clock. A process placed on new clusters keeps the last copy of a page on its old cluster
+// (A11), but once the page has a copy on its own clusters the old one is removed without cost: a and b, each
+// alone on its cluster, never send an update (a's copy left on cluster 0 in slice 1, b's on cluster 1 in
+// slice 2, would otherwise take one at every write); c's writes each update exactly one copy, its other
+// thread's, even after a slice boundary that catches a write round in flight (the writer's copy, pinned at
+// the rescheduling, goes when its round ends).
+TEST(NumaMachine, UpdatesGoOnlyToCopiesOnTheProcessesOwnClusters) {
+  const auto topology = testing::hand_built_tree({3});
+  auto numa = rotation(config::NumaAccess::Write);
+  numa.slices = 3;
+  const auto r = run(numa, topology, 5).record;
+  const auto& a = r.jobs.at(0);
+  const auto& b = r.jobs.at(1);
+  const auto& c = r.jobs.at(2);
+  EXPECT_EQ(a.slices_run, 2);
+  EXPECT_EQ(b.slices_run, 2);
+  EXPECT_EQ(c.slices_run, 2);
+  EXPECT_EQ(a.page_transfers.copies, 1) << "a fetched its page to cluster 2 in slice 1";
+  EXPECT_EQ(b.page_transfers.copies, 1) << "b fetched its page to cluster 0 in slice 2";
+  EXPECT_EQ(a.writes, 0);
+  EXPECT_EQ(b.writes, 0);
+  EXPECT_GT(c.writes, 100);
+  EXPECT_EQ(r.messages[static_cast<int>(MessageKind::Update)], c.writes) << "one update per write";
+  EXPECT_GE(a.copies_dropped + b.copies_dropped, 2);
+}
+
+// Check 2, the copy kept under coherency processing: the rotation with updates and acknowledgements at 50
+// clocks a hop. c's thread on cluster 0 is in a write round when slice 1 ends and moves to cluster 2; its
+// copy on cluster 0, pinned, stays at the rescheduling. When the round's last acknowledgement reaches cluster
+// 0 the copy goes at once, before the thread fetches a copy to cluster 2: no update is sent to cluster 0
+// after that in slice 2 (c's other thread, on cluster 1, writes on without one until cluster 2 has its copy).
+TEST(NumaMachine, ACopyKeptUnderCoherencyProcessingGoesWhenItsRoundEnds) {
+  const auto topology = testing::hand_built_tree({3});
+  auto numa = rotation(config::NumaAccess::Write);
+  numa.slices = 3;
+  numa.update_bytes = numa.communication_bytes = numa.page_size;
+  metrics::MessageRecorder messages;
+  const auto r = run(numa, topology, 5, Execution::Skipping, &messages).record;
+  const Clock start = 2 * numa.time_slice, end = 3 * numa.time_slice;  // slice 2: b on 0, c on 1 and 2
+  const auto trace = messages.messages();
+  const auto in_slice = [&](const metrics::TraceMessage& m) { return m.sent >= start && m.sent < end; };
+  // In slice 2 the only communication messages from cluster 1 to cluster 0 are the acknowledgements of c's
+  // round.
+  Clock round_end = -1;
+  for (const auto& m : trace)
+    if (in_slice(m) && m.from == 1 && m.to == 0 && m.kind == static_cast<int>(MessageKind::Communication))
+      round_end = std::max(round_end, m.arrived);
+  ASSERT_GE(round_end, start) << "c's write round on cluster 0 runs into slice 2";
+  for (const auto& m : trace) {
+    if (in_slice(m) && m.to == 0 && m.kind == static_cast<int>(MessageKind::Update)) {
+      EXPECT_LE(m.sent, round_end) << "an update to cluster 0's copy after its round ended";
+    }
+  }
+  EXPECT_GT(r.jobs.at(2).writes, 0);
+  EXPECT_EQ(r.jobs.at(1).writes, 0) << "b, alone on cluster 0, sent no update";
+}
+
+// Check 3: a thread waits (comm, sync or disk) only while it holds a processor. The rotation with every
+// write's updates and acknowledgements slowed to 50 clocks a hop (a round of 200 clocks): c's threads are in
+// a round at almost every clock, and one is when slice 2 ends, after which c waits through slices 3 and 4
+// and runs again in slice 5. Each process's clocks add up to exactly threads x slice length x slices run.
+TEST(NumaMachine, AWriteStallIsChargedOnlyWhileTheThreadHoldsAProcessor) {
+  const auto topology = testing::hand_built_tree({3});
+  auto numa = rotation(config::NumaAccess::Write);
+  numa.slices = 6;
+  numa.update_bytes = numa.communication_bytes = numa.page_size;
+  metrics::MessageRecorder messages;
+  const auto r = run(numa, topology, 5, Execution::Skipping, &messages).record;
+  const Clock boundary = 3 * numa.time_slice;  // the end of slice 2
+  const auto trace = messages.messages();
+  EXPECT_TRUE(std::any_of(trace.begin(), trace.end(), [&](const metrics::TraceMessage& m) {
+    return m.kind == static_cast<int>(MessageKind::Update) && m.sent < boundary && m.arrived + 100 > boundary;
+  })) << "a write round was in flight when slice 2 ended (its acknowledgement arrives after)";
+  EXPECT_EQ(r.jobs.at(2).slices_run, 3) << "c waits in slices 3 and 4";
+  EXPECT_GT(r.jobs.at(2).clocks.comm, 0);
+  for (const auto& job : r.jobs) {
+    const auto& k = job.clocks;
+    EXPECT_EQ(k.effective + k.sync + k.comm + k.disk,
+              static_cast<std::int64_t>(job.threads) * numa.time_slice * job.slices_run)
+        << job.name;
+  }
+}
+
+// Check 4: a local page moves only on demand, to the cluster its thread runs on. Four processes of one thread
+// on three clusters (policy1): p0 runs on cluster 0 in slice 0, on 1 in slice 1, on 2 in slice 2, waits in
+// slice 3, and is back on 0 in slice 4. p0 reads its one local page at every clock; the others only compute.
+// Hops of 600 clocks (slices of 1000): the request p0 sends from cluster 1 at the start of slice 1 reaches
+// cluster 0 in slice 2, when p0 runs on cluster 2; the page is not sent to cluster 1, where no thread of p0
+// runs (it would take a frame of the process there and move again at p0's next access). p0 finds it on
+// cluster 0 in slice 4: no migration in the whole run.
+TEST(NumaMachine, ALocalPageIsNotSentToAClusterItsThreadHasLeft) {
+  const auto topology = testing::hand_built_tree({3});
+  auto numa = defaults();
+  numa.policy = sched::numa_allocation_policies().defaults("policy1");
+  numa.time_slice = 1000;
+  numa.slices = 5;
+  numa.disk = 100;
+  numa.page_transfer_base = 600;
+  numa.communication_bytes = numa.page_size;
+  using config::NumaAccess;
+  numa.processes = {one_page("p0", 1, NumaAccess::Read, NumaAccess::Compute, 0.0)};
+  for (int k = 1; k <= 3; ++k)
+    numa.processes.push_back(
+        one_page("p" + std::to_string(k), 1, NumaAccess::Compute, NumaAccess::Compute, 0.0));
+  const auto r = run(numa, topology, 1).record;
+  const auto& p0 = r.jobs.at(0);
+  EXPECT_EQ(p0.slices_run, 4);
+  EXPECT_EQ(p0.placements.stayed, 0) << "a new cluster at each run";
+  EXPECT_EQ(p0.disk_accesses, 1);
+  EXPECT_EQ(p0.page_transfers.migrations, 0);
+  EXPECT_GT(p0.clocks.effective, 0);
 }
 
 }  // namespace
