@@ -269,11 +269,19 @@ enum class NumaSyncMembers { RandomSubset, All, Pair };
 // The memory model (memory.consistency): the thesis's sequential consistency (4.2.4), or release consistency
 // (its future work, 5.3).
 enum class NumaConsistency { Sequential, Release };
+// A shared write on a cluster with no copy of the page while others hold one (A13, memory.write_miss):
+// update every copy from where it is, keeping none ("Every write access starts update processing by
+// sending update messages to every copy", 4.2.4 para 3), or fetch a copy first and then write.
+enum class NumaWriteMiss { Remote, Fetch };
 
 // A reference-frequency table (thesis 4.2.3): each entry a run of `pages` consecutive pages of the space,
 // each referenced with weight `frequency`, by the access `type`. Built from the hot-cold shape or written
 // out as entries.
 enum class NumaAccess { Compute, Read, Write };
+// How a hot-cold table's mix applies (A5): each page has one type, the mix being the share of each run's
+// pages of each type ("The type of an access ... can be given for each page by the frequency table", 4.2.3
+// para 5), or every page's references split by the mix.
+enum class NumaTypes { PerPage, PerReference };
 struct NumaTableEntry {
   int pages = 1;
   double frequency = 1;
@@ -284,10 +292,12 @@ struct NumaTable {
   std::string shape = "hot-cold";
   double hot_pages = 0.2;                           // share of the space's pages that are hot
   double hot_refs = 0.8;                            // share of the references that go to the hot pages
-  double compute = 0.5, read = 0.35, write = 0.15;  // each page's references by type (A5)
+  double compute = 0.5, read = 0.35, write = 0.15;  // the access mix (A5)
+  NumaTypes types = NumaTypes::PerPage;
   // Shape "entries": the table itself. Shape "hot-cold": filled by the reader with the space's hot run and
   // its cold run (none when every page is hot), each page weighted by its run's share of the references;
-  // their types are unused, every page's references follow the mix above.
+  // per page, each run split into its compute, read and write pages; per reference, one run each, its
+  // types unused (every page's references follow the mix).
   std::vector<NumaTableEntry> entries;
 };
 
@@ -329,6 +339,7 @@ struct NumaConfig {
   Clocks disk = 10'000;
   Clocks local_access = 1;  // A14
   NumaConsistency consistency = NumaConsistency::Sequential;
+  NumaWriteMiss write_miss = NumaWriteMiss::Remote;  // A13
   // workload
   double work = 2'000'000;  // effective clocks per thread, on average over a process's threads (A9)
   NumaSyncMembers barrier = NumaSyncMembers::RandomSubset;  // who meets at a sync point (A6)

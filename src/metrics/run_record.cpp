@@ -159,7 +159,8 @@ Json numa_breakdown_json(const NumaBreakdown& b) {
   return {{"effective", b.effective}, {"sync", b.sync}, {"comm", b.comm}, {"idle", b.idle}, {"disk", b.disk}};
 }
 Json numa_clocks_json(const NumaClocks& c) {
-  return {{"effective", c.effective}, {"sync", c.sync}, {"comm", c.comm}, {"idle", c.idle}, {"disk", c.disk}};
+  return {{"effective", c.effective}, {"sync", c.sync}, {"comm", c.comm},
+          {"idle", c.idle},           {"disk", c.disk}, {"comm_updates", c.comm_updates}};
 }
 Json numa_replaced_json(const NumaPagesReplaced& replaced) {
   Json out;

@@ -203,10 +203,14 @@ struct NowRunRecord : RunHeader {
 // ---- numa: every time in clocks (docs/models/numa.md section 7) ----
 
 // Processor time by state, in processor-clocks (6.1): a processor is in exactly one state at each clock.
+// comm_updates is the part of comm spent waiting for a write's acknowledgements (update processing, 6.3);
+// the rest of comm is waiting for pages (copies, migrations).
 struct NumaClocks {
   std::int64_t effective = 0, sync = 0, comm = 0, idle = 0, disk = 0;
+  std::int64_t comm_updates = 0;
   NumaClocks& operator+=(const NumaClocks& o) {
     effective += o.effective, sync += o.sync, comm += o.comm, idle += o.idle, disk += o.disk;
+    comm_updates += o.comm_updates;
     return *this;
   }
 };

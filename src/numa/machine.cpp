@@ -142,6 +142,7 @@ struct Machine::Impl final : MemoryObserver {
   Network& network;
   const bool end_at_first_finish;
   const bool release;  // memory.consistency release (section 6.7), read once: it is asked at every write
+  const bool remote_writes;  // memory.write_miss remote (A13, section 6.1)
   const bool record_timeline;
   metrics::MessageRecorder* const message_trace;  // null unless messages are traced
   const Execution execution;
@@ -187,6 +188,7 @@ struct Machine::Impl final : MemoryObserver {
         network(*setup.network),
         end_at_first_finish(setup.end_at_first_finish),
         release(setup.numa->consistency == config::NumaConsistency::Release),
+        remote_writes(setup.numa->write_miss == config::NumaWriteMiss::Remote),
         record_timeline(setup.timeline),
         message_trace(setup.messages),
         execution(setup.execution),
@@ -322,6 +324,7 @@ struct Machine::Impl final : MemoryObserver {
           break;
         case State::Comm:
           c.comm += spent;
+          if (t.op.kind == OpKind::Write || t.op.kind == OpKind::Drain) c.comm_updates += spent;
           break;
         case State::Sync:
           c.sync += spent;
@@ -396,8 +399,8 @@ struct Machine::Impl final : MemoryObserver {
   // The thread executes from `at`; its first `pre` clocks are effective whatever happens (the clock that
   // completes an access whose data has arrived).
   void start_effective(Thread& t, Clock at, int pre) {
+    set_state(t, State::Effective, at);  // what it waited for decides which comm it was: before clearing it
     t.op = Op{};
-    set_state(t, State::Effective, at);
     t.seg_start = at;
     t.pre_until = at + pre;
     t.eff_log.emplace_back(at, t.eff);
@@ -519,6 +522,7 @@ struct Machine::Impl final : MemoryObserver {
       return start_write(t, page, here, frame, at);
     }
     if (pg.copies.empty()) return disk(t, page, write, at);
+    if (write && remote_writes) return start_write(t, page, here, -1, at);  // A13: no copy here is made
     // A12: the copy with the fewest hops, ties to the lowest cluster.
     int holder = -1, best = std::numeric_limits<int>::max();
     for (const auto& c : pg.copies) {
@@ -557,7 +561,8 @@ struct Machine::Impl final : MemoryObserver {
 
   // Thesis 4.2.4: "Every write access starts update processing by sending update messages to every copy. The
   // processor stops until it collects all acknowledges." Under release consistency it goes on, and waits at
-  // its next sync point instead.
+  // its next sync point instead. `frame` is the writer's copy, or -1 when it has none (A13, write_miss
+  // remote): then every copy is updated.
   void start_write(Thread& t, int page, int cluster, int frame, Clock at) {
     const Page& pg = memory.page(page);
     Process& p = processes[t.process];
@@ -573,8 +578,8 @@ struct Machine::Impl final : MemoryObserver {
              at);
     if (release) {
       ++t.outstanding_writes;
-      complete(t, cluster, frame, at);
-      return;
+      if (frame >= 0) return complete(t, cluster, frame, at);
+      return start_effective(t, at, 1);
     }
     t.op = Op{OpKind::Write, page, true};
     set_state(t, State::Comm, at);

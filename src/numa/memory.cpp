@@ -134,15 +134,16 @@ int Memory::begin_write(int thread, int page, int cluster, int frame) {
     w = static_cast<int>(writes_.size());
     writes_.emplace_back();
   }
-  writes_[w] = WriteRound{thread, page, cluster, frame, static_cast<int>(pages_[page].copies.size()) - 1};
-  ++clusters_[cluster].frames[frame].pins;
+  const int copies = static_cast<int>(pages_[page].copies.size());
+  writes_[w] = WriteRound{thread, page, cluster, frame, frame >= 0 ? copies - 1 : copies};
+  if (frame >= 0) ++clusters_[cluster].frames[frame].pins;
   return w;
 }
 
 bool Memory::acknowledge(int write) {
   WriteRound& w = writes_[write];
   if (--w.outstanding > 0) return false;
-  --clusters_[w.cluster].frames[w.frame].pins;
+  if (w.frame >= 0) --clusters_[w.cluster].frames[w.frame].pins;
   return true;
 }
 

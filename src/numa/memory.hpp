@@ -142,9 +142,10 @@ class Memory {
   std::vector<std::pair<int, int>> take_waiting(int cluster);
 
   // Thesis 4.2.4's update protocol: a write to a copy that is not the only one pins it and waits for an
-  // acknowledgement from every other copy. begin_write returns the round's slot; acknowledge is true for the
-  // last acknowledgement, which unpins the copy; end_write frees the slot (after what the round's end
-  // started, which may start other rounds).
+  // acknowledgement from every other copy; a write from a cluster with no copy (frame -1, write_miss remote,
+  // A13) waits for one from every copy and pins nothing. begin_write returns the round's slot; acknowledge
+  // is true for the last acknowledgement, which unpins the copy; end_write frees the slot (after what the
+  // round's end started, which may start other rounds).
   int begin_write(int thread, int page, int cluster, int frame);
   bool acknowledge(int write);
   const WriteRound& write(int write) const { return writes_[write]; }

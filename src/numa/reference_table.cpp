@@ -1,6 +1,7 @@
 #include "numa/reference_table.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 
@@ -15,10 +16,41 @@ struct Reference {
   config::NumaAccess type;
 };
 
-// Each page of the runs as references: one of the entry's type, or (hot-cold) one per type of the mix.
+// The counts of compute, read and write pages in a run of `pages` pages: the mix's shares, rounded by
+// largest remainder so that they add up to `pages`.
+std::array<int, 3> typed_pages(const config::NumaTable& table, int pages) {
+  const std::array<double, 3> exact = {table.compute * pages, table.read * pages, table.write * pages};
+  std::array<int, 3> count{};
+  int left = pages;
+  for (int t = 0; t < 3; ++t) left -= count[t] = static_cast<int>(std::floor(exact[t] + 1e-9));
+  for (; left > 0; --left) {
+    int best = 0;
+    for (int t = 1; t < 3; ++t)
+      if (exact[t] - count[t] > exact[best] - count[best]) best = t;
+    ++count[best];
+  }
+  return count;
+}
+
+// A run of `pages` pages with `frequency` each, as written for the table's types.
+void add_run(const config::NumaTable& table, int pages, double frequency,
+             std::vector<config::NumaTableEntry>& runs) {
+  if (table.types == config::NumaTypes::PerReference) {
+    runs.push_back({pages, frequency, config::NumaAccess::Compute});
+    return;
+  }
+  const auto count = typed_pages(table, pages);
+  const config::NumaAccess type[] = {config::NumaAccess::Compute, config::NumaAccess::Read,
+                                     config::NumaAccess::Write};
+  for (int t = 0; t < 3; ++t)
+    if (count[t] > 0) runs.push_back({count[t], frequency, type[t]});
+}
+
+// Each page of the runs as references: one of the entry's type, or (hot-cold, types per reference) one per
+// type of the mix.
 std::vector<Reference> references(const config::NumaTable& table, int pages) {
   std::vector<Reference> out;
-  const bool mix = table.shape != "entries";
+  const bool mix = table.shape == "hot-cold" && table.types == config::NumaTypes::PerReference;
   int page = 0;
   for (const auto& entry : table.entries)
     for (int k = 0; k < entry.pages; ++k, ++page) {
@@ -40,9 +72,10 @@ std::vector<Reference> references(const config::NumaTable& table, int pages) {
 std::vector<config::NumaTableEntry> hot_cold_runs(const config::NumaTable& table, int pages) {
   const int hot = static_cast<int>(std::clamp<long long>(std::llround(table.hot_pages * pages), 1, pages));
   const int cold = pages - hot;
-  if (cold == 0) return {{hot, 1.0 / hot, config::NumaAccess::Compute}};
-  return {{hot, table.hot_refs / hot, config::NumaAccess::Compute},
-          {cold, (1 - table.hot_refs) / cold, config::NumaAccess::Compute}};
+  std::vector<config::NumaTableEntry> runs;
+  add_run(table, hot, cold == 0 ? 1.0 / hot : table.hot_refs / hot, runs);
+  if (cold > 0) add_run(table, cold, (1 - table.hot_refs) / cold, runs);
+  return runs;
 }
 
 ReferenceTable build_reference_table(const config::NumaTable& table, int pages) {

@@ -23,8 +23,10 @@ struct ReferenceTable {
 };
 
 // The hot-cold shape (A5) of a space of `pages` pages as runs: the first round(hot_pages x pages) pages (at
-// least one) share hot_refs of the references, the others the rest; every page's references split by type
-// in the table's mix (the runs' own types are unused). Every page hot: the references spread evenly.
+// least one) share hot_refs of the references, the others the rest. Every page hot: the references spread
+// evenly. Types per page: each run split, in the order compute, read, write, into the pages of each type,
+// counted from the mix by largest remainder (ties to the earlier type). Types per reference: one run each,
+// every page's references split by the mix (the runs' own types are unused).
 std::vector<config::NumaTableEntry> hot_cold_runs(const config::NumaTable& table, int pages);
 
 // `table` as resolved by the reader (hot-cold tables as their runs). Weights are fixed-point: the table's

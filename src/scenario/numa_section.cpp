@@ -37,6 +37,9 @@ constexpr double kMixTolerance = 1e-9;  // compute + read + write = 1 up to roun
 const Names<NumaNetwork> kNetworkNames = {{"hops", NumaNetwork::Hops}, {"shared", NumaNetwork::Shared}};
 const Names<NumaAccess> kAccessNames = {
     {"compute", NumaAccess::Compute}, {"read", NumaAccess::Read}, {"write", NumaAccess::Write}};
+// A5: per-page is the thesis's "can be given for each page" (4.2.3 para 5).
+const Names<NumaTypes> kTypesNames = {{"per-page", NumaTypes::PerPage},
+                                      {"per-reference", NumaTypes::PerReference}};
 // A6: who meets at a sync point; A6(a) (docs/models/numa.md section 8) is random-subset, the thesis's
 // "randomly selected threads".
 const Names<NumaSyncMembers> kBarrierNames = {{"random-subset", NumaSyncMembers::RandomSubset},
@@ -45,6 +48,10 @@ const Names<NumaSyncMembers> kBarrierNames = {{"random-subset", NumaSyncMembers:
 // 4.2.4: the thesis's sequential consistency; release is the relaxed model of its future work (5.3).
 const Names<NumaConsistency> kConsistencyNames = {{"sequential", NumaConsistency::Sequential},
                                                   {"release", NumaConsistency::Release}};
+// A13: remote is the thesis's "Every write access starts update processing by sending update messages to
+// every copy" (4.2.4 para 3); fetch is the reading that copies the page first.
+const Names<NumaWriteMiss> kWriteMissNames = {{"remote", NumaWriteMiss::Remote},
+                                              {"fetch", NumaWriteMiss::Fetch}};
 
 std::int64_t bounded(const Field& f, std::int64_t min, std::int64_t max, std::string_view what) {
   const std::string expected = fmt::format("{} from {} to {}", what, min, max);
@@ -113,9 +120,10 @@ struct TableAsRead {
 };
 
 TableAsRead read_table(const Field& f) {
-  MapReader map(f,
-                "a reference-frequency table: {hot_pages, hot_refs, compute, read, write} or {entries: "
-                "[{pages, frequency, type}, ...]}");
+  MapReader map(
+      f,
+      "a reference-frequency table: {hot_pages, hot_refs, compute, read, write, types} or {entries: "
+      "[{pages, frequency, type}, ...]}");
   TableAsRead out;
   NumaTable& table = out.table;
   const auto hot_pages = map.optional("hot_pages");
@@ -123,13 +131,15 @@ TableAsRead read_table(const Field& f) {
   const auto compute = map.optional("compute");
   const auto read = map.optional("read");
   const auto write = map.optional("write");
+  const auto types = map.optional("types");
   out.entries = map.optional("entries");
   map.finish();  // a misspelt key is reported as such, not as the key it should have been missing
   if (out.entries) {
-    for (const auto* other : {&hot_pages, &hot_refs, &compute, &read, &write})
+    for (const auto* other : {&hot_pages, &hot_refs, &compute, &read, &write, &types})
       if (*other)
         (*other)->error(
-            "a table is either the hot-cold shape (hot_pages, hot_refs, compute, read, write) or a list of "
+            "a table is either the hot-cold shape (hot_pages, hot_refs, compute, read, write, types) or a "
+            "list of "
             "entries; expected this key or 'entries', not both");
     table.shape = "entries";
     const auto items = out.entries->items("a list of entries {pages, frequency, type}");
@@ -158,6 +168,7 @@ TableAsRead read_table(const Field& f) {
       if (!(table.hot_pages > 0)) hot_pages->fail("a share of the space's pages in (0, 1]");
     }
     if (hot_refs) table.hot_refs = fraction(*hot_refs, "a share of the references");
+    if (types) table.types = choice(*types, kTypesNames);
     // The mix is given whole or not at all: a partial one would mix the user's shares with the defaults.
     const bool any = compute || read || write;
     if (any) {
@@ -185,9 +196,9 @@ TableAsRead read_table(const Field& f) {
 }
 
 // The table of one space of `pages` pages, as the machine draws from it. A hot-cold table becomes its hot
-// and cold runs, each page's weight its run's share of the references over the run's pages; types come
-// from the mix, not from the entries (docs/scenario-format.md section 10.6). `whose` names the space for
-// an entries table whose pages do not cover it.
+// and cold runs, each page's weight its run's share of the references over the run's pages, each run split
+// into its pages of each type when types are per page (docs/scenario-format.md section 10.6). `whose` names
+// the space for an entries table whose pages do not cover it.
 NumaTable resolve_table(const TableAsRead& given, int pages, const std::string& whose) {
   NumaTable table = given.table;
   if (table.shape == "entries") {
@@ -241,17 +252,19 @@ NumaProcessProfile read_process(const Field& f, std::size_t index, const Process
 nlohmann::ordered_json table_json(const NumaTable& table) {
   nlohmann::ordered_json out;
   out["shape"] = table.shape;
-  if (table.shape == "hot-cold") {
+  const bool hot_cold = table.shape == "hot-cold";
+  if (hot_cold) {
     out["hot_pages"] = table.hot_pages;
     out["hot_refs"] = table.hot_refs;
     out["compute"] = table.compute;
     out["read"] = table.read;
     out["write"] = table.write;
+    out["types"] = name_of(kTypesNames, table.types);
   }
   auto& entries = out["entries"] = nlohmann::ordered_json::array();
   for (const auto& e : table.entries) {
     nlohmann::ordered_json entry{{"pages", e.pages}, {"frequency", e.frequency}};
-    if (table.shape == "entries") entry["type"] = name_of(kAccessNames, e.type);
+    if (!hot_cold || table.types == NumaTypes::PerPage) entry["type"] = name_of(kAccessNames, e.type);
     entries.push_back(entry);
   }
   return out;
@@ -305,8 +318,8 @@ NumaConfig read_numa(MapReader& top, const std::string& scenario_dir, EndConditi
   numa.replacement = strategies.defaults(strategies.family().default_policy);
   if (auto section = top.optional("memory")) {
     MapReader memory(*section,
-                     "a mapping with replacement, pages_per_cluster, page_size, disk, local_access and "
-                     "consistency");
+                     "a mapping with replacement, pages_per_cluster, page_size, disk, local_access, "
+                     "consistency and write_miss");
     numa.replacement = strategies.read(memory).choice();
     const auto pages_per_cluster = memory.optional("pages_per_cluster");
     const auto page_size = memory.optional("page_size");
@@ -324,6 +337,7 @@ NumaConfig read_numa(MapReader& top, const std::string& scenario_dir, EndConditi
     if (auto v = memory.optional("local_access"))
       numa.local_access = bounded(*v, 1, 1'000'000'000, "a local access cost in clocks");
     if (auto v = memory.optional("consistency")) numa.consistency = choice(*v, kConsistencyNames);
+    if (auto v = memory.optional("write_miss")) numa.write_miss = choice(*v, kWriteMissNames);
     memory.finish();
   }
   {
@@ -373,6 +387,7 @@ nlohmann::ordered_json numa_json(const NumaConfig& numa) {
   memory["disk"] = numa.disk;
   memory["local_access"] = numa.local_access;
   memory["consistency"] = name_of(kConsistencyNames, numa.consistency);
+  memory["write_miss"] = name_of(kWriteMissNames, numa.write_miss);
   auto& workload = out["workload"];
   workload["work"] = numa.work;
   workload["barrier"] = name_of(kBarrierNames, numa.barrier);
@@ -409,8 +424,8 @@ nlohmann::ordered_json numa_json(const NumaConfig& numa) {
       {"A3", "local_pages per thread and shared_pages per process as each process gives them"},
       {"A4", "shared_rate: each process's share of references to its shared space, as given"},
       {"A5",
-       "reference-frequency tables as given: hot-cold with every page's access mix, or entries of one "
-       "access type each"},
+       "reference-frequency tables as given: hot-cold with its mix as pages of each type (per-page) or as "
+       "every page's references (per-reference), or entries of one access type each"},
       {"A6", fmt::format("barrier {}: at each sync point {}", name_of(kBarrierNames, numa.barrier), barrier)},
       {"A7",
        "sync_interval counts each thread's effective clocks; a range MIN-MAX is drawn once per process, "
@@ -419,6 +434,11 @@ nlohmann::ordered_json numa_json(const NumaConfig& numa) {
                          "({:g} per thread on average)",
                          numa.work)},
       {"A10", fmt::format("aging coefficient C_r = {:g}", numa.aging_coefficient)},
+      {"A13", numa.write_miss == NumaWriteMiss::Remote
+                  ? "write_miss remote: a shared write with no copy here updates every copy and waits for "
+                    "their acknowledgements, keeping no copy"
+                  : "write_miss fetch: a shared write with no copy here fetches a copy first, then updates "
+                    "the others"},
       {"A14",
        fmt::format("a local access costs local_access = {} clk, counted as effective", numa.local_access)},
       {"A28", numa.buffers

@@ -122,6 +122,8 @@ TEST(NumaMachine, SkippingGivesTheSteppedDistributionOfEvents) {
     p->shared_table.compute = 0.6;
     p->shared_table.read = 0.35;
     p->shared_table.write = 0.05;
+    // Every page both read and written, so that the few pages of this machine give events of every kind.
+    p->local_table.types = p->shared_table.types = config::NumaTypes::PerReference;
     resolve(*p);
   }
   numa.processes = {a, b};
@@ -253,11 +255,50 @@ TEST(NumaMachine, APageIsFetchedToAClusterOnceWithoutEvictionOrDrop) {
   }
 }
 
+// A13 (docs/models/numa.md sections 1.3 and 6.1): one process of two threads on clusters 0 and 1, half of
+// whose clocks write its one shared page (the other half compute). The first write loads the page from the
+// disk on its thread's cluster (a disk of 1 clock; with this seed the two threads' first writes do not race
+// to the disk, A17). Under write_miss remote the other thread, with no copy, updates the page's one copy at
+// each write and never fetches one, while the holder writes its only copy with no update. Under fetch the
+// other thread fetches a copy first, and from then on every write of either thread updates the other's copy.
+// Waiting for acknowledgements is comm_updates; waiting for the fetch is comm only.
+TEST(NumaMachine, AWriteWithoutACopyUpdatesEveryCopyUnderRemoteAndFetchesOneUnderFetch) {
+  const auto topology = testing::hand_built_tree({2});
+  auto numa = defaults();
+  numa.policy = sched::numa_allocation_policies().defaults("policy1");
+  numa.time_slice = 5000;
+  numa.slices = 1;
+  numa.disk = 1;
+  numa.processes = {one_page("w", 2, config::NumaAccess::Compute, config::NumaAccess::Write, 0.5)};
+  numa.write_miss = config::NumaWriteMiss::Remote;
+  const auto remote = run(numa, topology, 3).record;
+  const auto& rw = remote.jobs.at(0);
+  ASSERT_EQ(rw.disk_accesses, 1) << "the page is loaded once (the two first writes do not race)";
+  EXPECT_EQ(rw.page_transfers.copies, 0) << "remote: no copy fetched for a write";
+  EXPECT_GT(rw.writes, 100) << "the thread without a copy writes remotely";
+  EXPECT_EQ(remote.messages[static_cast<int>(MessageKind::Update)], rw.writes)
+      << "one copy: one update a write";
+  EXPECT_GT(rw.clocks.comm_updates, 0);
+  EXPECT_EQ(rw.clocks.comm_updates, rw.clocks.comm) << "it waits only for acknowledgements";
+
+  numa.write_miss = config::NumaWriteMiss::Fetch;
+  const auto fetch = run(numa, topology, 3).record;
+  const auto& fw = fetch.jobs.at(0);
+  ASSERT_EQ(fw.disk_accesses, 1);
+  EXPECT_EQ(fw.page_transfers.copies, 1) << "fetch: the other thread copies the page once";
+  EXPECT_GT(fw.writes, rw.writes) << "both threads now update the other's copy";
+  EXPECT_EQ(fetch.messages[static_cast<int>(MessageKind::Update)], fw.writes) << "one other copy each";
+  EXPECT_GT(fw.clocks.comm_updates, 0);
+  EXPECT_LT(fw.clocks.comm_updates, fw.clocks.comm) << "the fetch's wait is comm, not comm_updates";
+}
+
 // Three clusters under one switch, policy1 (the first free clusters from cluster 0), processes a and b of one
 // thread and c of two. The aging formula (section 4.3) moves them: slice 0 a on 0, b on 1, c waits; slice 1 c
-// on 0-1, a on 2, b waits; slice 2 b on 0, c on 1-2, a waits; slice 3 a on 0, b on 1, c waits.
+// on 0-1, a on 2, b waits; slice 2 b on 0, c on 1-2, a waits; slice 3 a on 0, b on 1, c waits. A write
+// with no copy here fetches one first (write_miss fetch, A13), so that every writer holds a copy of its page.
 config::NumaConfig rotation(config::NumaAccess shared) {
   auto numa = defaults();
+  numa.write_miss = config::NumaWriteMiss::Fetch;
   numa.policy = sched::numa_allocation_policies().defaults("policy1");
   numa.time_slice = 2000;
   numa.disk = 100;

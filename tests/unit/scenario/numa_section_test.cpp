@@ -10,6 +10,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
+#include <vector>
 
 #include "config/limits.hpp"
 #include "numa/footprint.hpp"
@@ -79,9 +81,11 @@ TEST_F(NumaScenario, EndAllJobsIsAllowed) {
   EXPECT_EQ(scenario.end, EndCondition::AllJobs);
 }
 
-// A hot-cold table becomes its hot and cold runs, each page weighted by its run's share of the references.
+// A hot-cold table becomes its hot and cold runs, each page weighted by its run's share of the references
+// (types per reference: one run each).
 TEST_F(NumaScenario, HotColdTablesResolveToTheirHotAndColdRuns) {
-  const auto scenario = load_scenario(write(kMinimal));
+  const auto scenario = load_scenario(write(kMinimal), {"workload.local_table={types: per-reference}",
+                                                        "workload.shared_table={types: per-reference}"});
   const auto& p = std::get<NumaConfig>(scenario.model_config).processes[0];
   // Local space: 10 pages, 20% hot = 2 pages taking 80% of the references: 0.4 each; 8 cold share 0.2.
   EXPECT_EQ(p.local_table.shape, "hot-cold");
@@ -101,8 +105,53 @@ TEST_F(NumaScenario, HotColdTablesResolveToTheirHotAndColdRuns) {
   EXPECT_DOUBLE_EQ(p.local_table.write, 0.15);
 }
 
+// The default, types per page (4.2.3 para 5: the type "can be given for each page"): each run split into
+// its compute, read and write pages, counted from the mix by largest remainder, each page of a run keeping
+// the run's weight.
+TEST_F(NumaScenario, HotColdTablesPerPageSplitEachRunIntoThePagesOfEachType) {
+  const auto scenario = load_scenario(write(kMinimal));
+  const auto& p = std::get<NumaConfig>(scenario.model_config).processes[0];
+  EXPECT_EQ(p.local_table.types, NumaTypes::PerPage);
+  const auto runs = [](const NumaTable& t) {
+    std::vector<std::tuple<int, double, NumaAccess>> out;
+    for (const auto& e : t.entries) out.emplace_back(e.pages, std::round(e.frequency * 1e12) / 1e12, e.type);
+    return out;
+  };
+  using enum NumaAccess;
+  // Local, 10 pages: 2 hot (0.4 each): 1 compute (0.5 x 2) and 1 read (0.7 left over beats 0.3); 8 cold
+  // (0.025 each): 4 compute, 2.8 read and 1.2 write round to 4, 3 and 1.
+  EXPECT_EQ(
+      runs(p.local_table),
+      (std::vector<std::tuple<int, double, NumaAccess>>{
+          {1, 0.4, Compute}, {1, 0.4, Read}, {4, 0.025, Compute}, {3, 0.025, Read}, {1, 0.025, Write}}));
+  // Shared, 5 pages: the 1 hot page is compute (the largest share); 4 cold: 2 compute, 1.4 read and 0.6
+  // write round to 2, 1 and 1.
+  EXPECT_EQ(runs(p.shared_table),
+            (std::vector<std::tuple<int, double, NumaAccess>>{
+                {1, 0.8, Compute}, {2, 0.05, Compute}, {1, 0.05, Read}, {1, 0.05, Write}}));
+  // Runs whose shares are whole: 20 pages, half hot taking every reference, mix 0.5 / 0.3 / 0.2.
+  const auto even = std::get<NumaConfig>(
+      load_scenario(write(kMinimal), {"workload.processes.0.local_pages=20",
+                                      "workload.local_table={hot_pages: 0.5, hot_refs: 1, compute: 0.5, "
+                                      "read: 0.3, write: 0.2}"})
+          .model_config);
+  EXPECT_EQ(runs(even.processes[0].local_table),
+            (std::vector<std::tuple<int, double, NumaAccess>>{{5, 0.1, Compute},
+                                                              {3, 0.1, Read},
+                                                              {2, 0.1, Write},
+                                                              {5, 0.0, Compute},
+                                                              {3, 0.0, Read},
+                                                              {2, 0.0, Write}}));
+}
+
 TEST_F(NumaScenario, HotPagesRoundToWholePagesAndAtLeastOne) {
-  const auto file = write(kMinimal);
+  const auto file = write(R"(model: numa
+platform: {file: tree.xml}
+workload:
+  local_table: {types: per-reference}
+  processes:
+    - {threads: 4, local_pages: 10, shared_pages: 5}
+)");
   // 34 pages x 0.2 = 6.8: 7 hot pages.
   auto scenario = load_scenario(file, {"workload.processes.0.local_pages=34"});
   auto table = std::get<NumaConfig>(scenario.model_config).processes[0].local_table;
@@ -120,7 +169,8 @@ TEST_F(NumaScenario, HotPagesRoundToWholePagesAndAtLeastOne) {
   EXPECT_EQ(table.entries[1].pages, 1);
   EXPECT_DOUBLE_EQ(table.entries[1].frequency, 0.2);
   // Every page hot: one run, the references spread evenly (hot_refs has no cold pages to go to).
-  scenario = load_scenario(file, {"workload.local_table={hot_pages: 1, hot_refs: 0.5}"});
+  scenario =
+      load_scenario(file, {"workload.local_table={hot_pages: 1, hot_refs: 0.5, types: per-reference}"});
   table = std::get<NumaConfig>(scenario.model_config).processes[0].local_table;
   ASSERT_EQ(table.entries.size(), 1u);
   EXPECT_EQ(table.entries[0].pages, 10);
@@ -132,7 +182,7 @@ TEST_F(NumaScenario, EntriesTablesAreKeptAsGivenAndAProcesssTableReplacesTheWork
 platform: {file: tree.xml}
 workload:
   shared_rate: 0.25
-  local_table: {hot_pages: 0.5, hot_refs: 0.9, compute: 0.2, read: 0.7, write: 0.1}
+  local_table: {hot_pages: 0.5, hot_refs: 0.9, compute: 0.2, read: 0.7, write: 0.1, types: per-reference}
   processes:
     - {threads: 4, local_pages: 10, shared_pages: 5}
     - threads: 2
@@ -200,9 +250,16 @@ TEST_F(NumaScenario, ResolvedRecordHasEveryKeyTheTablesAndTheChoices) {
   EXPECT_EQ(process["threads"], 4);
   EXPECT_EQ(process["sync_interval"]["min"], 1000);
   EXPECT_EQ(process["local_table"]["shape"], "hot-cold");
-  EXPECT_EQ(process["local_table"]["entries"][0]["pages"], 2);
-  EXPECT_FALSE(process["local_table"]["entries"][0].contains("type"))
-      << "a hot-cold table's types are its mix";
+  EXPECT_EQ(process["local_table"]["types"], "per-page");
+  EXPECT_EQ(process["local_table"]["entries"][0]["pages"], 1);
+  EXPECT_EQ(process["local_table"]["entries"][0]["type"], "compute")
+      << "types per page: each run's pages typed";
+  const auto per_reference =
+      resolved_json(load_scenario(write(kMinimal), {"workload.local_table={types: per-reference}"}));
+  const auto& table = per_reference["workload"]["processes"][0]["local_table"];
+  EXPECT_EQ(table["types"], "per-reference");
+  EXPECT_EQ(table["entries"][0]["pages"], 2);
+  EXPECT_FALSE(table["entries"][0].contains("type")) << "types per reference: every page's are the mix";
   for (const char* a : {"A1", "A2", "A3", "A4", "A5", "A6", "A7", "A9", "A10", "A14", "A28"})
     EXPECT_TRUE(resolved["choices"].contains(a))
         << "expected choice " << a << " in " << resolved["choices"].dump();
