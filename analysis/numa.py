@@ -425,7 +425,8 @@ def claim_c8(frame: pd.DataFrame) -> dict:
         "C8", "As for Strategy1, mostly copy pages are replaced (5.2 paragraph 2, table 5.5: Policy4, w488)",
         "in table 5.5's setting (policy4, w488), per set: copy pages (other's and own copy) are more than "
         "half of strategy1's evictions",
-        "no policy4 w488 strategy1 run (table 5.5's setting)", notes)
+        "no policy4 w488 strategy1 run (table 5.5's setting)" if means.empty
+        else "no eviction in table 5.5's setting (policy4, w488, strategy1)", notes)
 
 
 def claim_c10(frame: pd.DataFrame) -> dict:

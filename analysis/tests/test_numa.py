@@ -189,6 +189,13 @@ def test_a_claim_the_runs_cannot_test_is_not_checked(fixtures):
     assert (w4444.loc["C10", "agree"], w4444.loc["C10", "verdict"]) == ("1 of 1", "holds")
     strategy0 = numa.claims_table(frame[frame["strategy"] == "strategy0"]).set_index("claim")
     assert strategy0.loc["C7", "verdict"] == "not checked" and strategy0.loc["C10", "verdict"] == "not checked"
+    # Runs in table 5.5's setting that evicted nothing: C8 is not checked, and says why (not that a run is missing).
+    no_eviction = frame.copy()
+    for column in [c for c in no_eviction.columns if c.startswith("pages_replaced.")]:
+        no_eviction[column] = 0
+    c8 = numa.claims_table(no_eviction).set_index("claim").loc["C8"]
+    assert c8["verdict"] == "not checked"
+    assert c8["detail"] == "no eviction in table 5.5's setting (policy4, w488, strategy1); set A: no eviction, not counted"
 
 
 def test_claims_compare_means_over_seeds(fixtures):
