@@ -273,6 +273,9 @@ enum class NumaConsistency { Sequential, Release };
 // update every copy from where it is, keeping none ("Every write access starts update processing by
 // sending update messages to every copy", 4.2.4 para 3), or fetch a copy first and then write.
 enum class NumaWriteMiss { Remote, Fetch };
+// Which copy a read with no copy here asks (A12, memory.copy_source): the nearest (fewest hops, ties to the
+// lowest cluster), or the oldest copy still held (the page's first load, while it stays: a home).
+enum class NumaCopySource { Nearest, Oldest };
 
 // A reference-frequency table (thesis 4.2.3): each entry a run of `pages` consecutive pages of the space,
 // each referenced with weight `frequency`, by the access `type`. Built from the hot-cold shape or written
@@ -339,7 +342,8 @@ struct NumaConfig {
   Clocks disk = 10'000;
   Clocks local_access = 1;  // A14
   NumaConsistency consistency = NumaConsistency::Sequential;
-  NumaWriteMiss write_miss = NumaWriteMiss::Remote;  // A13
+  NumaWriteMiss write_miss = NumaWriteMiss::Remote;      // A13
+  NumaCopySource copy_source = NumaCopySource::Nearest;  // A12
   // workload
   double work = 2'000'000;  // effective clocks per thread, on average over a process's threads (A9)
   NumaSyncMembers barrier = NumaSyncMembers::RandomSubset;  // who meets at a sync point (A6)

@@ -143,6 +143,7 @@ struct Machine::Impl final : MemoryObserver {
   const bool end_at_first_finish;
   const bool release;  // memory.consistency release (section 6.7), read once: it is asked at every write
   const bool remote_writes;  // memory.write_miss remote (A13, section 6.1)
+  const bool oldest_source;  // memory.copy_source oldest (A12, section 6.1)
   const bool record_timeline;
   metrics::MessageRecorder* const message_trace;  // null unless messages are traced
   const Execution execution;
@@ -189,6 +190,7 @@ struct Machine::Impl final : MemoryObserver {
         end_at_first_finish(setup.end_at_first_finish),
         release(setup.numa->consistency == config::NumaConsistency::Release),
         remote_writes(setup.numa->write_miss == config::NumaWriteMiss::Remote),
+        oldest_source(setup.numa->copy_source == config::NumaCopySource::Oldest),
         record_timeline(setup.timeline),
         message_trace(setup.messages),
         execution(setup.execution),
@@ -523,15 +525,10 @@ struct Machine::Impl final : MemoryObserver {
     }
     if (pg.copies.empty()) return disk(t, page, write, at);
     if (write && remote_writes) return start_write(t, page, here, -1, at);  // A13: no copy here is made
-    // A12: the copy with the fewest hops, ties to the lowest cluster.
-    int holder = -1, best = std::numeric_limits<int>::max();
-    for (const auto& c : pg.copies) {
-      const int h = hops(here, c.cluster);
-      if (h < best || (h == best && c.cluster < holder)) best = h, holder = c.cluster;
-    }
+    const int holder = memory.copy_source(page, oldest_source, [&](int c) { return hops(here, c); });  // A12
     NUMA_LOG(log_memory, cosched_numa_memory,
              "clock %lld cluster %d: %s misses %s: asks cluster %d (%d hops)", static_cast<long long>(at),
-             here, thread_name(t).c_str(), page_name(page).c_str(), holder, best);
+             here, thread_name(t).c_str(), page_name(page).c_str(), holder, hops(here, holder));
     send({Purpose::Request, id_of(t), page, false, -1, t.process, -1, here, holder},
          MessageKind::Communication, at);
     wait_memory(t, page, write, at);
@@ -636,8 +633,9 @@ struct Machine::Impl final : MemoryObserver {
 
   void arrive(Thread& t, int k, Clock at) {
     Process& p = processes[t.process];
+    set_state(t, State::Sync,
+              at);  // a drain's wait ends here: counted as one (comm_updates) before the op goes
     t.op = Op{OpKind::Barrier};
-    set_state(t, State::Sync, at);
     const Thread& coordinator = threads[p.first_thread + p.sync.coordinator(k)];
     send({Purpose::Arrive, id_of(t), -1, false, -1, t.process, k, where(t), where(coordinator)},
          MessageKind::Communication, at);

@@ -36,7 +36,7 @@ struct Page {
   int index = 0;                 // in its space
   int cluster = -1, frame = -1;  // a local page: where it is (-1: unloaded)
   bool moving = false;           // a local page on its way to its thread's new cluster
-  std::vector<Copy> copies;      // a shared page: its copies
+  std::vector<Copy> copies;      // a shared page: its copies, in the order they were made
 };
 
 // One write's round of the update protocol: the writer, its copy, and the acknowledgements still to come.
@@ -140,6 +140,20 @@ class Memory {
     clusters_[cluster].pending.emplace_back(page, thread);
   }
   std::vector<std::pair<int, int>> take_waiting(int cluster);
+
+  // A12: the cluster a read with no copy asks for one of `page`, which has copies: the holder with the
+  // fewest hops(cluster), ties to the lowest cluster; or, `oldest`, the holder of the oldest copy still held.
+  template <class Hops>
+  int copy_source(int page, bool oldest, Hops&& hops) const {
+    const auto& copies = pages_[page].copies;
+    if (oldest) return copies.front().cluster;
+    int holder = -1, best = 0;
+    for (const auto& c : copies) {
+      const int h = hops(c.cluster);
+      if (holder < 0 || h < best || (h == best && c.cluster < holder)) best = h, holder = c.cluster;
+    }
+    return holder;
+  }
 
   // Thesis 4.2.4's update protocol: a write to a copy that is not the only one pins it and waits for an
   // acknowledgement from every other copy; a write from a cluster with no copy (frame -1, write_miss remote,

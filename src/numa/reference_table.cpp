@@ -26,7 +26,7 @@ std::array<int, 3> typed_pages(const config::NumaTable& table, int pages) {
   for (; left > 0; --left) {
     int best = 0;
     for (int t = 1; t < 3; ++t)
-      if (exact[t] - count[t] > exact[best] - count[best]) best = t;
+      if (exact[t] - count[t] > exact[best] - count[best] + 1e-9) best = t;  // ties: the earlier type
     ++count[best];
   }
   return count;

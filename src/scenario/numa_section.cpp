@@ -50,6 +50,9 @@ const Names<NumaConsistency> kConsistencyNames = {{"sequential", NumaConsistency
                                                   {"release", NumaConsistency::Release}};
 // A13: remote is the thesis's "Every write access starts update processing by sending update messages to
 // every copy" (4.2.4 para 3); fetch is the reading that copies the page first.
+// A12: nearest is the fewest hops; oldest the copy held longest, a home-based reading.
+const Names<NumaCopySource> kCopySourceNames = {{"nearest", NumaCopySource::Nearest},
+                                                {"oldest", NumaCopySource::Oldest}};
 const Names<NumaWriteMiss> kWriteMissNames = {{"remote", NumaWriteMiss::Remote},
                                               {"fetch", NumaWriteMiss::Fetch}};
 
@@ -188,7 +191,7 @@ TableAsRead read_table(const Field& f) {
       if (std::abs(sum - 1) > kMixTolerance)
         write->error(fmt::format(
             "compute + read + write = {:g}; expected the access mix to add up to 1 (each a share of the "
-            "page's references)",
+            "pages, or of each page's references)",
             sum));
     }
   }
@@ -319,7 +322,7 @@ NumaConfig read_numa(MapReader& top, const std::string& scenario_dir, EndConditi
   if (auto section = top.optional("memory")) {
     MapReader memory(*section,
                      "a mapping with replacement, pages_per_cluster, page_size, disk, local_access, "
-                     "consistency and write_miss");
+                     "consistency, write_miss and copy_source");
     numa.replacement = strategies.read(memory).choice();
     const auto pages_per_cluster = memory.optional("pages_per_cluster");
     const auto page_size = memory.optional("page_size");
@@ -338,6 +341,7 @@ NumaConfig read_numa(MapReader& top, const std::string& scenario_dir, EndConditi
       numa.local_access = bounded(*v, 1, 1'000'000'000, "a local access cost in clocks");
     if (auto v = memory.optional("consistency")) numa.consistency = choice(*v, kConsistencyNames);
     if (auto v = memory.optional("write_miss")) numa.write_miss = choice(*v, kWriteMissNames);
+    if (auto v = memory.optional("copy_source")) numa.copy_source = choice(*v, kCopySourceNames);
     memory.finish();
   }
   {
@@ -388,6 +392,7 @@ nlohmann::ordered_json numa_json(const NumaConfig& numa) {
   memory["local_access"] = numa.local_access;
   memory["consistency"] = name_of(kConsistencyNames, numa.consistency);
   memory["write_miss"] = name_of(kWriteMissNames, numa.write_miss);
+  memory["copy_source"] = name_of(kCopySourceNames, numa.copy_source);
   auto& workload = out["workload"];
   workload["work"] = numa.work;
   workload["barrier"] = name_of(kBarrierNames, numa.barrier);
@@ -434,6 +439,11 @@ nlohmann::ordered_json numa_json(const NumaConfig& numa) {
                          "({:g} per thread on average)",
                          numa.work)},
       {"A10", fmt::format("aging coefficient C_r = {:g}", numa.aging_coefficient)},
+      {"A12",
+       numa.copy_source == NumaCopySource::Nearest
+           ? "copy_source nearest: a copy is asked of the holder with the fewest hops, ties to the lowest "
+             "cluster"
+           : "copy_source oldest: a copy is asked of the holder of the oldest copy still held"},
       {"A13", numa.write_miss == NumaWriteMiss::Remote
                   ? "write_miss remote: a shared write with no copy here updates every copy and waits for "
                     "their acknowledgements, keeping no copy"

@@ -181,6 +181,8 @@ const BadNumaCase kBadNumaCases[] = {
      "expected one of sequential, release, got \"weak\""},
     {"consistency-misspelt.yaml", "24:3", "memory.consistancy", "unknown key"},
     {"write-miss-unknown.yaml", "25:15", "memory.write_miss", "expected one of remote, fetch, got \"copy\""},
+    {"copy-source-unknown.yaml", "25:16", "memory.copy_source",
+     "expected one of nearest, oldest, got \"home\""},
     {"types-unknown.yaml", "36:12", "workload.shared_table.types",
      "expected one of per-page, per-reference, got \"per-entry\""},
     {"work-zero.yaml", "26:9", "workload.work", "got \"0\""},

@@ -290,6 +290,17 @@ TEST(NumaMachine, AWriteWithoutACopyUpdatesEveryCopyUnderRemoteAndFetchesOneUnde
   EXPECT_EQ(fetch.messages[static_cast<int>(MessageKind::Update)], fw.writes) << "one other copy each";
   EXPECT_GT(fw.clocks.comm_updates, 0);
   EXPECT_LT(fw.clocks.comm_updates, fw.clocks.comm) << "the fetch's wait is comm, not comm_updates";
+
+  // Release consistency (section 6.7): the writer goes on, and waits for its acknowledgements at its next
+  // sync point (every 200 effective clocks, both threads): that wait, and nothing else, is comm here.
+  numa.write_miss = config::NumaWriteMiss::Remote;
+  numa.consistency = config::NumaConsistency::Release;
+  numa.barrier = config::NumaSyncMembers::All;
+  numa.processes[0].sync_min = numa.processes[0].sync_max = 200;
+  const auto release = run(numa, topology, 3).record.jobs.at(0);
+  EXPECT_GT(release.writes, 100);
+  EXPECT_GT(release.clocks.comm_updates, 0);
+  EXPECT_EQ(release.clocks.comm_updates, release.clocks.comm) << "draining is waiting for acknowledgements";
 }
 
 // Three clusters under one switch, policy1 (the first free clusters from cluster 0), processes a and b of one

@@ -51,6 +51,22 @@ struct Fixture {
   std::optional<Memory::Eviction> evicted;
 };
 
+// A12: a read with no copy asks the nearest holder (ties to the lowest cluster) or, copy_source oldest, the
+// holder of the oldest copy still held. Copies on cluster 1 (made first) and 0; `hops` says 1 is farther.
+TEST(NumaMemory, ACopyIsAskedOfTheNearestHolderOrOfTheOldestCopy) {
+  Fixture f(2);
+  const int page = f.memory.add_page(0, -1, 0);
+  ASSERT_TRUE(f.install(page, 1, 10));
+  ASSERT_TRUE(f.install(page, 0, 20));
+  const auto one_is_far = [](int cluster) { return cluster == 1 ? 3 : 1; };
+  EXPECT_EQ(f.memory.copy_source(page, false, one_is_far), 0) << "nearest";
+  EXPECT_EQ(f.memory.copy_source(page, true, one_is_far), 1) << "oldest, however far";
+  EXPECT_EQ(f.memory.copy_source(page, false, [](int) { return 2; }), 0)
+      << "a tie goes to the lowest cluster";
+  f.memory.remove(1, f.memory.frame_of(page, 1), 30);
+  EXPECT_EQ(f.memory.copy_source(page, true, one_is_far), 0) << "the oldest copy still held";
+}
+
 TEST(NumaMemory, AReadMissAddsACopyAndTheFirstCopyLearnsItNowNeedsUpdates) {
   Fixture f(2);
   const int page = f.memory.add_page(0, -1, 0);  // a shared page of process 0
