@@ -633,8 +633,8 @@ struct Machine::Impl final : MemoryObserver {
 
   void arrive(Thread& t, int k, Clock at) {
     Process& p = processes[t.process];
-    set_state(t, State::Sync,
-              at);  // a drain's wait ends here: counted as one (comm_updates) before the op goes
+    // A drain's wait ends here: it is counted as one (comm_updates) before its op is replaced.
+    set_state(t, State::Sync, at);
     t.op = Op{OpKind::Barrier};
     const Thread& coordinator = threads[p.first_thread + p.sync.coordinator(k)];
     send({Purpose::Arrive, id_of(t), -1, false, -1, t.process, k, where(t), where(coordinator)},

@@ -48,11 +48,11 @@ const Names<NumaSyncMembers> kBarrierNames = {{"random-subset", NumaSyncMembers:
 // 4.2.4: the thesis's sequential consistency; release is the relaxed model of its future work (5.3).
 const Names<NumaConsistency> kConsistencyNames = {{"sequential", NumaConsistency::Sequential},
                                                   {"release", NumaConsistency::Release}};
-// A13: remote is the thesis's "Every write access starts update processing by sending update messages to
-// every copy" (4.2.4 para 3); fetch is the reading that copies the page first.
 // A12: nearest is the fewest hops; oldest the copy held longest, a home-based reading.
 const Names<NumaCopySource> kCopySourceNames = {{"nearest", NumaCopySource::Nearest},
                                                 {"oldest", NumaCopySource::Oldest}};
+// A13: remote is the thesis's "Every write access starts update processing by sending update messages to
+// every copy" (4.2.4 para 3); fetch is the reading that copies the page first.
 const Names<NumaWriteMiss> kWriteMissNames = {{"remote", NumaWriteMiss::Remote},
                                               {"fetch", NumaWriteMiss::Fetch}};
 
@@ -142,8 +142,7 @@ TableAsRead read_table(const Field& f) {
       if (*other)
         (*other)->error(
             "a table is either the hot-cold shape (hot_pages, hot_refs, compute, read, write, types) or a "
-            "list of "
-            "entries; expected this key or 'entries', not both");
+            "list of entries; expected this key or 'entries', not both");
     table.shape = "entries";
     const auto items = out.entries->items("a list of entries {pages, frequency, type}");
     if (items.empty())
