@@ -194,6 +194,7 @@ struct NowJobProfile {
   // parameters (a NowWaitParams).
   PolicyChoice wait;
   int tickets = 100;
+  int nice = 0;  // Linux's fair schedulers (scheduler.policy cfs, eevdf): the weight of its processes
 };
 
 // How messages travel (docs/models/now.md section 2): each on its own (LogP) or sharing links' bandwidth.

@@ -128,7 +128,7 @@ void Node::start() {
   now_ = 0;
   for (std::size_t id = 0; id < processes_.size(); ++id) {
     auto& p = processes_[id];
-    scheduler_->admit(static_cast<int>(id), p.job, layout(p).tickets, 0);
+    scheduler_->admit(static_cast<int>(id), p.job, {layout(p).tickets, layout(p).nice}, 0);
     start_phase(p);
   }
   unfinished_ = static_cast<int>(processes_.size());
@@ -149,7 +149,7 @@ void Node::start_process(int job, int rank, Nanos now) {
   const int id = static_cast<int>(processes_.size()) - 1;
   auto& p = processes_[id];
   p.since = now_;
-  scheduler_->admit(id, p.job, layout(p).tickets, now_);
+  scheduler_->admit(id, p.job, {layout(p).tickets, layout(p).nice}, now_);
   start_phase(p);
   ++unfinished_;
   if (timeline_)
@@ -545,7 +545,7 @@ void Node::start_op(Op op, Nanos end) {
     NOW_LOG(cosched_now_node, running(), "switched in, quantum until t=%ss", at(quantum_end_).c_str());
     // A process woken during the switch may outrank the one switched in.
     if (scheduler_->should_preempt(cpu_process_, now_, 0)) {
-      leave_cpu(LeaveReason::Preempted);
+      leave_cpu(scheduler_->preempt_reason());
       return;
     }
     run_cpu();
@@ -750,10 +750,10 @@ void Node::reschedule_check() {
   if (!scheduler_->should_preempt(cpu_process_, now_, now_ - slice_start_)) return;
   if (interruptible()) {
     interrupt_op();
-    leave_cpu(LeaveReason::Preempted);
+    leave_cpu(scheduler_->preempt_reason());
   } else {
     leave_pending_ = true;
-    pending_reason_ = LeaveReason::Preempted;
+    pending_reason_ = scheduler_->preempt_reason();
   }
 }
 

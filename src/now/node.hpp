@@ -50,6 +50,7 @@ struct JobLayout {
   int processes = 0;
   int barriers = 0;
   int tickets = 100;
+  int nice = 0;
   std::vector<int> workstation_of;                      // by rank
   std::shared_ptr<const barrier::Protocol> barrier;     // who sends which barrier messages
   std::shared_ptr<const barrier::KeepAlive> keepalive;  // the root's keep-alives; null: none (B&M 3.4)

@@ -84,7 +84,7 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
       // An order-aware tree is built during the run, so each job instance has its own (section 4.4).
       if (!protocol || profile.barrier_notify == barrier::TreeKind::OrderAwareSkewed)
         protocol = make_job_protocol(profile, now, latency, parts);
-      jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets,
+      jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets, profile.nice,
                                profile.placement, protocol, parts.keepalive, parts.algorithm, parts.program,
                                parts.prefetch_lead});
     }
@@ -105,6 +105,7 @@ std::vector<JobLayout> stream_layouts(const StreamBuild& build, const config::No
                              profile.processes,
                              profile.barriers,
                              profile.tickets,
+                             profile.nice,
                              {},
                              make_job_protocol(profile, now, latency, parts),
                              parts.keepalive,

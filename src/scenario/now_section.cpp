@@ -94,7 +94,7 @@ barrier::KeepAliveSpec read_keepalive(const Field& f) {
 // the stream).
 void read_profile_keys(MapReader& map, NowJobProfile& job, bool closed);
 
-NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
+NowJobProfile read_job(const Field& f, std::size_t index, int workstations, bool takes_nice) {
   MapReader map(f, "a job profile mapping with processes, barriers and wait");
   NowJobProfile job;
   job.name = fmt::format("job{}", index);
@@ -126,6 +126,12 @@ NowJobProfile read_job(const Field& f, std::size_t index, int workstations) {
     }
   }
   read_profile_keys(map, job, true);
+  if (auto v = map.optional("nice")) {
+    if (!takes_nice) v->error("applies to scheduler.policy cfs and eevdf only (a Linux task's weight)");
+    const auto nice = v->integer();
+    if (nice < -20 || nice > 19) v->fail("a nice value from -20 to 19");
+    job.nice = static_cast<int>(nice);
+  }
   map.finish();
   return job;
 }
@@ -279,8 +285,9 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCo
     if (jobs) {
       auto items = jobs->items("a list of parallel job profiles");
       if (items.empty()) jobs->error("at least one parallel job is needed");
+      const bool takes_nice = sched::local_schedulers().at(now.scheduler.name).nice;
       for (std::size_t i = 0; i < items.size(); ++i)
-        now.jobs.push_back(read_job(items[i], i, now.workstations));
+        now.jobs.push_back(read_job(items[i], i, now.workstations, takes_nice));
     } else {
       now.stream = read_now_stream(*stream, scenario_dir, now.workstations, stream_size);
     }
@@ -336,7 +343,11 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
     return out;
   }
   auto& jobs = out["workload"]["jobs"] = nlohmann::ordered_json::array();
-  for (const auto& job : now.jobs) jobs.push_back(now_profile_json(job));
+  const bool takes_nice = sched::local_schedulers().at(now.scheduler.name).nice;
+  for (const auto& job : now.jobs) {
+    jobs.push_back(now_profile_json(job));
+    if (takes_nice) jobs.back()["nice"] = job.nice;
+  }
   return out;
 }
 

@@ -71,8 +71,8 @@ const char* const kShippedNowScenarios[] = {
     "brim-miller/long.yaml", "brim-miller/arpaci-dusseau.yaml", "scale/news-32.yaml",
 };
 
-const char* const kSchedulers[] = {"{policy: stride}", "{policy: ts}", "{policy: gang}",
-                                   "{policy: stride-credit}"};
+const char* const kSchedulers[] = {"{policy: stride}",        "{policy: ts}",  "{policy: gang}",
+                                   "{policy: stride-credit}", "{policy: cfs}", "{policy: eevdf}"};
 
 const char* const kWaits[] = {
     "{algorithm: block}",    "{algorithm: spin-fixed, spin: 300us}",

@@ -6,8 +6,8 @@
 #
 # The digests are NOT model expectations: they record what the implementation computed when they were
 # recorded, so that a change meant to leave behaviour alone (a refactoring, a speed-up) shows here if it
-# alters a single decision. The NOW variants cover the four local schedulers, every family of waiting
-# algorithm (block, spin, spin-fixed, the two-phase ones, informed waiting), latency 0, barrier trees and
+# alters a single decision. The NOW variants cover the local schedulers, every family of waiting
+# algorithm (block, spin, spin-fixed, the two-phase ones, informed waiting), Linux's cfs and eevdf, latency 0, barrier trees and
 # all-to-all barriers, keep-alives, prefetching, the Arpaci-Dusseau settings, a 128-workstation run and
 # timeline runs, and an open workload (a stream of jobs) under each job scheduler; each NOW variant runs under
 # both engines (`--engine sequential` and `--engine simgrid`), whose files must agree but for `engine` and
@@ -62,6 +62,10 @@ now_cases=(
   "stride-all-to-all|$short|15|$S;$J.barrier={kind: all-to-all}"
   "stride-keepalive|$short|16|$S;$J.barrier={kind: root, keepalive: {start: 3/4, period: 100us, targets: not-arrived}}"
   "stride-credit-prefetch|$short|17|$S;scheduler={policy: stride-credit};$J.wait={algorithm: pairwise, prefetch: true}"
+  "cfs-pairwise|$short|18|$S;scheduler={policy: cfs}"
+  "eevdf-pairwise|$short|19|$S;scheduler={policy: eevdf}"
+  "eevdf-6.6-hz1000-spin-fixed|$short|20|$S;scheduler={policy: eevdf, kernel: \"6.6\", hz: 1000};$J.wait={algorithm: spin-fixed, spin: 300us}"
+  "cfs-hrtick-block|$short|21|$S;scheduler={policy: cfs, features: {HRTICK: true}};$J.wait={algorithm: block}"
   "arpaci-dusseau|$ad|1|$J.barriers=2"
   "news-128|$news128|1|$J.barriers=1;$J.sync_interval=20ms"
   "quickstart-timeline|$nowqs|1|output.timeline=true"

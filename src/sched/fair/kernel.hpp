@@ -53,12 +53,13 @@ struct KernelVersion {
   Time min_granularity;     // CFS: normalized_sysctl_sched_min_granularity
   Time wakeup_granularity;  // CFS: normalized_sysctl_sched_wakeup_granularity
   Time base_slice;          // EEVDF: normalized_sysctl_sched_base_slice
+  // EEVDF rules that changed without a feature switch:
+  bool protect_period = false;  // 6.17+: slice protection lasts until se->vprot (set_protect_slice)
+  bool yield_forfeits = false;  // 6.18: an eligible yielder's vruntime jumps to its deadline
 };
 
 std::span<const KernelVersion> kernel_versions();
 const KernelVersion* kernel_version(std::string_view name);
-// The versions' names as an error lists them: "6.1, 6.6, 6.12, 6.15 or 6.18".
-std::string_view kernel_version_names();
 
 // The factor the tunables are multiplied by on `cpus` CPUs: 1, 1 + ilog2(min(cpus, 8)), or min(cpus, 8).
 unsigned scaling_factor(TunableScaling scaling, int cpus);
@@ -74,6 +75,10 @@ struct Settings {
   unsigned nr_latency = 8;  // sched_nr_latency: latency / min_granularity
   Time base_slice = 750'000;
   Time tick = 4'000'000;  // TICK_NSEC: 1 s / HZ
+  bool protect_period = false;
+  bool yield_forfeits = false;
+  // 6.17+ without RUN_TO_PARITY: the running task is protected for the unscaled base slice.
+  Time min_protect = 700'000;
 
   bool on(Feature feature) const { return features[static_cast<std::size_t>(feature)]; }
   // A version's defaults on `cpus` CPUs under its default (logarithmic) scaling and HZ.

@@ -62,6 +62,19 @@ void RunQueue::update_min_vruntime() {
   min_vruntime_ = std::max(min_vruntime_, v);
 }
 
+bool RunQueue::protected_slice(const Entity& se) const {
+  // 6.17+: protect_slice, vprot > vruntime, whatever RUN_TO_PARITY (which sets vprot's distance); before, the
+  // stash of the deadline at the pick, under RUN_TO_PARITY only.
+  if (s_.protect_period) return se.vprot > se.vruntime;
+  return s_.on(Feature::RunToParity) && se.protect;
+}
+
+Time RunQueue::request_end(const Entity& se) const {
+  // 6.17+: update_curr reschedules when the protection ends ("Always trigger resched at the end of a protected
+  // period"), which without RUN_TO_PARITY is before the deadline.
+  return s_.protect_period ? std::min(se.deadline, se.vprot) : se.deadline;
+}
+
 bool RunQueue::update_deadline(Entity& se) {
   if (se.vruntime < se.deadline) return false;
   se.slice = s_.base_slice;
@@ -124,8 +137,10 @@ void RunQueue::update(Time now) {
     }
   }
   advance_curr(now);
-  // update_curr at this event: a request whose deadline was reached is renewed here too.
+  // update_curr at this event: a request whose deadline was reached is renewed here too; 6.17+ also
+  // reschedules once the protection is over.
   if (eevdf && update_deadline(c) && nr_running_ > 1) need_resched_ = true;
+  if (eevdf && s_.protect_period && nr_running_ > 1 && !protected_slice(c)) need_resched_ = true;
 }
 
 std::optional<Time> RunQueue::resched_time() const {
@@ -136,8 +151,8 @@ std::optional<Time> RunQueue::resched_time() const {
   const Entity& c = *curr_;
   const Time ran = c.sum_exec - c.prev_sum_exec;
   if (s_.algorithm == Algorithm::Eevdf) {
-    // update_deadline at a tick: vruntime has reached the deadline.
-    Time due = tick_at_or_after(time_vruntime_reaches(c.deadline));
+    // update_deadline at a tick: vruntime has reached the deadline (or, 6.17+, the end of the protection).
+    Time due = tick_at_or_after(time_vruntime_reaches(request_end(c)));
     // hrtick_start_fair: a timer when the slice's real time has run.
     if (s_.on(Feature::Hrtick)) due = std::min(due, last_update_ + std::max<Time>(0, c.slice - ran));
     return due;
@@ -145,14 +160,15 @@ std::optional<Time> RunQueue::resched_time() const {
   // check_preempt_tick: it ran more than its ideal slice, or, past the minimum granularity, its vruntime
   // leads the leftmost's by more than the ideal slice.
   const Time ideal = sched_slice(c);
+  // hrtick_start_fair arms the timer at the slice's end, and entity_tick then skips check_preempt_tick
+  // ("if (!sched_feat(DOUBLE_TICK) && hrtimer_active(&rq->hrtick_timer)) return;").
+  if (s_.on(Feature::Hrtick)) return last_update_ + std::max<Time>(0, ideal - ran);
   Time when = last_update_ + std::max<Time>(0, ideal + 1 - ran);
   if (const Entity* left = leftmost()) {
     const Time granted = last_update_ + std::max<Time>(0, s_.min_granularity - ran);
     when = std::min(when, std::max(granted, time_vruntime_reaches(left->vruntime + ideal + 1)));
   }
-  Time due = tick_at_or_after(when);
-  if (s_.on(Feature::Hrtick)) due = std::min(due, last_update_ + std::max<Time>(0, ideal - ran));
-  return due;
+  return tick_at_or_after(when);
 }
 
 Time RunQueue::sched_slice(const Entity& se) const {
@@ -344,8 +360,7 @@ bool RunQueue::wakeup_preempt(Entity& woken, Time now) {
     return true;
   }
   if (!s_.on(Feature::WakeupPreemption)) return false;
-  // PREEMPT_SHORT: a task with a shorter request cancels the running one's protection.
-  if (s_.on(Feature::PreemptShort) && woken.slice < curr_->slice) curr_->protect = false;
+  // PREEMPT_SHORT needs a shorter slice than the running task's: every task has the base slice here.
   if (pick_eevdf() != &woken) return false;
   need_resched_ = true;
   return true;
@@ -398,7 +413,7 @@ Entity* RunQueue::pick_eevdf() const {
   };
   if (nr_running_ == 1) return curr ? curr : first_by_deadline(false);
   if (curr && !eligible(*curr)) curr = nullptr;
-  if (s_.on(Feature::RunToParity) && curr && curr->protect) return curr;
+  if (curr && protected_slice(*curr)) return curr;
   Entity* best = first_by_deadline(true);
   if (!best || (curr && curr->deadline < best->deadline)) best = curr;
   if (!best) best = leftmost();  // no eligible entity: the kernel's fallback to the leftmost
@@ -422,6 +437,13 @@ Entity* RunQueue::pick(Time now, std::vector<Entity*>* left) {
     curr_ = se;
     se->prev_sum_exec = se->sum_exec;
     se->protect = true;
+    if (s_.protect_period) {
+      // set_protect_slice: until the deadline, or for the smallest queued slice (RUN_TO_PARITY; every slice is
+      // the base slice here) or the unscaled base slice (without it) if that ends first.
+      const Time slice = std::min(s_.on(Feature::RunToParity) ? se->slice : s_.min_protect, se->slice);
+      se->vprot = se->deadline;
+      if (slice != se->slice) se->vprot = std::min(se->vprot, se->vruntime + calc_delta_fair(slice, se->load));
+    }
     last_update_ = now;
     need_resched_ = false;
     return se;
@@ -434,9 +456,15 @@ void RunQueue::yield(Time now) {
   update(now);
   if (s_.algorithm == Algorithm::Cfs) {
     skip_ = curr_;  // set_skip_buddy
-  } else {
+  } else if (!s_.yield_forfeits) {
     curr_->deadline += calc_delta_fair(curr_->slice, curr_->load);  // a new request past the current one
     curr_->protect = false;
+  } else if (eligible(*curr_)) {
+    // 6.18: the yielder forfeits the rest of its request.
+    curr_->vruntime = curr_->deadline;
+    curr_->deadline += calc_delta_fair(curr_->slice, curr_->load);
+    curr_->protect = false;
+    update_min_vruntime();
   }
   need_resched_ = true;
 }

@@ -25,8 +25,9 @@ struct Entity {
   Time prev_sum_exec = 0;  // sum_exec when it was last picked
   bool on_rq = false;      // queued or running (the kernel's se->on_rq)
   bool delayed = false;    // DELAY_DEQUEUE: it slept but stays queued until eligible
-  bool protect =
-      false;  // RUN_TO_PARITY: picked and its deadline not renewed since (the kernel's vlag == deadline)
+  // 6.6-6.15: picked and its deadline not renewed since (the kernel's stash vlag == deadline).
+  bool protect = false;
+  Time vprot = 0;  // 6.17+: protected from wakeup preemption while vruntime < vprot
   bool rel_deadline = false;  // PLACE_REL_DEADLINE: `deadline` holds deadline - vruntime while migrating
   std::uint64_t order = 0;    // when it entered the tree: ties go to the earlier one (an rbtree's insertion)
 };
@@ -103,6 +104,10 @@ class RunQueue {
   void update_min_vruntime();
   // EEVDF: renews the request when vruntime has reached the deadline; true when it did (update_deadline).
   bool update_deadline(Entity& se);
+  // EEVDF: is the running task's slice protected (RUN_TO_PARITY, protect_slice)? And until what vruntime
+  // does its request or protection last, whichever ends first (a tick then reschedules)?
+  bool protected_slice(const Entity& se) const;
+  Time request_end(const Entity& se) const;
   // The first tick at or after `t` (or `t` itself under HRTICK when `exact`).
   Time tick_at_or_after(Time t) const;
   // The earliest time curr's virtual runtime reaches `target` if it runs on from last_update_.

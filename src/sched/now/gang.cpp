@@ -133,7 +133,7 @@ const Gang::Process& Gang::find(ProcessId process) const {
   return const_cast<Gang*>(this)->find(process);
 }
 
-void Gang::admit(ProcessId process, JobId job, int, SimTime now) {
+void Gang::admit(ProcessId process, JobId job, ProcessShare, SimTime now) {
   if (!matrix_->has_job(job)) {
     throw std::invalid_argument(
         fmt::format("gang: process {} belongs to job {}, which has no row in the matrix", process, job));

@@ -83,7 +83,7 @@ class Gang final : public LocalScheduler {
  public:
   explicit Gang(std::shared_ptr<GangMatrix> matrix);
 
-  void admit(ProcessId process, JobId job, int tickets, SimTime now) override;
+  void admit(ProcessId process, JobId job, ProcessShare share, SimTime now) override;
   void wake(ProcessId process, SimTime now) override;
   void leave_cpu(ProcessId process, LeaveReason reason, SimTime now, SimTime ran) override;
   std::optional<ProcessId> pick_next(SimTime now) override;

@@ -24,12 +24,20 @@ enum class LeaveReason {
   Finished,        // it exited
 };
 
+// What a process's job gives it of its workstation: tickets (stride scheduling) and a nice value (Linux's fair
+// schedulers); each policy reads its own.
+struct ProcessShare {
+  constexpr ProcessShare(int tickets_, int nice_ = 0) : tickets(tickets_), nice(nice_) {}  // NOLINT: tickets alone
+  int tickets;
+  int nice;
+};
+
 class LocalScheduler {
  public:
   virtual ~LocalScheduler() = default;
 
   // Declares a process of `job` on this workstation; it becomes runnable at `now`.
-  virtual void admit(ProcessId process, JobId job, int tickets, SimTime now) = 0;
+  virtual void admit(ProcessId process, JobId job, ProcessShare share, SimTime now) = 0;
   // A blocked process was woken by a message and is runnable again.
   virtual void wake(ProcessId process, SimTime now) = 0;
   // The running process leaves the CPU after running `ran` since it was dispatched (or since its last
@@ -41,6 +49,9 @@ class LocalScheduler {
   virtual SimTime time_slice(ProcessId process, SimTime now) const = 0;
   // Asked after wake() and tick(): should a ready process take the CPU from `running` now?
   virtual bool should_preempt(ProcessId running, SimTime now, SimTime ran) const = 0;
+  // Why the running process leaves when should_preempt says so: a better process took the CPU, or (Linux's
+  // fair schedulers, whose slices end at ticks) its slice is over.
+  virtual LeaveReason preempt_reason() const { return LeaveReason::Preempted; }
   // The next time the scheduler wants tick() called (TS once-per-second update, gang slot boundary).
   virtual std::optional<SimTime> next_tick() const = 0;
   virtual void tick(SimTime now) = 0;
@@ -64,6 +75,8 @@ struct LocalSchedulerEntry {
   // entry asks for one). Throws std::invalid_argument naming the setting when the configuration is refused.
   std::unique_ptr<LocalScheduler> (*make)(const config::PolicyParams& params,
                                           std::shared_ptr<GangMatrix> gang_matrix);
+  // Its processes are weighted by their jobs' nice values (workload.jobs[].nice).
+  bool nice = false;
 };
 
 // scheduler.context_switch, which every policy takes, placed among its own keys where its errors come.

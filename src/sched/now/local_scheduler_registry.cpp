@@ -1,5 +1,6 @@
 #include "sched/now/local_scheduler_registry.hpp"
 
+#include "sched/now/fair.hpp"
 #include "sched/now/gang.hpp"
 #include "sched/now/stride.hpp"
 #include "sched/now/stride_credit.hpp"
@@ -13,6 +14,8 @@ const LocalSchedulerEntry* const kEntries[] = {
     &kTimeSharingEntry,
     &kStrideEntry,
     &kStrideCreditEntry,
+    &kCfsEntry,
+    &kEevdfEntry,
 };
 
 }  // namespace

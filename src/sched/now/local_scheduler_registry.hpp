@@ -10,7 +10,7 @@
 
 namespace cosched::sched {
 
-// Every policy, in the order error messages list them (gang, ts, stride, stride-credit).
+// Every policy, in the order error messages list them (gang, ts, stride, stride-credit, cfs, eevdf).
 const config::PolicyRegistry<LocalSchedulerEntry>& local_schedulers();
 
 }  // namespace cosched::sched

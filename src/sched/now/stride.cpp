@@ -43,7 +43,8 @@ double Stride::pass_charge(ProcessId process, SimTime ran) const {
   return find(process).stride * static_cast<double>(ran) / static_cast<double>(quantum_);
 }
 
-void Stride::admit(ProcessId process, JobId job, int tickets, SimTime now) {
+void Stride::admit(ProcessId process, JobId job, ProcessShare share, SimTime now) {
+  const int tickets = share.tickets;
   if (tickets <= 0) {
     throw std::invalid_argument(fmt::format(
         "stride: job {} gives process {} {} tickets; expected a positive number", job, process, tickets));

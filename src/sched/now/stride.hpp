@@ -19,7 +19,7 @@ class Stride : public LocalScheduler {
   // or its quantum ends (none, Waldspurger & Weihl's rule).
   explicit Stride(SimTime quantum, bool preempt_on_wake = true);
 
-  void admit(ProcessId process, JobId job, int tickets, SimTime now) final;
+  void admit(ProcessId process, JobId job, ProcessShare share, SimTime now) final;
   void wake(ProcessId process, SimTime now) final;
   void leave_cpu(ProcessId process, LeaveReason reason, SimTime now, SimTime ran) final;
   std::optional<ProcessId> pick_next(SimTime now) final;

@@ -54,7 +54,7 @@ bool TimeSharing::has_ready() const {
   return highest_ready_level() >= 0;
 }
 
-void TimeSharing::admit(ProcessId process, JobId, int, SimTime) {
+void TimeSharing::admit(ProcessId process, JobId, ProcessShare, SimTime) {
   if (processes_.contains(process)) {
     throw std::logic_error(fmt::format("time-sharing: process {} admitted twice", process));
   }

@@ -28,7 +28,7 @@ class TimeSharing final : public LocalScheduler {
                        SleepReturn sleep_return = SleepReturn::Always,
                        TsDispatchTable table = TsDispatchTable::solaris_default());
 
-  void admit(ProcessId process, JobId job, int tickets, SimTime now) override;
+  void admit(ProcessId process, JobId job, ProcessShare share, SimTime now) override;
   void wake(ProcessId process, SimTime now) override;
   void leave_cpu(ProcessId process, LeaveReason reason, SimTime now, SimTime ran) override;
   std::optional<ProcessId> pick_next(SimTime now) override;

@@ -51,7 +51,7 @@ TEST_P(EveryVersion, NiceZeroAgainstNiceFiveDivideTheCpu1024To335) {
   EXPECT_NEAR(ratio / (1024.0 / 335.0), 1.0, 0.001) << "CPU time ratio " << ratio;
 }
 
-INSTANTIATE_TEST_SUITE_P(Versions, EveryVersion, ::testing::Values("6.1", "6.6", "6.12", "6.15"),
+INSTANTIATE_TEST_SUITE_P(Versions, EveryVersion, ::testing::Values("6.1", "6.6", "6.12", "6.15", "6.18"),
                          [](const auto& info) {
                            std::string name = std::string("v") + info.param;
                            for (char& c : name)
@@ -82,41 +82,48 @@ TEST(Eevdf, ALoneTasksRequestIsTheBaseSliceTimesTheFactor) {
   cpu.start(a);
   cpu.run_until(50 * kMs);
   EXPECT_EQ(a.slice, 2250 * kUs);
-  // Its first request is half of it (1.125 ms): renewed at the 2 ms tick, then every third tick (2.25 ms
-  // rounds up to 3 ticks): at 50 ms = 2 + 16 x 3 ms, to a full request.
-  EXPECT_EQ(a.deadline - a.vruntime, 2250 * kUs);
+  // 6.6.9 gives a new task a full request (2.25 ms): renewed at the 3 ms tick, then every third tick (2.25 ms
+  // rounds up to 3 ticks), last at 48 ms, to 48 + 2.25 ms.
   EXPECT_EQ(a.vruntime, 50 * kMs);
+  EXPECT_EQ(a.deadline, 50250 * kUs);
 }
 
 TEST(Eevdf, UnderHrtickTwoTasksAlternateEveryScaledBaseSliceExactly) {
-  auto s = version_settings("6.6", 4);
-  s.features[static_cast<std::size_t>(Feature::Hrtick)] = true;
-  Cpu cpu(s);
-  Entity a = task(0);
-  Entity b = task(1);
-  cpu.start(a);
-  cpu.start(b);
-  cpu.run_until(20 * kMs);
-  // Both start with half a request (PLACE_DEADLINE_INITIAL), 1.125 ms, which the 2 ms tick finds reached
-  // before the high-resolution timer (armed for the whole 2.25 ms slice, hrtick_start_fair) fires. From then
-  // on every request is a full 2.25 ms from the pick, which the timer ends before the next tick: each run is
-  // exactly the scaled base slice.
-  const Picks expected = {{0, 0},           {2000 * kUs, 1},  {4000 * kUs, 0},  {6250 * kUs, 1},
-                          {8500 * kUs, 0},  {10750 * kUs, 1}, {13000 * kUs, 0}, {15250 * kUs, 1},
-                          {17500 * kUs, 0}, {19750 * kUs, 1}};
-  EXPECT_EQ(cpu.picks, expected);
+  // 4 CPUs: factor 3, 2.25 ms requests. The high-resolution timer ends a slice when its real time since the pick
+  // has run (hrtick_start_fair), before the next tick. 6.6.9 starts both with a full request: every run is
+  // exactly 2.25 ms. 6.12 starts them with half a request (1.125 ms), which the 2 ms tick finds reached before
+  // the timer (armed for the whole slice) fires; from then on every run is 2.25 ms.
+  const std::pair<const char*, Picks> cases[] = {
+      {"6.6",
+       {{0, 0}, {2250 * kUs, 1}, {4500 * kUs, 0}, {6750 * kUs, 1}, {9000 * kUs, 0}, {11250 * kUs, 1},
+        {13500 * kUs, 0}, {15750 * kUs, 1}, {18000 * kUs, 0}}},
+      {"6.12",
+       {{0, 0}, {2000 * kUs, 1}, {4000 * kUs, 0}, {6250 * kUs, 1}, {8500 * kUs, 0}, {10750 * kUs, 1},
+        {13000 * kUs, 0}, {15250 * kUs, 1}, {17500 * kUs, 0}, {19750 * kUs, 1}}},
+  };
+  for (const auto& [version, expected] : cases) {
+    auto s = version_settings(version, 4);
+    s.features[static_cast<std::size_t>(Feature::Hrtick)] = true;
+    Cpu cpu(s);
+    Entity a = task(0);
+    Entity b = task(1);
+    cpu.start(a);
+    cpu.start(b);
+    cpu.run_until(20 * kMs);
+    EXPECT_EQ(cpu.picks, expected) << version;
+  }
 }
 
 TEST(Eevdf, TwoTasksAlternateAtTheTicksThatFindTheirDeadlinesReached) {
-  // 6.6, HZ 1000. A and B start at V = 0 with deadlines 0.375 ms (half a slice). A runs first (queued first);
-  // its deadline is reached at 0.375 ms but checked at the 1 ms tick, where A's vruntime is 1 ms: its new
-  // deadline is 1.75 ms and B, eligible (V = 0.5 ms), runs. And so on, every tick.
+  // 6.6, HZ 1000. A and B start at V = 0 with deadlines 0.75 ms (6.6.9 gives a new task a full request). A
+  // runs first (queued first); its deadline is reached at 0.75 ms but checked at the 1 ms tick, where A's
+  // vruntime is 1 ms: its new deadline is 1.75 ms and B, eligible (V = 0.5 ms), runs. And so on, every tick.
   Cpu cpu(version_settings("6.6"));
   Entity a = task(0);
   Entity b = task(1);
   cpu.start(a);
   cpu.start(b);
-  EXPECT_EQ(a.deadline, 375 * kUs);
+  EXPECT_EQ(a.deadline, 750 * kUs);
   cpu.run_until(4 * kMs + 1);
   EXPECT_EQ(cpu.picks, (Picks{{0, 0}, {1 * kMs, 1}, {2 * kMs, 0}, {3 * kMs, 1}, {4 * kMs, 0}}));
   EXPECT_EQ(a.deadline, 2 * kMs + 750 * kUs);
@@ -316,6 +323,43 @@ TEST(Yield, CfsSkipsTheYielderAndEevdfPushesItsDeadline) {
     EXPECT_EQ(first->deadline, deadline + 750 * kUs);
     cpu.rq.put_prev(100 * kUs);
     EXPECT_NE(cpu.rq.pick(100 * kUs), first);
+  }
+  {
+    // 6.18: an eligible yielder forfeits the rest of its request: its vruntime jumps to its deadline.
+    Cpu cpu(version_settings("6.18"));
+    Entity a = task(0);
+    Entity b = task(1);
+    cpu.start(a);
+    cpu.start(b);
+    ASSERT_EQ(cpu.rq.pick(0), &a);
+    const Time deadline = a.deadline;
+    cpu.rq.yield(0);  // at V: eligible
+    EXPECT_EQ(a.vruntime, deadline);
+    EXPECT_EQ(a.deadline, deadline + 700 * kUs);
+    // A's vruntime now leads V: it is no longer eligible, and yielding again changes nothing.
+    cpu.rq.update(100 * kUs);
+    ASSERT_FALSE(cpu.rq.eligible(a));
+    const Time v = a.vruntime;
+    cpu.rq.yield(100 * kUs);
+    EXPECT_EQ(a.vruntime, v);
+  }
+}
+
+TEST(Eevdf, SinceSixSeventeenNoRunToParityStillProtectsTheUnscaledBaseSlice) {
+  // 6.18 on 4 CPUs: 2.1 ms requests, new tasks' first ones 1.05 ms. Under RUN_TO_PARITY the running task is
+  // protected until its deadline: A runs to the 2 ms tick. Without it, set_protect_slice protects only the
+  // unscaled 0.7 ms, and update_curr reschedules at the first tick past it: B runs from 1 ms.
+  for (const bool parity : {true, false}) {
+    auto s = version_settings("6.18", 4);
+    s.features[static_cast<std::size_t>(Feature::RunToParity)] = parity;
+    Cpu cpu(s);
+    Entity a = task(0);
+    Entity b = task(1);
+    cpu.start(a);
+    cpu.start(b);
+    cpu.run_until(2 * kMs + 1);
+    ASSERT_GE(cpu.picks.size(), 2u);
+    EXPECT_EQ(cpu.picks[1], (std::pair<Time, int>{parity ? 2 * kMs : 1 * kMs, 1})) << parity;
   }
 }
 
