@@ -84,28 +84,35 @@ constinit const config::PolicyKey kTunableScalingKey = {
 
 namespace {
 
-template <std::optional<Time> FairKnobs::*member>
+// The bounds sched_setattr puts on a task's slice (0.1 ms to 100 ms), stretched to 1 s, keep every tunable
+// from turning a run into a storm of slice ends; the wakeup granularity may be 0 (every wakeup preempts).
+template <std::optional<Time> FairKnobs::*member, Time kMin>
 void read_tunable(const config::Field& f, config::PolicyParams& params) {
-  knobs_of(params).*member = config::duration(f);
+  const Time value = config::duration(f, kMin == 0);
+  if (value < kMin || value > 1'000'000'000)
+    f.fail(kMin == 0 ? "a duration from 0 to 1s" : "a duration from 100us to 1s");
+  knobs_of(params).*member = value;
 }
 
 }  // namespace
 
 constinit const config::PolicyKey kLatencyKey = {
-    "latency", "CFS's sched_latency, the period its runnable tasks share (duration; default 6ms x the factor)",
-    read_tunable<&FairKnobs::latency>};
+    "latency", "CFS's sched_latency, the period its runnable tasks share (duration from 100us to 1s; default 6ms x the "
+    "factor)",
+    read_tunable<&FairKnobs::latency, 100'000>};
 constinit const config::PolicyKey kMinGranularityKey = {
     "min_granularity",
-    "CFS's min_granularity, the shortest slice (duration; default 0.75ms x the factor)",
-    read_tunable<&FairKnobs::min_granularity>};
+    "CFS's min_granularity, the shortest slice (duration from 100us to 1s; default 0.75ms x the factor)",
+    read_tunable<&FairKnobs::min_granularity, 100'000>};
 constinit const config::PolicyKey kWakeupGranularityKey = {
     "wakeup_granularity",
-    "CFS's wakeup_granularity, how far behind a woken task must be to preempt (duration; default 1ms x the "
-    "factor)",
-    read_tunable<&FairKnobs::wakeup_granularity>};
+    "CFS's wakeup_granularity, how far behind a woken task must be to preempt (duration from 0 to 1s; "
+    "default 1ms x the factor)",
+    read_tunable<&FairKnobs::wakeup_granularity, 0>};
 constinit const config::PolicyKey kBaseSliceKey = {
-    "base_slice", "EEVDF's base_slice, the length of a request (duration; default 0.75ms x the factor)",
-    read_tunable<&FairKnobs::base_slice>};
+    "base_slice", "EEVDF's base_slice, the length of a request (duration from 100us to 1s; default 0.75ms x the factor, "
+    "0.70ms from 6.15)",
+    read_tunable<&FairKnobs::base_slice, 100'000>};
 
 constinit const config::PolicyKey kFeaturesKey = {
     "features",
