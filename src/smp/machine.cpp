@@ -251,6 +251,7 @@ void Machine::apply_change() {
     }
   }
   if (!before_switch()) dispatch_idle();
+  if (!scheduler_->change_is_repartition()) return;
   for (int job = 0; job < static_cast<int>(jobs_.size()); ++job) recheck_spinners(job);
 }
 

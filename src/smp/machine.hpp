@@ -173,6 +173,7 @@ class Machine final : private sched::SmpHost {
   int address_space(ThreadId thread) const override { return threads_[thread].address_space; }
   void settle_running() override;
   void slices_changed() override;
+  void resched_cpu(CpuId cpu) override { set_need_resched(cpu); }
 
   void note(TraceKind kind, CpuId cpu, ThreadId thread);
   void apply_change();

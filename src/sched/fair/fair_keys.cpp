@@ -50,8 +50,8 @@ std::string_view FairKnobs::inert(Feature feature) const {
 
 constinit const config::PolicyKey kKernelKey = {
     "kernel",
-    "the Linux version whose defaults apply: 6.1 for cfs; 6.6, 6.12 or 6.15 for eevdf (default 6.1 for cfs, "
-    "6.12 for eevdf)",
+    "the Linux version whose defaults apply: 6.1 for cfs; 6.6, 6.12, 6.15 or 6.18 for eevdf (default 6.1 for "
+    "cfs, 6.12 for eevdf)",
     [](const config::Field& f, config::PolicyParams& params) {
       auto& knobs = knobs_of(params);
       const auto text = f.scalar("a kernel version");

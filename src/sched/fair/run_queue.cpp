@@ -103,7 +103,9 @@ Time RunQueue::time_vruntime_reaches(Time target) const {
 }
 
 void RunQueue::update(Time now) {
-  if (!curr_ || now <= last_update_) return;
+  // At the instant of the last update too: a queue that just grew may find the running task's slice
+  // already over (under HRTICK, hrtick_update then reschedules at once).
+  if (!curr_ || now < last_update_) return;
   const bool eevdf = s_.algorithm == Algorithm::Eevdf;
   Entity& c = *curr_;
   if (nr_running_ > 1) {

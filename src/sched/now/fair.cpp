@@ -35,11 +35,16 @@ void FairScheduler::wake(ProcessId process, SimTime now) {
   auto& e = find(process);
   // update_curr first: a slice found over here is a quantum's end, not a preemption by the woken process.
   rq_.update(now);
-  const bool expired = rq_.need_resched();
+  bool expired = rq_.need_resched();
   if (e.delayed) {
     rq_.requeue(e, now);
   } else {
     rq_.enqueue(e, fair::Enqueue::Wakeup, now);
+  }
+  // The queue grew: under HRTICK the running process's slice may be over already (hrtick_update).
+  if (!expired) {
+    rq_.update(now);
+    expired = rq_.need_resched();
   }
   if (expired) {
     reason_ = LeaveReason::QuantumExpired;

@@ -1,5 +1,6 @@
 #include "sched/smp/smp_policy_registry.hpp"
 
+#include "sched/smp/fair.hpp"
 #include "sched/smp/linux24.hpp"
 #include "sched/smp/partitioned.hpp"
 #include "sched/smp/round_robin.hpp"
@@ -11,6 +12,8 @@ const SmpSchedulerEntry* const kEntries[] = {
     &kRoundRobinEntry,
     &kLinux24Entry,
     &kPartitionedEntry,
+    &kSmpCfsEntry,
+    &kSmpEevdfEntry,
 };
 
 }  // namespace

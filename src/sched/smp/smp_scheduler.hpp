@@ -51,8 +51,11 @@ class SmpHost {
   virtual void settle_running() = 0;
   // Every thread's time slice changed (a Linux epoch): the machine re-reads those of running threads.
   virtual void slices_changed() = 0;
-  // The machine's clock, in cycles (for the policy's log lines).
+  // The machine's clock, in cycles.
   virtual Cycles now() const = 0;
+  // `cpu` must run schedule() at its next chance (need_resched), for a policy that moved a thread to its
+  // queue outside a wake-up (load balancing).
+  virtual void resched_cpu(CpuId /*cpu*/) {}
 };
 
 class SmpScheduler {
@@ -100,6 +103,9 @@ class SmpScheduler {
   virtual std::optional<Cycles> next_change() const { return std::nullopt; }
   virtual void change(Cycles /*now*/) {}
   virtual bool cpu_usable(CpuId /*cpu*/) const { return true; }
+  // Whether change() redraws partitions, which waiting algorithms watching the machine then see (the
+  // machine rechecks their spins); false for a policy whose changes only move queued threads.
+  virtual bool change_is_repartition() const { return true; }
 
  protected:
   SmpHost* host_ = nullptr;

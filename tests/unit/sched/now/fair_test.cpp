@@ -60,6 +60,26 @@ TEST(FairLocalScheduler, AWakeUpThatWinsThePickPreempts) {
   EXPECT_EQ(s.pick_next(50 * kMs), 1);
 }
 
+TEST(FairLocalScheduler, UnderHrtickAWakeUpFindingTheSliceOverReschedulesAtOnce) {
+  // EEVDF 6.12 with HRTICK: process 0 runs alone far past its request; process 1 wakes with a later deadline
+  // and does not win the pick, but the running process's slice is over: hrtick_update reschedules at once.
+  auto s = settings("6.12");
+  s.features[static_cast<std::size_t>(fair::Feature::Hrtick)] = true;
+  FairScheduler f(s);
+  f.admit(0, 0, {100}, 0);
+  f.admit(1, 1, {100}, 0);
+  ASSERT_EQ(f.pick_next(0), 0);
+  f.tick(1 * kMs);
+  f.leave_cpu(0, LeaveReason::QuantumExpired, 1 * kMs, 1 * kMs);
+  ASSERT_EQ(f.pick_next(1 * kMs), 1);
+  f.leave_cpu(1, LeaveReason::Blocked, 1100 * kUs, 100 * kUs);
+  ASSERT_EQ(f.pick_next(1100 * kUs), 0);
+  f.wake(1, 20 * kMs);
+  EXPECT_TRUE(f.should_preempt(0, 20 * kMs, 0));
+  EXPECT_EQ(f.preempt_reason(), LeaveReason::QuantumExpired);
+  EXPECT_FALSE(f.next_tick()) << "decided: no tick is asked for";
+}
+
 TEST(FairLocalScheduler, NiceWeightsTheProcesses) {
   FairScheduler s(settings("6.12"));
   s.admit(0, 0, {100, 0}, 0);

@@ -35,7 +35,7 @@ TEST(SmpPolicyRegistry, RoundRobinAndLinuxAreEntries) {
   ASSERT_NE(registry.find("rr"), nullptr);
   ASSERT_NE(registry.find("linux24"), nullptr);
   EXPECT_EQ(registry.find("fifo"), nullptr);
-  EXPECT_EQ(registry.names(), "rr, linux24 or partitioned");
+  EXPECT_EQ(registry.names(), "rr, linux24, partitioned, cfs or eevdf");
   for (const auto* entry : registry.entries())
     for (const auto& key : entry->spec.keys)
       EXPECT_FALSE(key.doc.empty()) << entry->spec.name << "'s key " << key.name
