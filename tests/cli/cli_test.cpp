@@ -29,6 +29,10 @@ struct BadCase {
 };
 
 const BadCase kBadCases[] = {
+    {"smp-eevdf-platform-file.yaml", "6:11", "scheduler.policy", "need platform.cpus"},
+    {"smp-eevdf-preempt-short.yaml", "7:29", "scheduler.features.PREEMPT_SHORT", "never applies"},
+    {"smp-cfs-migration-cost-negative.yaml", "7:19", "scheduler.migration_cost", "got \"-1\""},
+    {"smp-kernel-on-rr.yaml", "7:3", "scheduler.kernel", "unknown key"},
     {"yaml-syntax.yaml", "5:9", "", "YAML syntax error"},
     {"threads-string.yaml", "10:16", "workload.jobs[0].threads", "expected a positive integer, got \"many\""},
     {"platform-list.yaml", "3:3", "platform", "got a list"},

@@ -226,10 +226,11 @@ namespace {
 
 void check_fair(const config::Field& scenario, const config::PolicyParams&, const config::SmpConfig& smp) {
   // The tunables are nanoseconds and the policy counts one cycle as one: the machine platform.cpus builds.
-  if (!smp.platform_file.empty())
-    scenario.error(
-        "scheduler.policy: cfs and eevdf need platform.cpus (their tunables are in nanoseconds, one cycle "
-        "each on the 1 Gf host platform.cpus builds), not platform.file");
+  if (smp.platform_file.empty()) return;
+  const auto scheduler = scenario.child(scenario.node()["scheduler"], "scheduler");
+  scheduler.child(scheduler.node()["policy"], "policy")
+      .error("cfs and eevdf need platform.cpus (their tunables are in nanoseconds, one cycle each on the 1 Gf "
+             "host platform.cpus builds), not platform.file");
 }
 
 std::unique_ptr<SmpScheduler> make_fair(const config::PolicyParams& params, const config::SmpConfig&, int cpus,
