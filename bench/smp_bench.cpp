@@ -105,8 +105,8 @@ int main(int argc, char** argv) {
   const std::string file = argc > 1 ? argv[1] : std::string(COSCHED_SOURCE_DIR) + "/bench/smp-loaded.yaml";
   const int repeats = argc > 2 ? std::stoi(argv[2]) : 5;
   const std::string part = argc > 3 ? argv[3] : "all";
-  if (part != "all" && part != "linux" && part != "rr" && part != "loop") {
-    fmt::print(stderr, "smp_bench: the third argument is all, linux, rr or loop, not '{}'\n", part);
+  if (part != "all" && part != "linux" && part != "rr" && part != "loop" && part != "eevdf") {
+    fmt::print(stderr, "smp_bench: the third argument is all, linux, rr, loop or eevdf, not '{}'\n", part);
     return 2;
   }
   if (part == "all" || part == "loop") {
@@ -130,8 +130,21 @@ int main(int argc, char** argv) {
         "target: ratio >= 0.25\n",
         rates.best / 1e6, repeats, rates.events, rates.best_heap / 1e6);
     print_paired(rates);
+    if (part == "all" || part == "eevdf") {
+      // Issue 33's target: the same workload under eevdf (6.12's defaults) in at most 1.5 times linux24's CPU
+      // time per run (their event counts differ: the run is the unit).
+      auto fair_scenario = config::load_scenario(file, {"scheduler={policy: eevdf, quantum: 100, cs_in: 3%, "
+                                                        "cs_out: 3%, shuffle: true}"});
+      const auto fair =
+          machine_rates(fair_scenario, std::get<config::SmpConfig>(fair_scenario.model_config).cpus, repeats);
+      const double linux_run = static_cast<double>(rates.events) / rates.best;
+      const double fair_run = static_cast<double>(fair.events) / fair.best;
+      fmt::print("eevdf (6.12)          {:.2f} M events/s (best of {}), {} events; {:.3f} s per run against "
+                 "linux24's {:.3f} s: ratio {:.2f} (target <= 1.5)\n",
+                 fair.best / 1e6, repeats, fair.events, fair_run, linux_run, fair_run / linux_run);
+    }
   }
-  if (part == "linux") return 0;
+  if (part == "linux" || part == "eevdf") return 0;
   auto scenario = config::load_scenario(file);
   const auto& smp = std::get<config::SmpConfig>(scenario.model_config);
 

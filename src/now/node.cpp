@@ -77,6 +77,7 @@ const char* reason_name(LeaveReason reason) {
 Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
            const std::vector<JobLayout>* jobs, JobTracker* tracker)
     : ticks_(scheduler->ticks()),
+      slices_move_(scheduler->slices_move()),
       only_cpu_timer_(!ticks_),
       always_spin_(scheduler->processes_always_spin()),
       logs_(XBT_LOG_ISENABLED(cosched_now_node, xbt_log_priority_debug) ||
@@ -747,6 +748,7 @@ void Node::reschedule_check() {
     return;
   }
   if (cpu_state_ != CpuState::Running || leave_pending_) return;
+  if (slices_move_) shorten_quantum();
   if (!scheduler_->should_preempt(cpu_process_, now_, now_ - slice_start_)) return;
   if (interruptible()) {
     interrupt_op();
@@ -755,6 +757,14 @@ void Node::reschedule_check() {
     leave_pending_ = true;
     pending_reason_ = scheduler_->preempt_reason();
   }
+}
+
+void Node::shorten_quantum() {
+  const Nanos end = now_ + scheduler_->time_slice(cpu_process_, now_);
+  if (end >= quantum_end_) return;
+  quantum_end_ = end;
+  // A computation or a spin stops at the quantum's end (start_op); a handler or a send runs to its end.
+  if ((op_ == Op::Compute || op_ == Op::Spin) && cpu_timer_ > end) cpu_timer_ = end;
 }
 
 void Node::leave_cpu(LeaveReason reason) {

@@ -262,6 +262,8 @@ class alignas(64) Node {
   }
   // The running process leaves the CPU before its next step: a preemption is pending or its quantum is over.
   bool must_leave_cpu() const { return leave_pending_ || now_ >= quantum_end_; }
+  // Asks the scheduler for the running process's slice again (slices_move): an earlier end replaces it.
+  void shorten_quantum();
 
   // What nearly every event reads or writes comes first, in four cache lines.
   // The clock and the CPU.
@@ -275,6 +277,7 @@ class alignas(64) Node {
   Op op_ = Op::None;
   bool leave_pending_ = false;
   bool ticks_;  // the scheduler has ticks at all (LocalScheduler::ticks)
+  bool slices_move_;  // a wake-up may bring the quantum's end sooner (LocalScheduler::slices_move)
   // !ticks_ && keepalive_timer_ < 0, kept by update_keepalive_timer(): one byte to test at every event.
   bool only_cpu_timer_;
   bool always_spin_;

@@ -81,16 +81,6 @@ SimTime FairScheduler::time_slice(ProcessId, SimTime now) const {
   return due ? std::max<SimTime>(0, *due - now) : kUntilAnEvent;
 }
 
-std::optional<SimTime> FairScheduler::next_tick() const {
-  if (rq_.need_resched()) return std::nullopt;
-  return rq_.resched_time();
-}
-
-void FairScheduler::tick(SimTime now) {
-  rq_.update(now);
-  if (rq_.need_resched()) reason_ = LeaveReason::QuantumExpired;
-}
-
 config::Nanos NowFairParams::quantum() const {
   const auto s = settings(kCpus);
   return std::max(algorithm == fair::Algorithm::Cfs ? s.min_granularity : s.base_slice, s.tick);

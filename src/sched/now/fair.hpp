@@ -21,12 +21,14 @@ class FairScheduler final : public LocalScheduler {
   void leave_cpu(ProcessId process, LeaveReason reason, SimTime now, SimTime ran) override;
   std::optional<ProcessId> pick_next(SimTime now) override;
   // Until the tick (or the high-resolution timer) that will end its slice; when it is alone, until the
-  // next event (its requests renew at the ticks without rescheduling).
+  // next event (its requests renew at the ticks without rescheduling). A wake-up may bring it sooner: the
+  // node asks again then (slices_move), so no tick of its own is needed.
   SimTime time_slice(ProcessId process, SimTime now) const override;
+  bool slices_move() const override { return true; }
   bool should_preempt(ProcessId, SimTime, SimTime) const override { return rq_.need_resched(); }
-  // The tick that will end the running process's slice, while others wait and none is decided yet.
-  std::optional<SimTime> next_tick() const override;
-  void tick(SimTime now) override;
+  std::optional<SimTime> next_tick() const override { return std::nullopt; }
+  bool ticks() const override { return false; }
+  void tick(SimTime now) override { rq_.update(now); }
   LeaveReason preempt_reason() const override { return reason_; }
   bool has_ready() const override { return rq_.has_waiting(); }
 

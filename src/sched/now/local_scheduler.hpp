@@ -57,6 +57,10 @@ class LocalScheduler {
   virtual void tick(SimTime now) = 0;
   // False when next_tick() is always empty: a driver may then skip asking it (a speed hint only).
   virtual bool ticks() const { return true; }
+  // True when a wake-up may end the running process's time slice sooner than time_slice() said at its
+  // dispatch: the driver then asks time_slice() again after each wake-up (Linux's fair schedulers, whose
+  // slice ends depend on who else is queued).
+  virtual bool slices_move() const { return false; }
   virtual bool has_ready() const = 0;
   // Under explicit coscheduling processes own their slot and never block (Brim & Miller 3.1).
   virtual bool processes_always_spin() const { return false; }

@@ -25,20 +25,37 @@ TEST(FairLocalScheduler, ALoneProcessRunsUntilAnEventAndNoTickIsAsked) {
 }
 
 TEST(FairLocalScheduler, TheSlicesEndAtTicksAsQuantumExpiries) {
-  // 6.6, HZ 1000: two processes alternate at every tick (run_queue_test's TwoTasksAlternate...).
+  // 6.6, HZ 1000: two processes alternate at every tick (run_queue_test's TwoTasksAlternate...). The node ends
+  // the quantum where time_slice says, a tick; no tick of the scheduler's own is asked for.
   FairScheduler s(settings("6.6"));
+  EXPECT_FALSE(s.ticks());
+  EXPECT_TRUE(s.slices_move());
   s.admit(0, 0, {100}, 0);
   s.admit(1, 1, {100}, 0);
   ASSERT_EQ(s.pick_next(0), 0);
   EXPECT_EQ(s.time_slice(0, 0), 1 * kMs);
-  EXPECT_EQ(s.next_tick(), 1 * kMs);
   EXPECT_FALSE(s.should_preempt(0, 500 * kUs, 500 * kUs));
-  s.tick(1 * kMs);
-  EXPECT_TRUE(s.should_preempt(0, 1 * kMs, 1 * kMs));
-  EXPECT_EQ(s.preempt_reason(), LeaveReason::QuantumExpired);
-  EXPECT_FALSE(s.next_tick()) << "decided: the node leaves the CPU";
   s.leave_cpu(0, LeaveReason::QuantumExpired, 1 * kMs, 1 * kMs);
   EXPECT_EQ(s.pick_next(1 * kMs), 1);
+}
+
+TEST(FairLocalScheduler, AWakeUpThatDoesNotPreemptBringsTheSlicesEndSooner) {
+  // 6.6, HZ 1000: process 1 blocks at 2 ms with zero lag (both vruntimes 1 ms); process 0, alone, runs
+  // until an event. Process 1 wakes at 2.5 ms at V = 1.5 ms: process 0 is eligible and its request, picked
+  // at 2 ms, protected (RUN_TO_PARITY): no preemption. But now the tick that finds that request done (its
+  // deadline 1.75 ms is reached at 2.75 ms: the 3 ms tick) ends its slice.
+  FairScheduler s(settings("6.6"));
+  s.admit(0, 0, {100}, 0);
+  s.admit(1, 1, {100}, 0);
+  ASSERT_EQ(s.pick_next(0), 0);
+  s.leave_cpu(0, LeaveReason::QuantumExpired, 1 * kMs, 1 * kMs);
+  ASSERT_EQ(s.pick_next(1 * kMs), 1);
+  s.leave_cpu(1, LeaveReason::Blocked, 2 * kMs, 1 * kMs);
+  ASSERT_EQ(s.pick_next(2 * kMs), 0);
+  EXPECT_GT(s.time_slice(0, 2 * kMs), 1000 * kMs);
+  s.wake(1, 2500 * kUs);
+  EXPECT_FALSE(s.should_preempt(0, 2500 * kUs, 500 * kUs));
+  EXPECT_EQ(s.time_slice(0, 2500 * kUs), 500 * kUs);
 }
 
 TEST(FairLocalScheduler, AWakeUpThatWinsThePickPreempts) {
