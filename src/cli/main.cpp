@@ -15,6 +15,7 @@
 #include <variant>
 
 #include "cli/calibrate_command.hpp"
+#include "cli/host_command.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress_line.hpp"
 #include "cli/summary_text.hpp"
@@ -194,6 +195,9 @@ int main(int argc, char** argv) {
   auto* tree_cmd = cli::add_tree_command(app, tree_options);
   cli::CalibrateOptions calibrate_options;
   auto* calibrate_cmd = cli::add_calibrate_command(app, calibrate_options);
+  cli::HostOptions host_options;
+  CLI::Option* host_seed_opt = nullptr;
+  auto* host_cmd = cli::add_host_command(app, host_options, seed, host_seed_opt);
 
   try {
     app.parse(argc, argv);
@@ -208,7 +212,7 @@ int main(int argc, char** argv) {
     std::cerr << "cosched: error: " << message << " (see cosched --help)\n";
     return kExitBadInput;
   }
-  if (*seed_opt) options.seed = seed;
+  if (*seed_opt || *host_seed_opt) options.seed = seed;
   // Applied before any engine exists, so that they hold for the sequential engine, which never makes one.
   for (const auto& setting : options.logs) xbt_log_control_set(setting.c_str());
   cli::install_interrupt_handlers();
@@ -218,6 +222,11 @@ int main(int argc, char** argv) {
     if (*sweep_cmd) return cli::run_sweep_command(*sweep_cmd, sweep_options);
     if (*tree_cmd) return cli::run_tree_command(tree_options);
     if (*calibrate_cmd) return cli::run_calibrate_command(calibrate_options);
+    if (*host_cmd) {
+      options.scenario = host_options.scenario;  // loaded as `run` loads it: --set, then --seed
+      options.sets = host_options.sets;
+      return cli::run_host_command(load(options), host_options);
+    }
     return run(options);
   } catch (const config::InputError& e) {
     std::cerr << "cosched: error: " << one_line(e.what()) << "\n";

@@ -273,8 +273,10 @@ Json summary_head(const RunHeader& h) {
 
 // summary.json's tail, the same for every model: events, the model's time unit and platform, what the model
 // adds there (`extra`: an open workload's stream), the wall-clock time and the resolved scenario.
-void close_summary(Json& out, const RunHeader& h, const char* time_unit, Json platform, Json extra = {}) {
-  out["events"] = h.events;
+// `simulated`: false for a run on the host (`cosched host`), which has no simulation events.
+void close_summary(Json& out, const RunHeader& h, const char* time_unit, Json platform, Json extra = {},
+                   bool simulated = true) {
+  out["events"] = simulated ? Json(h.events) : Json(nullptr);
   out["time_unit"] = time_unit;
   out["platform"] = std::move(platform);
   if (extra.is_object())
@@ -285,8 +287,30 @@ void close_summary(Json& out, const RunHeader& h, const char* time_unit, Json pl
 
 }  // namespace
 
+Json smp_host_json(const SmpHostRecord& h) {
+  return {{"kernel_scheduler", h.kernel_scheduler},
+          {"cpus", h.cpus},
+          {"clock", h.clock},
+          {"rr_timeslice_ms", or_null(h.rr_timeslice_ms)},
+          {"rt_runtime_us", or_null(h.rt_runtime_us)},
+          {"base_slice_ns", or_null(h.base_slice_ns)},
+          {"ns_per_compute_iteration", h.ns_per_compute_iteration},
+          {"ns_per_poll", h.ns_per_poll},
+          {"threads", h.threads},
+          {"compute_cycles", h.compute_cycles},
+          {"thread_cpu_cycles", h.thread_cpu_cycles},
+          {"makespan_seconds", h.makespan_seconds}};
+}
+
 Json summary_json(const SmpRunRecord& r) {
   Json out = summary_head(r);
+  if (r.host) {
+    // Where a NOW run names its engine; the fields analysis groups a host series by come with it.
+    out["engine"] = "host";
+    out["kernel"] = r.host->kernel;
+    out["repetition"] = r.host->repetition;
+    out["host_policy"] = r.host->policy;
+  }
   out["makespan"] = r.makespan;
   out["ssr"] = ssr_json(r.spins());
   out["spins"] = spin_json(r.spins());
@@ -304,11 +328,14 @@ Json summary_json(const SmpRunRecord& r) {
       }
     out["user_level_threads"] = std::move(threads);
   }
+  Json extra;
+  if (r.host) extra["host"] = smp_host_json(*r.host);
   close_summary(out, r, "cycles",
                 {{"host", r.platform.host},
                  {"cpus", r.platform.cpus},
                  {"cycles_per_second", r.platform.cycles_per_second},
-                 {"simulated_seconds", r.platform.simulated_seconds}});
+                 {"simulated_seconds", r.host ? Json(nullptr) : Json(r.platform.simulated_seconds)}},
+                std::move(extra), !r.host);
   return out;
 }
 

@@ -78,6 +78,27 @@ struct SmpPlatformRecord {
   double simulated_seconds = 0;
 };
 
+// `cosched host`: the scenario's workload run for real by OS threads on this machine (docs/host.md). The
+// record's times are then host time in cycles at platform.cycles_per_second; the simulation's own counts
+// (events, simulated seconds) are null.
+struct SmpHostRecord {
+  std::string kernel;            // the host's kernel release (uname -r)
+  int repetition = 1;            // --repetition: which of a series of runs of one scenario and seed
+  std::string policy;            // SCHED_OTHER or SCHED_RR
+  std::string kernel_scheduler;  // the kernel's class: RT (SCHED_RR), EEVDF (SCHED_OTHER from 6.6) or CFS
+  std::vector<int> cpus;         // the host CPUs the threads shared
+  std::string clock;             // where platform.cycles_per_second came from
+  std::optional<int> rr_timeslice_ms;         // SCHED_RR: /proc/sys/kernel/sched_rr_timeslice_ms
+  std::optional<std::int64_t> rt_runtime_us;  // SCHED_RR: /proc/sys/kernel/sched_rt_runtime_us
+  std::optional<std::int64_t> base_slice_ns;  // SCHED_OTHER: /sys/kernel/debug/sched/base_slice_ns
+  double ns_per_compute_iteration = 0;        // the busy loop's calibration (docs/host.md)
+  double ns_per_poll = 0;                     // the spin loop's
+  int threads = 0;                            // OS threads: synchronizing and non-synchronizing
+  std::int64_t compute_cycles = 0;            // the computation intervals the synchronizing threads drew
+  std::int64_t thread_cpu_cycles = 0;         // their threads' CPU time from the gate to their end, in cycles
+  double makespan_seconds = 0;
+};
+
 struct SmpRunRecord : RunHeader {
   SmpRunRecord() : RunHeader("smp") {}
   std::int64_t makespan = 0;
@@ -85,6 +106,7 @@ struct SmpRunRecord : RunHeader {
   SmpPlatformRecord platform;
   bool partitioned = false;  // scheduler.policy partitioned: the jobs carry barrier_overhead_per_phase
   bool user_level = false;   // a job has a loop or a task tree: the jobs carry user_level, the run threads
+  std::optional<SmpHostRecord> host;  // a `cosched host` run: engine host, the host's fields
 
   SpinCount spins() const;  // over all jobs
 };

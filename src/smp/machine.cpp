@@ -71,7 +71,8 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
       Thread thread;
       thread.job = static_cast<int>(j);
       thread.address_space = static_cast<int>(j);  // the threads of a job share its address space
-      thread.compute.emplace(job.compute_mean, job.compute_sigma, util::mix_seed(config_.seed, j + 1, t));
+      thread.compute =
+          workload::ComputeInterval::for_thread(job.compute_mean, job.compute_sigma, config_.seed, j, t);
       if (jobs_[j].runtime) thread.user = UserStep::Ask;
       start_phase(thread);
       threads_.push_back(std::move(thread));

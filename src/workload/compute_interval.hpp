@@ -3,6 +3,7 @@
 // whole cycles, at least one cycle. Each thread has its own random stream seeded from the run's seed,
 // its job instance and its index, so adding a job does not change the draws of the others.
 
+#include <cstddef>
 #include <cstdint>
 #include <random>
 
@@ -10,6 +11,12 @@ namespace cosched::workload {
 
 class ComputeInterval {
  public:
+  // The stream of thread `thread` of the run's job instance `instance` (profiles in scenario order, copies
+  // expanded): seeded from (run seed, instance + 1, thread) (docs/models/smp.md section 6), so that
+  // `cosched host` draws the intervals the simulated machine draws.
+  static ComputeInterval for_thread(double mu, double sigma, std::uint64_t run_seed, std::size_t instance,
+                                    int thread);
+
   ComputeInterval(double mu, double sigma, std::uint64_t stream_seed);
   std::int64_t draw();
 

@@ -7,7 +7,8 @@ of one layer must not include each other in a cycle. The table and the tree must
 src/ missing from the table, or a row naming no folder, fails too. Each failure names the file and line.
 
 It also checks the split of CMakeLists.txt's libraries (docs/architecture.md, "Libraries"): every .cpp of
-src/ is in exactly one of cosched_core, cosched_sim, cosched_calibrate and the cosched executable; no file
+src/ is in exactly one of CMakeLists.txt's libraries (cosched_core, cosched_sim, cosched_calibrate,
+cosched_host) and the cosched executable; no file
 of cosched_core reaches a SimGrid header but XBT's logging (<xbt/...>), directly or through the headers it
 includes; and cosched_calibrate reaches nothing of cosched outside util/ and calibrate/ (it holds no model).
 
