@@ -7,7 +7,10 @@ reports per cell the host's median and spread (min-max) and the simulation's val
 rate (SSR) and the job's completion time. Nothing is tuned per cell: the simulation takes the version
 defaults of the host's kernel (scheduler.kernel) and the scenario's costs.
 
-Usage: host_validation.py [--cosched BIN] [--reps N] [--out DIR] [--quick]
+Usage: host_validation.py [--cosched BIN] [--reps N] [--out DIR] [--quick] [--rr] [--sim-set PATH=VALUE]...
+                          [--host-from DIR]
+--sim-set adds an override to the simulated runs only (a model option against the same host runs);
+--host-from reads the host runs of an earlier --out DIR instead of running them again.
 Writes DIR/cells.csv and DIR/table.md, and prints the table. The host runs need the machine to themselves:
 run it on an otherwise idle machine (it takes several minutes).
 """
@@ -53,13 +56,14 @@ def overrides(cell, policy_name, quantum):
     return sets
 
 
-def run(cosched, command, sets, out, repetition=None):
-    args = [cosched, command, SCENARIO, "--out", out, "--quiet"]
-    for s in sets:
-        args += ["--set", s]
-    if repetition is not None:
-        args += ["--repetition", str(repetition)]
-    subprocess.run(args, check=True)
+def run(cosched, command, sets, out, repetition=None, reuse=False):
+    if not reuse:
+        args = [cosched, command, SCENARIO, "--out", out, "--quiet"]
+        for s in sets:
+            args += ["--set", s]
+        if repetition is not None:
+            args += ["--repetition", str(repetition)]
+        subprocess.run(args, check=True)
     with open(os.path.join(out, "summary.json")) as f:
         summary = json.load(f)
     job = summary["jobs"][0]
@@ -82,6 +86,8 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "results", "host-validation"))
     parser.add_argument("--quick", action="store_true", help="one job size and fewer busy threads")
     parser.add_argument("--rr", action="store_true", help="also the SCHED_RR cells (needs root)")
+    parser.add_argument("--sim-set", action="append", default=[], help="an override for the simulation only")
+    parser.add_argument("--host-from", help="the --out DIR of an earlier run whose host runs to reuse")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
 
@@ -97,9 +103,11 @@ def main():
     for n, (policy_name, *cell) in enumerate(cells):
         sets = overrides(tuple(cell), policy_name, quantum)
         tag = "-".join(str(x) for x in [policy_name] + cell)
-        host = [run(args.cosched, "host", sets, os.path.join(args.out, "host", tag, f"r{r}"), r)
+        host_dir = os.path.join(args.host_from or args.out, "host", tag)
+        host = [run(args.cosched, "host", sets, os.path.join(host_dir, f"r{r}"), r, reuse=bool(args.host_from))
                 for r in range(1, args.reps + 1)]
-        sim = run(args.cosched, "run", sets, os.path.join(args.out, "sim", tag))
+        sim_sets = sets + [s for s in args.sim_set if policy_name != "rr" or not s.startswith("scheduler.")]
+        sim = run(args.cosched, "run", sim_sets, os.path.join(args.out, "sim", tag))
         ssrs = [h[0] for h in host if h[0] is not None]
         times = [h[1] for h in host]
         row = {"policy": policy_name, "threads": cell[0], "nosync": cell[1], "spin": cell[2], "grain": cell[3],
@@ -124,7 +132,7 @@ def main():
 
     lines = [f"Host: Linux {platform.release()}, {os.cpu_count()} CPUs; simulation: scheduler.kernel "
              f"{kernel_version()} (eevdf cells), rr with the host's {quantum // 1_000_000} ms timeslice; "
-             f"{args.reps} host runs per cell.", "",
+             f"{args.reps} host runs per cell; simulation overrides: {args.sim_set or 'none'}.", "",
              "| policy | threads | nosync | spin | grain | host SSR % median (min-max) | sim SSR % | "
              "host time s median (min-max) | sim time s | SSR points off | time off % |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]

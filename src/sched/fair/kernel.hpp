@@ -75,6 +75,7 @@ struct Settings {
   unsigned nr_latency = 8;  // sched_nr_latency: latency / min_granularity
   Time base_slice = 750'000;
   Time tick = 4'000'000;  // TICK_NSEC: 1 s / HZ
+  Time tick_offset = 0;   // this CPU's ticks are at tick_offset + k x tick (skew_tick)
   bool protect_period = false;
   bool yield_forfeits = false;
   // 6.17+ without RUN_TO_PARITY: the running task is protected for the unscaled base slice.

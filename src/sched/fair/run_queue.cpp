@@ -84,10 +84,10 @@ bool RunQueue::update_deadline(Entity& se) {
 }
 
 Time RunQueue::tick_at_or_after(Time t) const {
-  // The ticks are at multiples of TICK_NSEC on every CPU alike; one at exactly the last update was handled
-  // by it.
-  t = std::max(t, last_update_ + 1);
-  return (t + s_.tick - 1) / s_.tick * s_.tick;
+  // The ticks are at tick_offset plus multiples of TICK_NSEC; one at exactly the last update was handled by
+  // it.
+  t = std::max(t, last_update_ + 1) - s_.tick_offset;
+  return (t + s_.tick - 1) / s_.tick * s_.tick + s_.tick_offset;
 }
 
 Time RunQueue::time_vruntime_reaches(Time target) const {

@@ -18,11 +18,17 @@ constexpr int kCacheNiceTries = 1;
 
 }  // namespace
 
-SmpFair::SmpFair(const fair::Settings& settings, int cpus, Cycles migration_cost)
+SmpFair::SmpFair(const fair::Settings& settings, int cpus, Cycles migration_cost, bool skew_tick)
     : cpus_(cpus), migration_cost_(migration_cost) {
   if (cpus <= 0) throw std::invalid_argument("fair SMP policy: at least one CPU");
   rqs_.reserve(static_cast<std::size_t>(cpus));
-  for (int c = 0; c < cpus; ++c) rqs_.emplace_back(settings);
+  for (int c = 0; c < cpus; ++c) {
+    // tick_setup_sched_timer: every CPU's tick on the jiffies grid, or, with skew_tick, offset by
+    // (TICK_NSEC >> 1) / num_possible_cpus() x its id.
+    fair::Settings s = settings;
+    if (skew_tick) s.tick_offset = settings.tick / 2 / cpus * c;
+    rqs_.emplace_back(s);
+  }
   balance_failed_.assign(static_cast<std::size_t>(cpus), 0);
   pending_kick_.assign(0, std::nullopt);
   next_balance_.assign(static_cast<std::size_t>(cpus), 0);
@@ -236,13 +242,14 @@ void check_fair(const config::Field& scenario, const config::PolicyParams&, cons
 std::unique_ptr<SmpScheduler> make_fair(const config::PolicyParams& params, const config::SmpConfig&, int cpus,
                                         std::uint64_t) {
   const auto& p = static_cast<const SmpFairParams&>(params);
-  return std::make_unique<SmpFair>(p.settings(cpus), cpus, p.migration_cost);
+  return std::make_unique<SmpFair>(p.settings(cpus), cpus, p.migration_cost, p.skew_tick);
 }
 
 void smp_fair_json(const config::PolicyParams& params, nlohmann::ordered_json& out) {
   const auto& p = static_cast<const SmpFairParams&>(params);
   fair::fair_json(p, p.cpus, out);
   out["migration_cost"] = p.migration_cost;
+  out["skew_tick"] = p.skew_tick;
 }
 
 const config::PolicyKey kMigrationCostKey = {
@@ -255,12 +262,22 @@ const config::PolicyKey kMigrationCostKey = {
       config::params_as<SmpFairParams>(params).migration_cost = v;
     }};
 
+const config::PolicyKey kSkewTickKey = {
+    "skew_tick",
+    "the kernel's skew_tick boot parameter: offset CPU c's tick by c x (TICK_NSEC / 2) / cpus instead of "
+    "ticking every CPU at once (true or false, default false as the kernel)",
+    [](const config::Field& f, config::PolicyParams& params) {
+      config::params_as<SmpFairParams>(params).skew_tick = f.boolean();
+    }};
+
 const config::PolicyKey kSmpCfsKeys[] = {fair::kKernelKey,         fair::kHzKey,
                                          fair::kTunableScalingKey, fair::kLatencyKey,
                                          fair::kMinGranularityKey, fair::kWakeupGranularityKey,
-                                         fair::kFeaturesKey,       kMigrationCostKey};
+                                         fair::kFeaturesKey,       kMigrationCostKey,
+                                         kSkewTickKey};
 const config::PolicyKey kSmpEevdfKeys[] = {fair::kKernelKey,    fair::kHzKey,       fair::kTunableScalingKey,
-                                           fair::kBaseSliceKey, fair::kFeaturesKey, kMigrationCostKey};
+                                           fair::kBaseSliceKey, fair::kFeaturesKey, kMigrationCostKey,
+                                           kSkewTickKey};
 
 }  // namespace
 

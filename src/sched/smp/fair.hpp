@@ -17,7 +17,8 @@ namespace cosched::sched {
 class SmpFair final : public SmpScheduler {
  public:
   // `migration_cost`: sysctl_sched_migration_cost, below which a thread that ran is cache hot (task_hot).
-  SmpFair(const fair::Settings& settings, int cpus, Cycles migration_cost);
+  // `skew_tick`: CPU c's ticks are offset by c x (TICK_NSEC / 2) / cpus (the kernel's skew_tick=1).
+  SmpFair(const fair::Settings& settings, int cpus, Cycles migration_cost, bool skew_tick = false);
 
   bool decides_before_switch() const override { return true; }
   void enqueue(ThreadId thread, ReadyReason reason) override;
@@ -70,6 +71,7 @@ class SmpFair final : public SmpScheduler {
 struct SmpFairParams : config::SmpSchedulerParams, fair::FairKnobs {
   explicit SmpFairParams(fair::Algorithm algorithm) : fair::FairKnobs(algorithm) {}
   Cycles migration_cost = 500'000;  // sysctl_sched_migration_cost, 0.5 ms
+  bool skew_tick = false;           // the skew_tick boot parameter
   std::string_view inert(fair::Feature feature) const override { return fair::FairKnobs::inert(feature); }
 };
 extern const SmpSchedulerEntry kSmpCfsEntry;

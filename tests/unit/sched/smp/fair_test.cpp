@@ -156,5 +156,18 @@ TEST(SmpFair, TheSliceEndsAtTheTickThatFindsTheRequestDone) {
   EXPECT_GT(alone.policy.time_slice(0), 1000 * kMs);
 }
 
+TEST(SmpFair, WithSkewTickEachCpuTicksAtItsOwnOffset) {
+  // HZ 1000 on 2 CPUs: skew_tick puts CPU 1's ticks 0.25 ms (TICK_NSEC / 2 / 2) after CPU 0's. A new thread's
+  // first request (0.75 ms) ends at the first tick after it: 1 ms on CPU 0, 1.25 ms on CPU 1.
+  FakeHost host(2, 4);
+  SmpFair policy(settings(2), 2, 500 * kUs, true);
+  policy.attach(host);
+  for (ThreadId t = 0; t < 4; ++t) policy.enqueue(t, ReadyReason::Start);
+  ASSERT_EQ(policy.pick_next(0, std::nullopt), 0);
+  ASSERT_EQ(policy.pick_next(1, std::nullopt), 1);
+  EXPECT_EQ(policy.time_slice(0), 1 * kMs);
+  EXPECT_EQ(policy.time_slice(1), 1250 * kUs);
+}
+
 }  // namespace
 }  // namespace cosched::sched
