@@ -30,7 +30,6 @@ SmpFair::SmpFair(const fair::Settings& settings, int cpus, Cycles migration_cost
     rqs_.emplace_back(s);
   }
   balance_failed_.assign(static_cast<std::size_t>(cpus), 0);
-  pending_kick_.assign(0, std::nullopt);
   next_balance_.assign(static_cast<std::size_t>(cpus), 0);
   for (CpuId c = 0; c < cpus; ++c) next_balance_[static_cast<std::size_t>(c)] = balance_interval(c);
 }
