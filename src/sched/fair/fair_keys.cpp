@@ -11,7 +11,9 @@
 namespace cosched::sched::fair {
 namespace {
 
-FairKnobs& knobs_of(config::PolicyParams& params) { return dynamic_cast<FairKnobs&>(params); }
+FairKnobs& knobs_of(config::PolicyParams& params) {
+  return dynamic_cast<FairKnobs&>(params);
+}
 
 const config::Names<TunableScaling> kScalingNames = {
     {"none", TunableScaling::None}, {"log", TunableScaling::Log}, {"linear", TunableScaling::Linear}};
@@ -24,7 +26,9 @@ std::string versions_of(Algorithm algorithm) {
   return util::join_list(names, " or ");
 }
 
-const char* policy_name(Algorithm algorithm) { return algorithm == Algorithm::Cfs ? "cfs" : "eevdf"; }
+const char* policy_name(Algorithm algorithm) {
+  return algorithm == Algorithm::Cfs ? "cfs" : "eevdf";
+}
 
 }  // namespace
 
@@ -33,8 +37,6 @@ Settings FairKnobs::settings(int cpus) const {
   if (latency) s.latency = *latency;
   if (min_granularity) s.min_granularity = *min_granularity;
   if (wakeup_granularity) s.wakeup_granularity = *wakeup_granularity;
-  if (latency || min_granularity)  // sched_update_scaling
-    s.nr_latency = static_cast<unsigned>((s.latency + s.min_granularity - 1) / s.min_granularity);
   if (base_slice) s.base_slice = *base_slice;
   for (std::size_t i = 0; i < kFeatureCount; ++i)
     if (features[i]) s.features[i] = *features[i];
@@ -57,8 +59,8 @@ constinit const config::PolicyKey kKernelKey = {
       const auto text = f.scalar("a kernel version");
       const KernelVersion* version = kernel_version(text);
       if (!version || version->algorithm != knobs.algorithm) {
-        std::string expected = fmt::format("one of {} for scheduler.policy {}",
-                                           versions_of(knobs.algorithm), policy_name(knobs.algorithm));
+        std::string expected = fmt::format("one of {} for scheduler.policy {}", versions_of(knobs.algorithm),
+                                           policy_name(knobs.algorithm));
         if (version) expected += fmt::format(" ({} runs {})", text, policy_name(version->algorithm));
         f.fail(expected);
       }
@@ -66,8 +68,9 @@ constinit const config::PolicyKey kKernelKey = {
     }};
 
 constinit const config::PolicyKey kHzKey = {
-    "hz", "CONFIG_HZ, the tick rate at which a slice's end is noticed unless HRTICK is on: 100, 250, 300 or "
-          "1000 (default 250)",
+    "hz",
+    "CONFIG_HZ, the tick rate at which a slice's end is noticed unless HRTICK is on: 100, 250, 300 or "
+    "1000 (default 250)",
     [](const config::Field& f, config::PolicyParams& params) {
       const auto hz = f.integer();
       if (hz != 100 && hz != 250 && hz != 300 && hz != 1000) f.fail("one of 100, 250, 300 or 1000");
@@ -76,7 +79,8 @@ constinit const config::PolicyKey kHzKey = {
 
 constinit const config::PolicyKey kTunableScalingKey = {
     "tunable_scaling",
-    "how the tunables grow with the CPUs (sched_tunable_scaling): none, log (1 + log2 of the CPUs up to 8) or "
+    "how the tunables grow with the CPUs (sched_tunable_scaling): none, log (1 + log2 of the CPUs up to 8) "
+    "or "
     "linear (default log)",
     [](const config::Field& f, config::PolicyParams& params) {
       knobs_of(params).scaling = config::choice(f, kScalingNames);
@@ -97,7 +101,8 @@ void read_tunable(const config::Field& f, config::PolicyParams& params) {
 }  // namespace
 
 constinit const config::PolicyKey kLatencyKey = {
-    "latency", "CFS's sched_latency, the period its runnable tasks share (duration from 100us to 1s; default 6ms x the "
+    "latency",
+    "CFS's sched_latency, the period its runnable tasks share (duration from 100us to 1s; default 6ms x the "
     "factor)",
     read_tunable<&FairKnobs::latency, 100'000>};
 constinit const config::PolicyKey kMinGranularityKey = {
@@ -110,7 +115,8 @@ constinit const config::PolicyKey kWakeupGranularityKey = {
     "default 1ms x the factor)",
     read_tunable<&FairKnobs::wakeup_granularity, 0>};
 constinit const config::PolicyKey kBaseSliceKey = {
-    "base_slice", "EEVDF's base_slice, the length of a request (duration from 100us to 1s; default 0.75ms x the factor, "
+    "base_slice",
+    "EEVDF's base_slice, the length of a request (duration from 100us to 1s; default 0.75ms x the factor, "
     "0.70ms from 6.15)",
     read_tunable<&FairKnobs::base_slice, 100'000>};
 
@@ -124,7 +130,8 @@ constinit const config::PolicyKey kFeaturesKey = {
       std::vector<std::string_view> known;
       for (std::size_t i = 0; i < kFeatureCount; ++i)
         if (version.has[i]) known.push_back(feature_name(static_cast<Feature>(i)));
-      const auto expected = fmt::format("a feature of Linux {}: {}", version.name, util::join_list(known, " or "));
+      const auto expected =
+          fmt::format("a feature of Linux {}: {}", version.name, util::join_list(known, " or "));
       if (!f.is_map()) f.fail("a mapping of feature names to true or false");
       for (const auto& item : f.node()) {
         const auto name = item.first.as<std::string>();

@@ -36,14 +36,14 @@ constexpr FeatureSet kCfsHas =
     features({GentleFairSleepers, StartDebit, NextBuddy, LastBuddy, WakeupPreemption, Hrtick});
 constexpr FeatureSet kCfsDefaults = features({GentleFairSleepers, StartDebit, LastBuddy, WakeupPreemption});
 
-// EEVDF as 6.6.9 has it: PLACE_LAG, RUN_TO_PARITY, WAKEUP_PREEMPTION on, HRTICK off. PLACE_DEADLINE_INITIAL is
-// on but has no effect: wake_up_new_task enqueues without ENQUEUE_INITIAL, so place_entity gives a new task a
-// full request (docs/models/linux-fair.md 3.2). NEXT_BUDDY is left out of the EEVDF model.
+// EEVDF as 6.6.9 has it: PLACE_LAG, RUN_TO_PARITY, WAKEUP_PREEMPTION on, HRTICK off. PLACE_DEADLINE_INITIAL
+// is on but has no effect: wake_up_new_task enqueues without ENQUEUE_INITIAL, so place_entity gives a new
+// task a full request (docs/models/linux-fair.md 3.2). NEXT_BUDDY is left out of the EEVDF model.
 constexpr FeatureSet kEevdf66Has = features({PlaceLag, RunToParity, WakeupPreemption, Hrtick});
 constexpr FeatureSet kEevdf66Defaults = features({PlaceLag, RunToParity, WakeupPreemption});
 
-// 6.12.19 adds PLACE_REL_DEADLINE, PREEMPT_SHORT, DELAY_DEQUEUE and DELAY_ZERO, all on, and new tasks get their
-// half request; 6.15 and 6.18.2 have the same switches.
+// 6.12.19 adds PLACE_REL_DEADLINE, PREEMPT_SHORT, DELAY_DEQUEUE and DELAY_ZERO, all on, and new tasks get
+// their half request; 6.15 and 6.18.2 have the same switches.
 constexpr FeatureSet kEevdf612Has =
     features({PlaceLag, PlaceDeadlineInitial, PlaceRelDeadline, RunToParity, PreemptShort, WakeupPreemption,
               DelayDequeue, DelayZero, Hrtick});
@@ -103,11 +103,6 @@ Settings Settings::of(const KernelVersion& version, int cpus, TunableScaling sca
   s.latency = version.latency * factor;
   s.min_granularity = version.min_granularity * factor;
   s.wakeup_granularity = version.wakeup_granularity * factor;
-  // sched_nr_latency = DIV_ROUND_UP(sysctl_sched_latency, sysctl_sched_min_granularity) (6.1: 8 whatever
-  // the factor, both being scaled alike).
-  s.nr_latency = s.min_granularity > 0
-                     ? static_cast<unsigned>((s.latency + s.min_granularity - 1) / s.min_granularity)
-                     : 8;
   s.base_slice = version.base_slice * factor;
   s.tick = (1'000'000'000 + hz / 2) / hz;  // TICK_NSEC
   s.protect_period = version.protect_period;

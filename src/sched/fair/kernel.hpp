@@ -72,7 +72,6 @@ struct Settings {
   Time latency = 6'000'000;
   Time min_granularity = 750'000;
   Time wakeup_granularity = 1'000'000;
-  unsigned nr_latency = 8;  // sched_nr_latency: latency / min_granularity
   Time base_slice = 750'000;
   Time tick = 4'000'000;  // TICK_NSEC: 1 s / HZ
   Time tick_offset = 0;   // this CPU's ticks are at tick_offset + k x tick (skew_tick)
@@ -81,6 +80,11 @@ struct Settings {
   // 6.17+ without RUN_TO_PARITY: the running task is protected for the unscaled base slice.
   Time min_protect = 700'000;
 
+  // sched_nr_latency = DIV_ROUND_UP(sysctl_sched_latency, sysctl_sched_min_granularity), as
+  // sched_update_scaling keeps it (8 for 6.1's defaults, whatever the factor: both are scaled alike).
+  unsigned nr_latency() const {
+    return min_granularity > 0 ? static_cast<unsigned>((latency + min_granularity - 1) / min_granularity) : 8;
+  }
   bool on(Feature feature) const { return features[static_cast<std::size_t>(feature)]; }
   // A version's defaults on `cpus` CPUs under its default (logarithmic) scaling and HZ.
   static Settings of(const KernelVersion& version, int cpus, TunableScaling scaling = TunableScaling::Log,

@@ -55,10 +55,7 @@ void RunQueue::update_min_vruntime() {
   // update_min_vruntime: the smaller of the running task's and the leftmost's, never moving back.
   const Entity* c = curr_ && curr_->on_rq ? curr_ : nullptr;
   Time v = c ? c->vruntime : min_vruntime_;
-  const Entity* left = nullptr;
-  for (const Entity* se : tree_)
-    if (!left || se->vruntime < left->vruntime) left = se;
-  if (left) v = c ? std::min(v, left->vruntime) : left->vruntime;
+  if (const Entity* left = leftmost()) v = c ? std::min(v, left->vruntime) : left->vruntime;
   min_vruntime_ = std::max(min_vruntime_, v);
 }
 
@@ -70,8 +67,8 @@ bool RunQueue::protected_slice(const Entity& se) const {
 }
 
 Time RunQueue::request_end(const Entity& se) const {
-  // 6.17+: update_curr reschedules when the protection ends ("Always trigger resched at the end of a protected
-  // period"), which without RUN_TO_PARITY is before the deadline.
+  // 6.17+: update_curr reschedules when the protection ends ("Always trigger resched at the end of a
+  // protected period"), which without RUN_TO_PARITY is before the deadline.
   return s_.protect_period ? std::min(se.deadline, se.vprot) : se.deadline;
 }
 
@@ -177,7 +174,7 @@ Time RunQueue::sched_slice(const Entity& se) const {
   // sched_slice: the period (sched_latency, or nr x min_granularity past sched_nr_latency tasks) shared by
   // weight, counting `se` when it is not queued yet; at least min_granularity (BASE_SLICE).
   const auto nr = static_cast<unsigned>(nr_running_ + (se.on_rq ? 0 : 1));
-  const Time period = nr > s_.nr_latency ? static_cast<Time>(nr) * s_.min_granularity : s_.latency;
+  const Time period = nr > s_.nr_latency() ? static_cast<Time>(nr) * s_.min_granularity : s_.latency;
   const std::uint64_t load = load_ + (se.on_rq ? 0 : se.load.weight);
   const auto slice =
       static_cast<Time>(calc_delta(static_cast<std::uint64_t>(period), se.load.weight, load, 0));
@@ -347,7 +344,7 @@ bool RunQueue::wakeup_preempt(Entity& woken, Time now) {
   update(now);
   if (need_resched_) return true;
   if (s_.algorithm == Algorithm::Cfs) {
-    const bool scale = static_cast<unsigned>(nr_running_) >= s_.nr_latency;
+    const bool scale = static_cast<unsigned>(nr_running_) >= s_.nr_latency();
     bool next_marked = false;
     if (s_.on(Feature::NextBuddy) && scale) {
       next_ = &woken;
@@ -440,11 +437,12 @@ Entity* RunQueue::pick(Time now, std::vector<Entity*>* left) {
     se->prev_sum_exec = se->sum_exec;
     se->protect = true;
     if (s_.protect_period) {
-      // set_protect_slice: until the deadline, or for the smallest queued slice (RUN_TO_PARITY; every slice is
-      // the base slice here) or the unscaled base slice (without it) if that ends first.
+      // set_protect_slice: until the deadline, or for the smallest queued slice (RUN_TO_PARITY; every slice
+      // is the base slice here) or the unscaled base slice (without it) if that ends first.
       const Time slice = std::min(s_.on(Feature::RunToParity) ? se->slice : s_.min_protect, se->slice);
       se->vprot = se->deadline;
-      if (slice != se->slice) se->vprot = std::min(se->vprot, se->vruntime + calc_delta_fair(slice, se->load));
+      if (slice != se->slice)
+        se->vprot = std::min(se->vprot, se->vruntime + calc_delta_fair(slice, se->load));
     }
     last_update_ = now;
     need_resched_ = false;

@@ -27,7 +27,7 @@ struct Entity {
   bool delayed = false;    // DELAY_DEQUEUE: it slept but stays queued until eligible
   // 6.6-6.15: picked and its deadline not renewed since (the kernel's stash vlag == deadline).
   bool protect = false;
-  Time vprot = 0;  // 6.17+: protected from wakeup preemption while vruntime < vprot
+  Time vprot = 0;             // 6.17+: protected from wakeup preemption while vruntime < vprot
   bool rel_deadline = false;  // PLACE_REL_DEADLINE: `deadline` holds deadline - vruntime while migrating
   std::uint64_t order = 0;    // when it entered the tree: ties go to the earlier one (an rbtree's insertion)
 };
@@ -58,7 +58,6 @@ class RunQueue {
   // Is there a task other than the running one that could run?
   bool has_waiting() const { return static_cast<int>(tree_.size()) > nr_delayed_; }
   Time min_vruntime() const { return min_vruntime_; }
-  std::uint64_t load() const { return load_; }
   const std::vector<Entity*>& queued() const { return tree_; }
 
   // Brings the running task's accounting to `now`: its CPU time and virtual runtime, EEVDF's slice renewals

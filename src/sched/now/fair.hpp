@@ -32,7 +32,6 @@ class FairScheduler final : public LocalScheduler {
   LeaveReason preempt_reason() const override { return reason_; }
   bool has_ready() const override { return rq_.has_waiting(); }
 
-  const fair::RunQueue& run_queue() const { return rq_; }
   const fair::Entity& entity(ProcessId process) const { return entities_.at(static_cast<std::size_t>(process)); }
 
  private:

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "config/keys.hpp"
 
@@ -39,7 +40,6 @@ SmpFair::Thread& SmpFair::thread(ThreadId id) {
   while (static_cast<std::size_t>(id) >= threads_.size()) {
     threads_.emplace_back();
     threads_.back().entity.id = static_cast<int>(threads_.size()) - 1;
-    pending_kick_.emplace_back();
   }
   return threads_[static_cast<std::size_t>(id)];
 }
@@ -116,7 +116,7 @@ void SmpFair::enqueue(ThreadId id, ReadyReason reason) {
       // A preempted thread never left its queue. One that gave its CPU up (to block, or to regroup) and is
       // runnable again by the end of its switch out wakes as any sleeper; reschedule_idle follows.
       if (t.entity.on_rq && !t.entity.delayed) return;
-      pending_kick_[static_cast<std::size_t>(id)] = wake_one(id);
+      t.pending_kick = wake_one(id);
       return;
   }
 }
@@ -132,9 +132,7 @@ std::vector<CpuId> SmpFair::wake(const std::vector<ThreadId>& woken, CpuId) {
 }
 
 std::optional<CpuId> SmpFair::reschedule_idle(ThreadId id, CpuId) {
-  auto& kick = pending_kick_.at(static_cast<std::size_t>(id));
-  const auto target = kick;
-  kick.reset();
+  const auto target = std::exchange(thread(id).pending_kick, std::nullopt);
   if (target) host_->slices_changed();
   return target;
 }
@@ -152,8 +150,9 @@ std::optional<ThreadId> SmpFair::pick_next(CpuId cpu, std::optional<ThreadId> pr
   fair::Entity* next = q.pick(now);
   if (!next && balance(cpu, now, true)) next = q.pick(now);  // newidle balance
   if (!next) return std::nullopt;
-  thread(next->id).cpu = cpu;
-  pending_kick_[static_cast<std::size_t>(next->id)].reset();
+  Thread& t = thread(next->id);
+  t.cpu = cpu;
+  t.pending_kick.reset();
   return next->id;
 }
 
@@ -234,12 +233,13 @@ void check_fair(const config::Field& scenario, const config::PolicyParams&, cons
   if (smp.platform_file.empty()) return;
   const auto scheduler = scenario.child(scenario.node()["scheduler"], "scheduler");
   scheduler.child(scheduler.node()["policy"], "policy")
-      .error("cfs and eevdf need platform.cpus (their tunables are in nanoseconds, one cycle each on the 1 Gf "
-             "host platform.cpus builds), not platform.file");
+      .error(
+          "cfs and eevdf need platform.cpus (their tunables are in nanoseconds, one cycle each on the 1 Gf "
+          "host platform.cpus builds), not platform.file");
 }
 
-std::unique_ptr<SmpScheduler> make_fair(const config::PolicyParams& params, const config::SmpConfig&, int cpus,
-                                        std::uint64_t) {
+std::unique_ptr<SmpScheduler> make_fair(const config::PolicyParams& params, const config::SmpConfig&,
+                                        int cpus, std::uint64_t) {
   const auto& p = static_cast<const SmpFairParams&>(params);
   return std::make_unique<SmpFair>(p.settings(cpus), cpus, p.migration_cost, p.skew_tick);
 }
@@ -269,10 +269,14 @@ const config::PolicyKey kSkewTickKey = {
       config::params_as<SmpFairParams>(params).skew_tick = f.boolean();
     }};
 
-const config::PolicyKey kSmpCfsKeys[] = {fair::kKernelKey,         fair::kHzKey,
-                                         fair::kTunableScalingKey, fair::kLatencyKey,
-                                         fair::kMinGranularityKey, fair::kWakeupGranularityKey,
-                                         fair::kFeaturesKey,       kMigrationCostKey,
+const config::PolicyKey kSmpCfsKeys[] = {fair::kKernelKey,
+                                         fair::kHzKey,
+                                         fair::kTunableScalingKey,
+                                         fair::kLatencyKey,
+                                         fair::kMinGranularityKey,
+                                         fair::kWakeupGranularityKey,
+                                         fair::kFeaturesKey,
+                                         kMigrationCostKey,
                                          kSkewTickKey};
 const config::PolicyKey kSmpEevdfKeys[] = {fair::kKernelKey,    fair::kHzKey,       fair::kTunableScalingKey,
                                            fair::kBaseSliceKey, fair::kFeaturesKey, kMigrationCostKey,
@@ -287,7 +291,8 @@ const SmpSchedulerEntry kSmpCfsEntry{
        return std::make_unique<SmpFairParams>(fair::Algorithm::Cfs);
      },
      smp_fair_json},
-    check_fair, make_fair};
+    check_fair,
+    make_fair};
 
 const SmpSchedulerEntry kSmpEevdfEntry{
     {"eevdf", "Linux's EEVDF scheduler of 6.6 onwards, a run queue per CPU (docs/models/linux-fair.md)",
@@ -296,6 +301,7 @@ const SmpSchedulerEntry kSmpEevdfEntry{
        return std::make_unique<SmpFairParams>(fair::Algorithm::Eevdf);
      },
      smp_fair_json},
-    check_fair, make_fair};
+    check_fair,
+    make_fair};
 
 }  // namespace cosched::sched

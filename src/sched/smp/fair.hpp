@@ -34,7 +34,6 @@ class SmpFair final : public SmpScheduler {
   void change(Cycles now) override;
   bool change_is_repartition() const override { return false; }
 
-  const fair::RunQueue& run_queue(CpuId cpu) const { return rqs_[static_cast<std::size_t>(cpu)]; }
   // The CPU whose queue holds the thread (or held it last), -1 before it was placed.
   CpuId cpu_of(ThreadId thread) const { return threads_.at(static_cast<std::size_t>(thread)).cpu; }
   std::int64_t migrations() const { return migrations_; }
@@ -43,7 +42,8 @@ class SmpFair final : public SmpScheduler {
   struct Thread {
     fair::Entity entity;
     CpuId cpu = -1;
-    Cycles last_ran = -1;  // when it last left a CPU (the kernel's exec_start, for task_hot)
+    Cycles last_ran = -1;               // when it last left a CPU (the kernel's exec_start, for task_hot)
+    std::optional<CpuId> pending_kick;  // reschedule_idle's answer once it was requeued
   };
   Thread& thread(ThreadId id);
   fair::RunQueue& rq(CpuId cpu) { return rqs_[static_cast<std::size_t>(cpu)]; }
@@ -62,8 +62,7 @@ class SmpFair final : public SmpScheduler {
   int cpus_;
   Cycles migration_cost_;
   std::vector<Cycles> next_balance_;
-  std::vector<int> balance_failed_;                  // sd->nr_balance_failed, per CPU
-  std::vector<std::optional<CpuId>> pending_kick_;  // reschedule_idle's answer for a requeued thread
+  std::vector<int> balance_failed_;  // sd->nr_balance_failed, per CPU
   std::int64_t migrations_ = 0;
 };
 
@@ -72,7 +71,6 @@ struct SmpFairParams : config::SmpSchedulerParams, fair::FairKnobs {
   explicit SmpFairParams(fair::Algorithm algorithm) : fair::FairKnobs(algorithm) {}
   Cycles migration_cost = 500'000;  // sysctl_sched_migration_cost, 0.5 ms
   bool skew_tick = false;           // the skew_tick boot parameter
-  std::string_view inert(fair::Feature feature) const override { return fair::FairKnobs::inert(feature); }
 };
 extern const SmpSchedulerEntry kSmpCfsEntry;
 extern const SmpSchedulerEntry kSmpEevdfEntry;

@@ -72,7 +72,7 @@ TEST(FairSettings, TheTunablesScaleWithOnePlusLog2OfTheCpusUpToEight) {
   EXPECT_EQ(cfs.latency, 18 * kMs);
   EXPECT_EQ(cfs.min_granularity, 2250 * kUs);
   EXPECT_EQ(cfs.wakeup_granularity, 3 * kMs);
-  EXPECT_EQ(cfs.nr_latency, 8u);
+  EXPECT_EQ(cfs.nr_latency(), 8u);
   EXPECT_EQ(Settings::of(v66, 1, TunableScaling::Log, 250).tick, 4 * kMs);
 }
 
