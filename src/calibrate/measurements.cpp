@@ -28,16 +28,23 @@ Plan full_plan() {
   // The slow figures' largest trials take about half a second on a 2.6 GHz server (2e6 ucontext switches of
   // ~250 ns, 2e5 kernel switches of ~3 us): long against the clock readings, short against the run's minute.
   // fcontext shares ucontext's rows, as setjmp did in the seed's table; dispatches (~10 ns) take 5 times
-  // more.
+  // more. A wake-up on an idle CPU costs ten times a kernel switch or more (40 us in a virtual machine):
+  // a tenth of its rows.
   return Plan{{200'000, 1'000'000, 2'000'000},
               {20'000, 100'000, 200'000},
+              {2'000, 10'000, 20'000},
               {1'000'000, 5'000'000, 10'000'000},
               10,
               0.2};
 }
 
 Plan quick_plan() {
-  return Plan{{20'000, 100'000, 200'000}, {2'000, 10'000, 20'000}, {100'000, 500'000, 1'000'000}, 3, 0.02};
+  return Plan{{20'000, 100'000, 200'000},
+              {2'000, 10'000, 20'000},
+              {200, 1'000, 2'000},
+              {100'000, 500'000, 1'000'000},
+              3,
+              0.02};
 }
 
 namespace {
@@ -208,15 +215,16 @@ long futex(std::atomic<std::uint32_t>& word, int operation, std::uint32_t value)
   return ::syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), operation, value, nullptr, nullptr, 0);
 }
 
-// Two threads on one CPU hand a turn to each other through a futex: the one that gives the turn wakes the
-// other and sleeps until the turn comes back, so each hand-over is one kernel context switch (counted by
-// the kernel too: Calibration::kernel_switches_per_handover).
+// Two threads hand a turn to each other through a futex: the one that gives the turn wakes the other and
+// sleeps until the turn comes back. On one CPU each hand-over is one kernel context switch (counted by the
+// kernel too: Calibration::kernel_switches_per_handover); with the partner on another CPU, each hand-over
+// wakes a thread whose CPU is idle (its own partner sleeps).
 class HandOver {
  public:
-  HandOver(int cpu, Counter& counter) : counter_(counter) {
+  HandOver(int partner_cpu, Counter& counter) : counter_(counter) {
     partner_ = std::thread([this] { partner_loop(); });
     try {
-      pin(partner_.native_handle(), cpu);
+      pin(partner_.native_handle(), partner_cpu);
     } catch (...) {
       stop();
       throw;
@@ -282,6 +290,18 @@ Measurement measure_kernel(const Plan& plan, int cpu, Counter& counter, double& 
   hand_over.stop();
   switches_per_handover =
       static_cast<double>(measuring_switches + hand_over.partner_switches()) / static_cast<double>(handovers);
+  return m;
+}
+
+// The hand-over with the partner pinned to `partner_cpu`, another CPU: the time to wake a thread on an idle
+// CPU and have it run (docs/calibration.md, "Wake-up on an idle CPU").
+Measurement measure_idle_wakeup(const Plan& plan, int partner_cpu, Counter& counter) {
+  HandOver hand_over(partner_cpu, counter);
+  Measurement m;
+  m.rows = measure_rows(plan.idle_wakeups, plan.repetitions, [&](std::int64_t handovers) {
+    return time_switches(
+        handovers, [&hand_over] { hand_over.round_trip(); }, counter);
+  });
   return m;
 }
 
@@ -353,6 +373,13 @@ Calibration calibrate(const Plan& plan, const std::function<void(const std::stri
       c.fcontext = measure_fcontext(plan, counter);
       tell(fmt::format("kernel switches on CPU {}", c.cpu));
       c.kernel = measure_kernel(plan, c.cpu, counter, c.kernel_switches_per_handover);
+      if (c.contending_cpu < 0) {
+        c.idle_wakeup.unmeasured = fmt::format(
+            "only CPU {} is allowed to this process, so no thread can be woken on another", c.cpu);
+      } else {
+        tell(fmt::format("wake-ups on an idle CPU, CPU {} to CPU {}", c.cpu, c.contending_cpu));
+        c.idle_wakeup = measure_idle_wakeup(plan, c.contending_cpu, counter);
+      }
       tell("uncontended dispatches");
       ChunkCounter alone;
       c.dispatch_uncontended = measure_dispatch(plan, alone, counter);

@@ -1,9 +1,10 @@
 #pragma once
 // What `cosched calibrate` measures on the machine it runs on (issue 23, section 1; docs/calibration.md):
 // user-level context switches (ucontext's swapcontext, the seed's; Boost.Context's fcontext), a kernel
-// context switch (two threads handing over through a futex on one CPU), the dispatch of one chunk from a
-// shared atomic counter (alone, and with another CPU taking chunks too), and the CPU's clock rate. Each
-// figure is timed by the seed's method (calibrate/method.hpp).
+// context switch (two threads handing over through a futex on one CPU), the same hand-over between two CPUs
+// (a wake-up on an idle CPU), the dispatch of one chunk from a shared atomic counter (alone, and with
+// another CPU taking chunks too), and the CPU's clock rate. Each figure is timed by the seed's method
+// (calibrate/method.hpp).
 
 #include <functional>
 #include <optional>
@@ -18,6 +19,7 @@ namespace cosched::calibrate {
 struct Plan {
   std::vector<std::int64_t> user_switches;    // ucontext and fcontext, side by side as in the seed's table
   std::vector<std::int64_t> kernel_switches;  // hand-overs between the two threads
+  std::vector<std::int64_t> idle_wakeups;     // hand-overs between two CPUs
   std::vector<std::int64_t> dispatches;       // uncontended and contended, side by side
   int repetitions = 0;                        // at least 2
   double clock_seconds = 0;                   // how long the clock rate is timed
@@ -57,6 +59,9 @@ struct Calibration {
   // of the kernel measurement: 1 when each hand-over is exactly one switch, more when other threads cut in.
   double kernel_switches_per_handover = 0;
   Measurement ucontext, fcontext, kernel;
+  // The kernel hand-over with the partner on contending_cpu: each wakes a thread on an idle CPU. Unmeasured
+  // when only one CPU is allowed.
+  Measurement idle_wakeup;
   Measurement dispatch_uncontended, dispatch_contended;
 };
 

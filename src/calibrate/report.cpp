@@ -94,6 +94,8 @@ ScenarioKeys scenario_keys(const Calibration& calibration) {
   const std::int64_t kernel_cycles = whole(kernel_ns * hz * 1e-9);
   keys.smp_cs_in_cycles = (kernel_cycles + 1) / 2;
   keys.smp_cs_out_cycles = kernel_cycles - keys.smp_cs_in_cycles;
+  if (calibration.idle_wakeup.measured())
+    keys.smp_idle_wakeup_cycles = whole((calibration.idle_wakeup.figure().mean - kernel_ns) * hz * 1e-9);
   keys.loop_dispatch_cycles = whole(calibration.dispatch_uncontended.figure().mean * hz * 1e-9);
   keys.task_switch_cycles = whole(calibration.ucontext.figure().mean * hz * 1e-9);
   return keys;
@@ -116,6 +118,7 @@ std::string calibration_yaml(const Calibration& c) {
   yaml_figure(out, "fcontext", c.fcontext, hz, "switches");
   yaml_figure(out, "kernel", c.kernel, hz, "switches",
               fmt::format("    context_switches_per_handover: {:.3f}\n", c.kernel_switches_per_handover));
+  yaml_figure(out, "idle_wakeup", c.idle_wakeup, hz, "handovers");
   out += "dispatch_ns:\n";
   yaml_figure(out, "uncontended", c.dispatch_uncontended, hz, "dispatches");
   yaml_figure(out, "contended", c.dispatch_contended, hz, "dispatches");
@@ -130,14 +133,21 @@ std::string calibration_yaml(const Calibration& c) {
   out += fmt::format(
       "  smp:\n    scheduler.cs_in: {}  # cycles: half a kernel switch each\n    scheduler.cs_out: {}\n",
       keys.smp_cs_in_cycles, keys.smp_cs_out_cycles);
+  if (keys.smp_idle_wakeup_cycles)
+    out += fmt::format(
+        "    scheduler.idle_wakeup: {}  # cycles: a hand-over to an idle CPU less one on the same CPU\n",
+        *keys.smp_idle_wakeup_cycles);
   out += fmt::format(
       "  smp_job:  # keys of a job profile, workload.jobs[i]\n"
       "    loop.dispatch: {}  # cycles: one uncontended dispatch\n"
       "    tasks.switch: {}  # cycles: one ucontext switch\n",
       keys.loop_dispatch_cycles, keys.task_switch_cycles);
   out += fmt::format("  set_now: --set scheduler.context_switch={}ns\n", keys.now_context_switch_ns);
-  out += fmt::format("  set_smp: --set scheduler.cs_in={} --set scheduler.cs_out={}\n", keys.smp_cs_in_cycles,
-                     keys.smp_cs_out_cycles);
+  out += fmt::format("  set_smp: --set scheduler.cs_in={} --set scheduler.cs_out={}{}\n",
+                     keys.smp_cs_in_cycles, keys.smp_cs_out_cycles,
+                     keys.smp_idle_wakeup_cycles
+                         ? fmt::format(" --set scheduler.idle_wakeup={}", *keys.smp_idle_wakeup_cycles)
+                         : std::string());
   return out;
 }
 
@@ -156,6 +166,12 @@ std::string calibration_text(const Calibration& c) {
   text_table(out, "Switches", {"kernel"}, {&c.kernel});
   out +=
       c.contending_cpu < 0
+          ? std::string("\nWake-up on an idle CPU, ns per hand-over: the same, the partner on another CPU\n")
+          : fmt::format("\nWake-up on an idle CPU, ns per hand-over: the same, the partner on CPU {}\n",
+                        c.contending_cpu);
+  text_table(out, "Hand-overs", {"idle CPU"}, {&c.idle_wakeup});
+  out +=
+      c.contending_cpu < 0
           ? std::string("\nDispatch of one chunk, ns per fetch_add on a shared counter\n")
           : fmt::format("\nDispatch of one chunk, ns per fetch_add on a shared counter (CPU {} contending)\n",
                         c.contending_cpu);
@@ -165,6 +181,7 @@ std::string calibration_text(const Calibration& c) {
   text_figure(out, "switch ucontext", c.ucontext, hz);
   text_figure(out, "switch fcontext", c.fcontext, hz);
   text_figure(out, "switch kernel", c.kernel, hz);
+  text_figure(out, "wake-up on an idle CPU", c.idle_wakeup, hz);
   text_figure(out, "dispatch uncontended", c.dispatch_uncontended, hz);
   text_figure(out, "dispatch contended", c.dispatch_contended, hz);
   std::string reruns;

@@ -3,6 +3,7 @@
 // the scenario keys its figures feed.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "calibrate/measurements.hpp"
@@ -17,15 +18,18 @@ struct ScenarioKeys {
   // cs_in + cs_out (the thesis's CS) is the whole of it, cs_in taking the odd cycle.
   std::int64_t smp_cs_in_cycles = 0;
   std::int64_t smp_cs_out_cycles = 0;
+  // SMP scheduler.idle_wakeup: what a hand-over to a thread on an idle CPU takes beyond one on the same
+  // CPU (the idle CPU's wake-up); nothing when it was not measured (one CPU allowed).
+  std::optional<std::int64_t> smp_idle_wakeup_cycles;
   std::int64_t loop_dispatch_cycles = 0;  // a job's loop.dispatch: one uncontended dispatch
   std::int64_t task_switch_cycles = 0;    // a job's tasks.switch: one ucontext switch, the seed's library's
 };
 
 ScenarioKeys scenario_keys(const Calibration& calibration);
 
-// calibration.yaml: cpu_hz, switch_ns {ucontext, fcontext, kernel}, dispatch_ns {uncontended, contended},
-// each figure with mean and std in ns, in cycles at cpu_hz and its table; scenario_keys, with the same
-// values as --set arguments.
+// calibration.yaml: cpu_hz, switch_ns {ucontext, fcontext, kernel, idle_wakeup}, dispatch_ns {uncontended,
+// contended}, each figure with mean and std in ns, in cycles at cpu_hz and its table; scenario_keys, with the
+// same values as --set arguments.
 std::string calibration_yaml(const Calibration& calibration);
 
 // The seed's tables (a row per number of operations: mean and standard deviation in ns), a table per kind

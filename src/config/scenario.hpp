@@ -102,6 +102,7 @@ struct SmpJobProfile {
   std::string compute_given;
   Sigma sigma;
   int copies = 1;
+  int nice = 0;  // its threads' nice value, under scheduler.policy cfs and eevdf (a Linux task's weight)
   // wait.algorithm and its keys: a name of wait/smp/smp_wait_registry.cpp and that algorithm's own parameters
   // (an SmpWaitParams).
   PolicyChoice wait;
@@ -136,8 +137,10 @@ struct SmpConfig {
   Cycles quantum = 0;
   Cycles cs_in = 0;
   Cycles cs_out = 0;
+  Cycles idle_wakeup = 0;  // added to a switch in on an idle CPU (docs/models/smp.md section 5)
   bool shuffle = false;
   int nosync = 0;
+  int nosync_nice = 0;  // the non-synchronizing threads' nice value (cfs and eevdf)
   std::vector<SmpJobProfile> jobs;
   OutputConfig output;
 };

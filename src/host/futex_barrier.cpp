@@ -1,6 +1,7 @@
 #include "host/futex_barrier.hpp"
 
 #include <linux/futex.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -37,11 +38,12 @@ FutexBarrier::Arrival FutexBarrier::arrive() {
   return {true, generation};
 }
 
-bool FutexBarrier::wait(Arrival arrival, std::uint64_t max_polls, WaitCounts& counts) {
+bool FutexBarrier::wait(Arrival arrival, std::uint64_t max_polls, bool yield, WaitCounts& counts) {
   bool failed = false;
   if (max_polls > 0) {
     ++counts.spins;
-    const PollResult spin = poll_until_changed(generation_, arrival.generation, max_polls);
+    const PollResult spin = yield ? poll_and_yield(arrival.generation, max_polls)
+                                  : poll_until_changed(generation_, arrival.generation, max_polls);
     counts.polls += spin.polls;
     if (spin.changed) {
       ++counts.successful_spins;
@@ -52,6 +54,19 @@ bool FutexBarrier::wait(Arrival arrival, std::uint64_t max_polls, WaitCounts& co
   ++counts.blocks;
   block(arrival.generation);
   return failed;
+}
+
+PollResult FutexBarrier::poll_and_yield(std::uint32_t generation, std::uint64_t max_polls) {
+  PollResult result;
+  while (result.polls < max_polls) {
+    ++result.polls;
+    if (generation_.load(std::memory_order_acquire) != generation) {
+      result.changed = true;
+      break;
+    }
+    ::sched_yield();
+  }
+  return result;
 }
 
 void FutexBarrier::block(std::uint32_t generation) {

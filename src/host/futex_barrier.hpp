@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "host/busy_loop.hpp"
+
 namespace cosched::host {
 
 // What one thread did at one barrier, added up over a job's threads: the SMP model's counts
@@ -31,14 +33,16 @@ class FutexBarrier {
   Arrival arrive();
 
   // A waiter that is not the last arriver: spins up to `max_polls` polls (0: blocks at once; kUnlimitedPolls:
-  // never blocks), then blocks until the generation moves on. Counts what it did into `counts`; returns true
-  // when its spin failed (the SMP model's unsuccessful spin, whose time is the job's transition point).
-  bool wait(Arrival arrival, std::uint64_t max_polls, WaitCounts& counts);
+  // never blocks), then blocks until the generation moves on. With `yield`, each failed poll calls
+  // sched_yield() (the `yield` waiting algorithm). Counts what it did into `counts`; returns true when its
+  // spin failed (the SMP model's unsuccessful spin, whose time is the job's transition point).
+  bool wait(Arrival arrival, std::uint64_t max_polls, bool yield, WaitCounts& counts);
 
   // Barriers completed so far.
   std::int64_t completed() const { return completed_.load(std::memory_order_relaxed); }
 
  private:
+  PollResult poll_and_yield(std::uint32_t generation, std::uint64_t max_polls);
   void block(std::uint32_t generation);
 
   const int threads_;

@@ -77,15 +77,29 @@ constexpr PolicyRefused kRefusedPolicies[] = {
 };
 
 // Whether this process may put a thread under SCHED_RR: tried on a thread of its own, which then ends.
+bool assumed_unprivileged() {
+  const char* hook = std::getenv("COSCHED_HOST_ASSUME_UNPRIVILEGED");
+  return hook && std::string(hook) == "1";
+}
+
 bool may_use_sched_rr() {
-  if (const char* hook = std::getenv("COSCHED_HOST_ASSUME_UNPRIVILEGED"); hook && std::string(hook) == "1")
-    return false;
+  if (assumed_unprivileged()) return false;
   bool allowed = false;
   std::thread probe([&allowed] {
     sched_param param{};
     param.sched_priority = 1;
     allowed = ::pthread_setschedparam(::pthread_self(), SCHED_RR, &param) == 0;
   });
+  probe.join();
+  return allowed;
+}
+
+// Whether a thread of this process may take this nice value (a negative one needs root, CAP_SYS_NICE or
+// RLIMIT_NICE); tried on a thread that ends at once.
+bool may_use_nice(int nice) {
+  if (nice < 0 && assumed_unprivileged()) return false;
+  bool allowed = false;
+  std::thread probe([&allowed, nice] { allowed = ::setpriority(PRIO_PROCESS, ::gettid(), nice) == 0; });
   probe.join();
   return allowed;
 }
@@ -123,6 +137,7 @@ HostPlan plan_host_run(const config::Scenario& scenario, const std::vector<std::
   plan.seed = scenario.seed;
   plan.repetition = repetition;
   plan.nosync = smp.nosync;
+  plan.nosync_nice = smp.nosync_nice;
   const auto policy = std::find_if(std::begin(kPolicies), std::end(kPolicies),
                                    [&](const PolicyOnHost& p) { return smp.scheduler.name == p.name; });
   if (policy == std::end(kPolicies)) {
@@ -145,13 +160,22 @@ HostPlan plan_host_run(const config::Scenario& scenario, const std::vector<std::
     if (profile.tasks)
       locator().fail({"workload", "jobs", index, "tasks"},
                      "a job of computation intervals (cosched host runs no user-level task tree)");
-    // The fixed spins (fixed-spin, block, spin) are what the host runs: the registry's factory says which
-    // algorithm is one, so that no name is compared here.
+    // The fixed spins (fixed-spin, block, spin) and yield are what the host runs: the registry's factory and
+    // entry say which algorithm is one, so that no name is compared here.
     const auto algorithm = wait::make_smp_wait(profile.wait);
     const auto* fixed = dynamic_cast<const wait::FixedSpin*>(algorithm.get());
-    if (!fixed)
+    const bool yields = wait::smp_waits().at(profile.wait.name).yields;
+    if (!fixed && !yields)
       locator().fail({"workload", "jobs", index, "wait", "algorithm"},
-                     "fixed-spin, block or spin (cosched host spins a fixed budget, then blocks on a futex)");
+                     "fixed-spin, block, spin or yield (cosched host spins a fixed budget, yielding or not, "
+                     "then blocks on a futex)");
+    if (profile.nice != 0 && !may_use_nice(profile.nice))
+      locator().fail(
+          {"workload", "jobs", index, "nice"},
+          fmt::format("a nice value this process may set (it may not set {}: a negative nice needs "
+                      "root or CAP_SYS_NICE)",
+                      profile.nice));
+    const auto waiter = algorithm->make_waiter();
     for (int copy = 0; copy < profile.copies; ++copy) {
       HostJob job;
       job.name = profile.name;
@@ -161,11 +185,18 @@ HostPlan plan_host_run(const config::Scenario& scenario, const std::vector<std::
       job.barriers = profile.barriers;
       job.compute_cycles = profile.compute_cycles;
       job.sigma_cycles = profile.sigma.cycles;
-      job.spin_cycles = fixed->spin_budget();
+      job.spin_cycles = waiter->spin_budget({});  // a fixed budget: the same at every barrier
+      job.yield_poll_cycles = waiter->yield_every();
+      job.nice = profile.nice;
       plan.jobs.push_back(std::move(job));
       threads += profile.threads;
     }
   }
+  if (smp.nosync_nice != 0 && !may_use_nice(smp.nosync_nice))
+    locator().fail({"workload", "nosync_nice"},
+                   fmt::format("a nice value this process may set (it may not set {}: a negative nice needs "
+                               "root or CAP_SYS_NICE)",
+                               smp.nosync_nice));
   if (threads > kMaxHostThreads)
     locator().error({"workload"}, fmt::format("{} threads; expected at most {} OS threads on the host",
                                               threads, kMaxHostThreads));
@@ -287,12 +318,14 @@ void synchronizing_thread(ThreadState& me) {
   // The SMP model's draws: the same stream, one interval per phase (docs/models/smp.md section 6).
   auto interval = workload::ComputeInterval::for_thread(job.compute_cycles, job.sigma_cycles, run.plan->seed,
                                                         job.instance, me.index);
+  // A yield loop's budget is the model's: its spin over its poll, in passes of the loop.
+  const double polls_per_cycle =
+      job.yield_poll_cycles > 0 ? 1.0 / static_cast<double>(job.yield_poll_cycles) : run.polls_per_cycle;
   const std::uint64_t max_polls =
       job.spin_cycles >= wait::kUnlimitedSpin ? kUnlimitedPolls
       : job.spin_cycles <= 0
           ? 0
-          : std::max<std::uint64_t>(1,
-                                    std::llround(static_cast<double>(job.spin_cycles) * run.polls_per_cycle));
+          : std::max<std::uint64_t>(1, std::llround(static_cast<double>(job.spin_cycles) * polls_per_cycle));
   if (!pass_gate(run)) return;
   const std::int64_t cpu_start = thread_cpu_ns();
   const std::int64_t switches_start = context_switches();
@@ -302,7 +335,7 @@ void synchronizing_thread(ThreadState& me) {
     compute_iterations(
         static_cast<std::uint64_t>(std::llround(static_cast<double>(cycles) * run.iterations_per_cycle)));
     const auto arrival = me.job->barrier.arrive();
-    if (!arrival.last && me.job->barrier.wait(arrival, max_polls, me.waits))
+    if (!arrival.last && me.job->barrier.wait(arrival, max_polls, job.yield_poll_cycles > 0, me.waits))
       me.last_failed_spin_ns = monotonic_ns() - run.start_ns;
   }
   me.finish_ns = monotonic_ns() - run.start_ns;
@@ -320,6 +353,9 @@ void nosync_thread(ThreadState& me) {
 
 void* thread_main(void* argument) {
   auto& me = *static_cast<ThreadState*>(argument);
+  const int nice = me.job ? me.job->job->nice : me.run->plan->nosync_nice;
+  if (nice != 0 && ::setpriority(PRIO_PROCESS, ::gettid(), nice) != 0)
+    fail(*me.run, fmt::format("setpriority({}): {}", nice, std::strerror(errno)));
   try {
     if (me.job) {
       synchronizing_thread(me);

@@ -36,6 +36,8 @@ struct HostJob {
   double sigma_cycles = 0;
   std::int64_t spin_cycles =
       0;  // the fixed spin's budget: 0 blocks at once, wait::kUnlimitedSpin never blocks
+  std::int64_t yield_poll_cycles = 0;  // the `yield` algorithm's poll: each failed poll calls sched_yield()
+  int nice = 0;
 };
 
 // What a checked scenario asks of the host.
@@ -46,16 +48,18 @@ struct HostPlan {
   std::string clock;  // where cycles_per_second comes from
   std::vector<HostJob> jobs;
   int nosync = 0;
+  int nosync_nice = 0;
   std::uint64_t seed = 0;
   int repetition = 1;
 };
 
 // Checks that this machine can run `scenario` and says how: throws config::InputError, one line located in
 // the scenario file (found again with `sets`, the --set overrides it was loaded with), for a scenario of
-// another model, end: first-finish, a policy the host kernel does not have, a waiting algorithm that is not a
-// fixed spin, a job with a user-level loop or task tree, more CPUs than this process may use, too many
-// threads, or SCHED_RR without the permission to use it. COSCHED_HOST_ASSUME_UNPRIVILEGED=1 in the
-// environment makes it take SCHED_RR as forbidden (a test hook: the tests run as root).
+// another model, end: first-finish, a policy the host kernel does not have, a waiting algorithm that is
+// neither a fixed spin nor yield, a job with a user-level loop or task tree, more CPUs than this process may
+// use, too many threads, or SCHED_RR or a negative nice without the permission to use it.
+// COSCHED_HOST_ASSUME_UNPRIVILEGED=1 in the environment makes it take both as forbidden (a test hook: the
+// tests run as root).
 HostPlan plan_host_run(const config::Scenario& scenario, const std::vector<std::string>& sets,
                        const PlatformSize& platform, int repetition);
 

@@ -16,13 +16,25 @@ constexpr const char* kLayout =
 
 }  // namespace
 
-CalibratedCost calibrated_cycles(MapReader& section, const std::string& key) {
-  const Field f = section.required(key);
+namespace {
+
+CalibratedCost cycles_of(const Field& f) {
   const std::string expected = fmt::format("a whole number of cycles from 0 to {:g}", kMaxCycles);
   const std::string text = f.scalar(expected);
   const auto value = parse_integer(text);
   if (!value || *value < 0 || static_cast<double>(*value) > kMaxCycles) f.fail(expected);
   return {*value, text, f.path()};
+}
+
+}  // namespace
+
+CalibratedCost calibrated_cycles(MapReader& section, const std::string& key) {
+  return cycles_of(section.required(key));
+}
+
+std::optional<CalibratedCost> optional_calibrated_cycles(MapReader& section, const std::string& key) {
+  if (auto f = section.optional(key)) return cycles_of(*f);
+  return std::nullopt;
 }
 
 CalibratedCost calibrated_duration(MapReader& section, const std::string& key) {

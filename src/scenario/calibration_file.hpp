@@ -27,6 +27,7 @@ struct CalibratedCosts {
   std::optional<CalibratedCost> now_context_switch;  // NOW scheduler.context_switch
   std::optional<CalibratedCost> smp_cs_in;           // SMP scheduler.cs_in
   std::optional<CalibratedCost> smp_cs_out;          // SMP scheduler.cs_out
+  std::optional<CalibratedCost> smp_idle_wakeup;     // SMP scheduler.idle_wakeup, if the file has it
   std::optional<CalibratedCost> loop_dispatch;       // an SMP job's loop.dispatch
   std::optional<CalibratedCost> task_switch;         // an SMP job's tasks.switch
 
@@ -50,6 +51,8 @@ CalibratedCosts read_calibration(const Field& key, const std::string& scenario_d
 // ("halves away from zero, and never below 0"); a NOW cost, a duration with its unit ("2166ns"), read as the
 // scenario's own durations are.
 CalibratedCost calibrated_cycles(MapReader& section, const std::string& key);
+// A cost that older files lack (scheduler.idle_wakeup): nothing when the file has no such key.
+std::optional<CalibratedCost> optional_calibrated_cycles(MapReader& section, const std::string& key);
 CalibratedCost calibrated_duration(MapReader& section, const std::string& key);
 
 }  // namespace cosched::config

@@ -283,12 +283,34 @@ SmpTasks read_tasks(const Field& f, const SmpConfig& smp, int threads, int barri
   return tasks;
 }
 
+// A Linux nice value, for the policies that weigh threads by it.
+int read_nice(const Field& f, const SmpConfig& smp) {
+  if (!sched::smp_schedulers().at(smp.scheduler.name).nice)
+    f.error("applies to scheduler.policy cfs and eevdf only (a Linux task's weight)");
+  const auto nice = f.integer();
+  if (nice < -20 || nice > 19) f.fail("a nice value from -20 to 19");
+  return static_cast<int>(nice);
+}
+
+// The job's `wait`, refused when it calls sched_yield() under a policy that does not model it.
+PolicyChoice read_wait(MapReader& map, const SmpConfig& smp) {
+  const auto field = map.required("wait");
+  auto wait = wait::read_smp_wait(field, smp.quantum, smp.cs_in + smp.cs_out);
+  if (wait::smp_waits().at(wait.name).yields && !sched::smp_schedulers().at(smp.scheduler.name).yields)
+    field.child(field.node()["algorithm"], "algorithm")
+        .error(fmt::format(
+            "{} calls sched_yield(), which scheduler.policy {} does not model (rr, cfs or eevdf do)",
+            wait.name, smp.scheduler.name));
+  return wait;
+}
+
 SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index,
                        CalibratedCosts* calibration) {
   MapReader map(f, "a job profile mapping with threads, barriers, compute and wait");
   SmpJobProfile job;
   job.name = fmt::format("job{}", index);
   if (auto v = map.optional("name")) job.name = v->string();
+  if (auto v = map.optional("nice")) job.nice = read_nice(*v, smp);
   auto threads = map.required("threads");
   if (auto d = read_notation(threads, {}, "a distribution of thread counts such as \"2-8:2, 9-16:1\"")) {
     job.threads_from = read_threads_distribution(threads, *d);
@@ -313,7 +335,7 @@ SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index,
     if (loop) job.loop = read_loop(user_level, smp, job.threads, job.barriers, calibration);
     if (tasks) job.tasks = read_tasks(user_level, smp, job.threads, job.barriers, calibration);
     if (auto v = map.optional("copies")) job.copies = count(*v);
-    job.wait = wait::read_smp_wait(map.required("wait"), smp.quantum, smp.cs_in + smp.cs_out);
+    job.wait = read_wait(map, smp);
     map.finish();
     return job;
   }
@@ -347,7 +369,7 @@ SmpJobProfile read_job(const Field& f, const SmpConfig& smp, std::size_t index,
     }
   }
   if (auto v = map.optional("copies")) job.copies = count(*v);
-  job.wait = wait::read_smp_wait(map.required("wait"), smp.quantum, smp.cs_in + smp.cs_out);
+  job.wait = read_wait(map, smp);
   map.finish();
   return job;
 }
@@ -442,6 +464,15 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
         calibration ? calibration->resolve("scheduler.cs_in", cs_in, *calibration->smp_cs_in) : *cs_in;
     smp.cs_out =
         calibration ? calibration->resolve("scheduler.cs_out", cs_out, *calibration->smp_cs_out) : *cs_out;
+    // Optional: 0 unless given, or a calibration file gives it.
+    std::optional<Cycles> idle_wakeup;
+    if (auto v = scheduler.optional("idle_wakeup"))
+      idle_wakeup =
+          whole_cycles(*v, smp.quantum, "an idle CPU's wake-up cost in cycles or % of the quantum", 100);
+    smp.idle_wakeup =
+        calibration && calibration->smp_idle_wakeup
+            ? calibration->resolve("scheduler.idle_wakeup", idle_wakeup, *calibration->smp_idle_wakeup)
+            : idle_wakeup.value_or(0);
     if (auto v = scheduler.optional("shuffle")) smp.shuffle = v->boolean();
     smp.scheduler = sched::smp_schedulers()
                         .read_keys(scheduler, policy,
@@ -458,6 +489,7 @@ SmpConfig read_smp(MapReader& top, const std::string& scenario_dir, EndCondition
       if (n > kMaxCount) v->fail(fmt::format("a non-negative integer up to {}", kMaxCount));
       smp.nosync = static_cast<int>(n);
     }
+    if (auto v = workload.optional("nosync_nice")) smp.nosync_nice = read_nice(*v, smp);
     auto jobs = workload.optional("jobs");
     if (jobs) {
       auto items = jobs->items("a list of synchronizing job profiles");
@@ -487,8 +519,11 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
                       {"cs_in", smp.cs_in},
                       {"cs_out", smp.cs_out},
                       {"shuffle", smp.shuffle}};
+  if (smp.idle_wakeup > 0) out["scheduler"]["idle_wakeup"] = smp.idle_wakeup;
   sched::smp_schedulers().at(smp.scheduler.name).spec.to_json(*smp.scheduler.params, out["scheduler"]);
   out["workload"]["nosync"] = smp.nosync;
+  const bool takes_nice = sched::smp_schedulers().at(smp.scheduler.name).nice;
+  if (takes_nice) out["workload"]["nosync_nice"] = smp.nosync_nice;
   auto& jobs = out["workload"]["jobs"] = nlohmann::ordered_json::array();
   for (const auto& job : smp.jobs) {
     nlohmann::ordered_json j;
@@ -528,6 +563,7 @@ nlohmann::ordered_json smp_json(const SmpConfig& smp) {
                     {"switch", job.tasks->switch_cost},
                     {"policy", workload::task_policy_name(job.tasks->policy)}};
     }
+    if (takes_nice) j["nice"] = job.nice;
     j["wait"] = wait::smp_wait_json(job.wait);
     jobs.push_back(j);
   }
@@ -541,6 +577,7 @@ const ModelEntry kSmpModel{
       MapReader smp(keys.required("smp"), "a mapping with scheduler.cs_in and scheduler.cs_out");
       costs.smp_cs_in = calibrated_cycles(smp, "scheduler.cs_in");
       costs.smp_cs_out = calibrated_cycles(smp, "scheduler.cs_out");
+      costs.smp_idle_wakeup = optional_calibrated_cycles(smp, "scheduler.idle_wakeup");
       MapReader job(keys.required("smp_job"), "a mapping with loop.dispatch and tasks.switch");
       costs.loop_dispatch = calibrated_cycles(job, "loop.dispatch");
       costs.task_switch = calibrated_cycles(job, "tasks.switch");

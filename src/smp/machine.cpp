@@ -71,6 +71,7 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
       Thread thread;
       thread.job = static_cast<int>(j);
       thread.address_space = static_cast<int>(j);  // the threads of a job share its address space
+      thread.nice = job.nice;
       thread.compute =
           workload::ComputeInterval::for_thread(job.compute_mean, job.compute_sigma, config_.seed, j, t);
       if (jobs_[j].runtime) thread.user = UserStep::Ask;
@@ -81,6 +82,7 @@ Machine::Machine(MachineConfig config, std::unique_ptr<sched::SmpScheduler> sche
   for (int n = 0; n < config_.nosync; ++n) {
     Thread thread;
     thread.address_space = static_cast<int>(config_.jobs.size()) + n;  // each a job of its own (thesis 2.1)
+    thread.nice = config_.nosync_nice;
     thread.work_left = kNever;  // non-synchronizing threads compute forever
     threads_.push_back(std::move(thread));
   }
@@ -421,6 +423,7 @@ void Machine::schedule_running(CpuId cpu) {
   Cycles next;
   if (thread.spinning) {
     next = std::min(thread.success_at, c.run_since + thread.spin_left);
+    if (thread.yield_left > 0) next = std::min(next, c.run_since + thread.yield_left);
   } else {
     next = c.run_since + thread.work_left;
   }
@@ -445,7 +448,10 @@ inline void Machine::settle(CpuId cpu) {
       thread.wait.spin_cycles += spun;
       outcomes_[thread.job].spin_cycles += spun;
     }
-    if (thread.success_at > now_) thread.spin_left -= elapsed;
+    if (thread.success_at > now_) {
+      thread.spin_left -= elapsed;
+      if (thread.yield_left > 0) thread.yield_left -= elapsed;
+    }
   } else {
     thread.work_left -= elapsed;
   }
@@ -549,6 +555,19 @@ void Machine::handle_running(CpuId cpu) {
       thread.blocked_at = now_;
       leave(cpu, SwitchOutReason::Yield);
       return;
+    } else if (thread.yield_left <= 0 && yields(thread)) {
+      // A poll of the yield loop failed: sched_yield() (docs/models/smp.md, "The yield waiting algorithm").
+      thread.yield_left = jobs_[thread.job].waiter->yield_every();
+      SMP_DECISION(cpu, id, "calls sched_yield() at barrier %d", thread.barrier);
+      scheduler_->yield(id, cpu);
+      if (before_switch()) {
+        run_schedule(cpu, std::nullopt);  // schedule(): it keeps its CPU unless another thread comes first
+        return;
+      }
+      if (scheduler_->has_ready()) {
+        switch_out(cpu, SwitchOutReason::Preempt);  // the ready set's head runs; the yielder joins its tail
+        return;
+      }
     }
   } else if (thread.work_left == 0) {
     if (thread.user == UserStep::Work) [[unlikely]] {
@@ -639,6 +658,7 @@ void Machine::arrive(ThreadId id, CpuId cpu) {
   thread.wait.spun = true;
   thread.spinning = true;
   thread.spin_left = budget;
+  thread.yield_left = job.waiter->yield_every();
   thread.success_at = kNever;
   note(TraceKind::Spin, cpu, id);
 }
@@ -831,10 +851,12 @@ void Machine::switch_in(CpuId cpu, ThreadId id) {
   ++thread.dispatches;
   if (thread.job >= 0) ++outcomes_[thread.job].context_switches;
   c.view.current = id;
-  if (c.view.phase == CpuPhase::Idle) --idle_cpus_;
+  const bool was_idle = c.view.phase == CpuPhase::Idle;
+  if (was_idle) --idle_cpus_;
   c.view.phase = CpuPhase::SwitchIn;
   note(TraceKind::SwitchIn, cpu, id);
-  schedule(cpu, now_ + config_.cs_in);
+  // An idle CPU first wakes up (docs/models/smp.md section 5): 0 in the thesis's machine.
+  schedule(cpu, now_ + config_.cs_in + (was_idle ? config_.idle_wakeup : 0));
 }
 
 void Machine::go_idle(CpuId cpu) {

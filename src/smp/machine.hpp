@@ -39,16 +39,19 @@ struct JobInstance {
   // threads' work instead of compute_mean +- sigma (docs/models/smp.md, "User-level scheduling"). Empty for
   // the thesis's jobs.
   std::function<std::unique_ptr<userlevel::JobRuntime>()> make_runtime;
+  int nice = 0;  // its threads' nice value, for the policies that weigh threads by it (cfs, eevdf)
 };
 
 struct MachineConfig {
   int cpus = 0;
   Cycles cs_in = 0;
   Cycles cs_out = 0;
-  Cycles quantum = 0;  // for the waiting algorithms' view only; the policy owns time slices
+  Cycles idle_wakeup = 0;  // added to a switch in on a CPU that was idle
+  Cycles quantum = 0;      // for the waiting algorithms' view only; the policy owns time slices
   bool shuffle = false;
   bool end_at_first_finish = false;
   int nosync = 0;
+  int nosync_nice = 0;
   std::uint64_t seed = 1;
   std::vector<JobInstance> jobs;  // one entry per instance (copies expanded), in scenario order
   // Start-up ready-queue order by thread id; empty means the thesis's order (or its shuffle).
@@ -126,6 +129,7 @@ class Machine final : private sched::SmpHost {
   struct Thread {
     int job = -1;  // -1: non-synchronizing
     int address_space = 0;
+    int nice = 0;
     ThreadState state = ThreadState::Ready;
     CpuId cpu = -1;
     int barrier = 0;              // index of the barrier it works toward or waits at
@@ -134,6 +138,7 @@ class Machine final : private sched::SmpHost {
     UserStep user = UserStep::None;
     Cycles work_left = 0;   // computation plus the one-cycle arrival, for the current phase
     Cycles spin_left = 0;   // spin budget left
+    Cycles yield_left = 0;  // a yielding waiter's user time until its next sched_yield()
     Cycles success_at = 0;  // when the spin succeeds, once its barrier has completed
     Cycles phase_started_at = 0;
     Cycles blocked_at = 0;        // when it last blocked
@@ -171,6 +176,7 @@ class Machine final : private sched::SmpHost {
   // SmpHost
   int cpu_count() const override { return static_cast<int>(cpus_.size()); }
   int address_space(ThreadId thread) const override { return threads_[thread].address_space; }
+  int nice(ThreadId thread) const override { return threads_[thread].nice; }
   void settle_running() override;
   void slices_changed() override;
   void resched_cpu(CpuId cpu) override { set_need_resched(cpu); }
@@ -213,6 +219,8 @@ class Machine final : private sched::SmpHost {
   void take_next(ThreadId thread);  // one call of next() and its answer
   void offer_work(int job);
   bool barrier_complete(const Thread& thread) const { return jobs_[thread.job].completed > thread.barrier; }
+  // Its waiting algorithm polls and calls sched_yield() while it spins (the `yield` algorithm).
+  bool yields(const Thread& thread) const { return jobs_[thread.job].waiter->yield_every() > 0; }
   wait::ArrivalView arrival_view(ThreadId thread) const;
   bool before_switch() const { return decides_before_switch_; }
   // "job fine#0 thread 2" or "nosync thread 45", for the decision lines of the log.

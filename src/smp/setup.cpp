@@ -37,17 +37,19 @@ Machine build_machine(const config::Scenario& scenario, int cpus) {
   machine.cpus = cpus;
   machine.cs_in = smp.cs_in;
   machine.cs_out = smp.cs_out;
+  machine.idle_wakeup = smp.idle_wakeup;
   machine.quantum = smp.quantum;
   machine.shuffle = smp.shuffle;
   machine.end_at_first_finish = scenario.end == config::EndCondition::FirstFinish;
   machine.nosync = smp.nosync;
+  machine.nosync_nice = smp.nosync_nice;
   machine.seed = scenario.seed;
   for (const auto& profile : smp.jobs) {
     std::shared_ptr<const wait::SmpWaitAlgorithm> wait = wait::make_smp_wait(profile.wait);
     for (int copy = 0; copy < profile.copies; ++copy) {
-      machine.jobs.push_back(JobInstance{profile.name, copy, profile.threads, profile.barriers,
-                                         profile.compute_cycles, profile.sigma.cycles, wait,
-                                         runtime_factory(profile, scenario.seed, machine.jobs.size())});
+      machine.jobs.push_back(JobInstance{
+          profile.name, copy, profile.threads, profile.barriers, profile.compute_cycles, profile.sigma.cycles,
+          wait, runtime_factory(profile, scenario.seed, machine.jobs.size()), profile.nice});
     }
   }
   return Machine(

@@ -115,6 +115,16 @@ TEST(HostCommand, CountsFollowTheWaitingAlgorithm) {
   EXPECT_EQ(s["jobs"][0]["ssr"], 100.0);
   EXPECT_EQ(s["jobs"][0]["blocks"], 0);
   EXPECT_TRUE(s["jobs"][0]["transition_point"].is_null());
+  // yield: every wait polls and calls sched_yield() until the barrier completes, and never blocks, beside a
+  // busy thread; the job's threads run at nice 5.
+  s = host_summary(box, {"--set", "workload.jobs.0.wait={algorithm: yield}", "--set",
+                         "workload.jobs.0.nice=5", "--set", "workload.nosync=1"});
+  ASSERT_TRUE(s.is_object());
+  EXPECT_EQ(s["jobs"][0]["spins"]["total"], kBarriers);
+  EXPECT_EQ(s["jobs"][0]["spins"]["successful"], kBarriers);
+  EXPECT_EQ(s["jobs"][0]["blocks"], 0);
+  EXPECT_EQ(s["resolved"]["workload"]["jobs"][0]["nice"], 5);
+  EXPECT_EQ(s["resolved"]["workload"]["jobs"][0]["wait"]["algorithm"], "yield");
 }
 
 TEST(HostCommand, DefaultOutputIsPerRepetitionAndSummaryIsPrinted) {
@@ -164,10 +174,12 @@ const BadHost kBadHosts[] = {
     {"first-finish.yaml", "3:6", "end", "got \"first-finish\""},
     {"loop-job.yaml", "14:13", "workload.jobs[0].loop", "no user-level loop"},
     {"rr-unprivileged.yaml", "7:11", "scheduler.policy", "SCHED_RR, which this process may not use"},
+    {"nice-unprivileged.yaml", "12:57", "workload.jobs[0].nice", "it may not set -5"},
 };
 
 TEST(HostCommand, RefusalsAreOneLocatedLineAndWriteNothing) {
-  // The test hook: SCHED_RR taken as forbidden, as for a user without CAP_SYS_NICE (the tests run as root).
+  // The test hook: SCHED_RR and a negative nice taken as forbidden, as for a user without CAP_SYS_NICE (the
+  // tests run as root).
   ::setenv("COSCHED_HOST_ASSUME_UNPRIVILEGED", "1", 1);
   for (const auto& c : kBadHosts) {
     SCOPED_TRACE(c.file);

@@ -20,7 +20,9 @@ inline std::unique_ptr<smp::Machine> run_scenario(const std::string& relative,
   auto scenario = config::load_scenario(scenario_path(relative), overrides);
   const auto& smp = std::get<config::SmpConfig>(scenario.model_config);
   std::unique_ptr<smp::Machine> machine(new smp::Machine(smp::build_machine(scenario, smp.cpus)));
-  while (machine->run_until(machine->now() + 1'000'000)) {
+  // Event by event: the next may be further than any fixed step (a fair policy's thread alone on its CPU).
+  while (const auto next = machine->next_event_time()) {
+    if (!machine->run_until(*next)) break;
   }
   return machine;
 }

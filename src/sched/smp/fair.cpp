@@ -101,6 +101,7 @@ void SmpFair::enqueue(ThreadId id, ReadyReason reason) {
   const Cycles now = host_->now();
   switch (reason) {
     case ReadyReason::Start: {
+      t.entity.load = fair::nice_weight(host_->nice(id));
       // Fork balancing (find_idlest_cpu): the CPU with the fewest queued threads, the lowest id on a tie.
       CpuId best = 0;
       for (CpuId c = 1; c < cpus_; ++c)
@@ -154,6 +155,12 @@ std::optional<ThreadId> SmpFair::pick_next(CpuId cpu, std::optional<ThreadId> pr
   t.cpu = cpu;
   t.pending_kick.reset();
   return next->id;
+}
+
+void SmpFair::yield(ThreadId id, CpuId cpu) {
+  // do_sched_yield: yield_task_fair on the yielder's queue; schedule() follows.
+  if (thread(id).cpu != cpu) throw std::logic_error("fair SMP policy: a thread yields off its CPU");
+  rq(cpu).yield(host_->now());
 }
 
 Cycles SmpFair::time_slice(ThreadId id) const {
@@ -292,7 +299,10 @@ const SmpSchedulerEntry kSmpCfsEntry{
      },
      smp_fair_json},
     check_fair,
-    make_fair};
+    make_fair,
+    /*partitions=*/false,
+    /*yields=*/true,
+    /*nice=*/true};
 
 const SmpSchedulerEntry kSmpEevdfEntry{
     {"eevdf", "Linux's EEVDF scheduler of 6.6 onwards, a run queue per CPU (docs/models/linux-fair.md)",
@@ -302,6 +312,9 @@ const SmpSchedulerEntry kSmpEevdfEntry{
      },
      smp_fair_json},
     check_fair,
-    make_fair};
+    make_fair,
+    /*partitions=*/false,
+    /*yields=*/true,
+    /*nice=*/true};
 
 }  // namespace cosched::sched

@@ -24,6 +24,7 @@ class SmpFair final : public SmpScheduler {
   void enqueue(ThreadId thread, ReadyReason reason) override;
   std::optional<ThreadId> pick_next(CpuId cpu, std::optional<ThreadId> prev) override;
   Cycles time_slice(ThreadId thread) const override;
+  void yield(ThreadId thread, CpuId cpu) override;
   void finished(ThreadId thread) override;
   std::vector<CpuId> wake(const std::vector<ThreadId>& woken, CpuId this_cpu) override;
   std::optional<CpuId> reschedule_idle(ThreadId thread, CpuId this_cpu) override;

@@ -27,6 +27,10 @@ const SmpSchedulerEntry kRoundRobinEntry{
     [](const config::PolicyParams& params, const config::SmpConfig&, int,
        std::uint64_t) -> std::unique_ptr<SmpScheduler> {
       return std::make_unique<RoundRobin>(static_cast<const config::SmpSchedulerParams&>(params).quantum);
-    }};
+    },
+    /*partitions=*/false,
+    // sched_yield() under SCHED_RR (yield_task_rt): the yielder goes to its queue's tail, which the machine
+    // does by handing the CPU to the queue's head.
+    /*yields=*/true};
 
 }  // namespace cosched::sched

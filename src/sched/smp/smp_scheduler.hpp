@@ -47,6 +47,8 @@ class SmpHost {
   virtual int thread_count() const = 0;
   // Threads with the same address space (the threads of one job) share this number (thesis 6.4.4, mm).
   virtual int address_space(ThreadId thread) const = 0;
+  // The thread's nice value (the job's `nice`), for the policies that weigh threads by it.
+  virtual int nice(ThreadId /*thread*/) const { return 0; }
   // Accounts every running thread's user time up to now (charge() for each), so that counters are current.
   virtual void settle_running() = 0;
   // Every thread's time slice changed (a Linux epoch): the machine re-reads those of running threads.
@@ -81,6 +83,10 @@ class SmpScheduler {
   virtual Cycles time_slice(ThreadId thread) const = 0;
   // The thread ran `cycles` of user time (computing or spinning).
   virtual void charge(ThreadId /*thread*/, Cycles /*cycles*/) {}
+  // The running thread on `cpu` called sched_yield() (the `yield` waiting algorithm): the policy's
+  // yield_task; the machine then runs schedule() (a policy that decides before the switch) or, for one that
+  // does not, hands the CPU to the head of the ready set if there is one and queues the yielder at the tail.
+  virtual void yield(ThreadId /*thread*/, CpuId /*cpu*/) {}
   // The thread left the ready set for good or for a while (it blocked, or finished).
   virtual void blocked(ThreadId /*thread*/) {}
   virtual void finished(ThreadId /*thread*/) {}
@@ -126,6 +132,10 @@ struct SmpSchedulerEntry {
                                         int cpus, std::uint64_t seed);
   // It divides the CPUs among the jobs: the run's record reports K&W's barrier overhead per phase.
   bool partitions = false;
+  // It models sched_yield(), which the `yield` waiting algorithm calls.
+  bool yields = false;
+  // It weighs threads by their nice value: jobs may give `nice`, and workload `nosync_nice`.
+  bool nice = false;
 };
 
 }  // namespace cosched::sched

@@ -68,6 +68,9 @@ class SmpWaiter {
   virtual void record(const WaitRecord& /*record*/) {}
   // After a successful spin that woke `woken` blocked peers: true releases the CPU (yield-on-wake).
   virtual bool release_after_success(const ArrivalView& /*view*/, int /*woken*/) { return false; }
+  // Cycles of user time between a spinning thread's calls to sched_yield(): each failed poll of the `yield`
+  // algorithm's loop yields the CPU. 0: it spins without yielding.
+  virtual Cycles yield_every() const { return 0; }
 };
 
 // A waiting algorithm as a scenario names it: makes one waiter per job instance.
@@ -83,6 +86,8 @@ class SmpWaitAlgorithm {
 struct SmpWaitEntry {
   config::PolicySpec spec;
   std::unique_ptr<SmpWaitAlgorithm> (*make)(const config::PolicyParams& params);
+  // It calls sched_yield(): only the scheduling policies that model it may run it.
+  bool yields = false;
 };
 
 // The parameters of the algorithms with a spin budget (thesis 2.1 and chapter 10): its cycles and how it was
@@ -113,5 +118,7 @@ class FixedSpin final : public SmpWaitAlgorithm, public SmpWaiter {
 extern const SmpWaitEntry kSmpFixedSpinEntry;
 extern const SmpWaitEntry kSmpBlockEntry;
 extern const SmpWaitEntry kSmpSpinEntry;
+// Poll and sched_yield() until the barrier completes or a budget is spent, then block (wait/smp/yield.cpp).
+extern const SmpWaitEntry kSmpYieldEntry;
 
 }  // namespace cosched::wait

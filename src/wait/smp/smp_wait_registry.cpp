@@ -13,6 +13,7 @@ const SmpWaitEntry* const kEntries[] = {
     &kSmpFixedSpinEntry,
     &kSmpBlockEntry,
     &kSmpSpinEntry,
+    &kSmpYieldEntry,
     &kCompetitiveFixedEntry,
     &kLastOneEntry,
     &kAverageThreeEntry,

@@ -1,12 +1,12 @@
 // calibration.yaml and the scenario keys from a calibration made by hand: the figures in ns and in
 // cycles at cpu_hz, the tables, an unmeasured figure, and the keys' rounding and split (docs/calibration.md).
 
+#include "calibrate/report.hpp"
+
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
-
-#include "calibrate/report.hpp"
 
 namespace cosched::calibrate {
 namespace {
@@ -33,6 +33,7 @@ Calibration hand_made() {
   c.kernel.rows = {row(100, {3000, 3002})};                          // mean 3001 ns = 7502.5 cycles
   c.dispatch_uncontended.rows = {row(10, {6.0, 6.4})};               // mean 6.2 ns = 15.5 cycles
   c.dispatch_contended.unmeasured = "only CPU 3 is allowed to this process";
+  c.idle_wakeup.unmeasured = "only CPU 3 is allowed to this process";
   c.ucontext.disturbances = Disturbances{15, 4, 1};
   return c;
 }
@@ -102,6 +103,25 @@ TEST(CalibrateYaml, ScenarioKeysAndTheirSetArguments) {
   EXPECT_EQ(keys["smp_job"]["tasks.switch"].as<std::int64_t>(), 393);
   EXPECT_EQ(keys["set_now"].as<std::string>(), "--set scheduler.context_switch=3001ns");
   EXPECT_EQ(keys["set_smp"].as<std::string>(), "--set scheduler.cs_in=3752 --set scheduler.cs_out=3751");
+}
+
+TEST(CalibrateScenarioKeys, IdleWakeupIsTheCrossCpuHandOverLessTheKernelSwitch) {
+  Calibration c = hand_made();
+  EXPECT_FALSE(scenario_keys(c).smp_idle_wakeup_cycles) << "one CPU: unmeasured, no key";
+  EXPECT_FALSE(YAML::Load(calibration_yaml(c))["scenario_keys"]["smp"]["scheduler.idle_wakeup"]);
+  c.allowed_cpus = 2;
+  c.contending_cpu = 4;
+  c.idle_wakeup.unmeasured.clear();
+  c.idle_wakeup.rows = {row(100, {36000, 36002})};  // mean 36001 ns: 33000 ns more than the kernel switch
+  EXPECT_EQ(scenario_keys(c).smp_idle_wakeup_cycles, 82500) << "33000 ns x 2.5";
+  const YAML::Node doc = YAML::Load(calibration_yaml(c));
+  EXPECT_DOUBLE_EQ(doc["switch_ns"]["idle_wakeup"]["mean"].as<double>(), 36001.0);
+  EXPECT_EQ(doc["switch_ns"]["idle_wakeup"]["table"][0]["handovers"].as<std::int64_t>(), 100);
+  EXPECT_EQ(doc["scenario_keys"]["smp"]["scheduler.idle_wakeup"].as<std::int64_t>(), 82500);
+  EXPECT_EQ(doc["scenario_keys"]["set_smp"].as<std::string>(),
+            "--set scheduler.cs_in=3752 --set scheduler.cs_out=3751 --set scheduler.idle_wakeup=82500");
+  c.idle_wakeup.rows = {row(100, {2000, 2000})};  // faster than the same-CPU hand-over: noise
+  EXPECT_EQ(scenario_keys(c).smp_idle_wakeup_cycles, 0) << "never below 0";
 }
 
 TEST(CalibrateText, TheSeedsTablesAndTheFigures) {

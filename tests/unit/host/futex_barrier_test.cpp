@@ -19,8 +19,9 @@ struct Totals {
   int last_arrivals = 0;
 };
 
-// `threads` threads pass `barriers` barriers, each waiter spinning at most `max_polls` polls.
-Totals run_barriers(int threads, int barriers, std::uint64_t max_polls) {
+// `threads` threads pass `barriers` barriers, each waiter spinning at most `max_polls` polls (with `yield`,
+// calling sched_yield() after each failed poll).
+Totals run_barriers(int threads, int barriers, std::uint64_t max_polls, bool yield = false) {
   FutexBarrier barrier(threads);
   std::vector<Totals> each(threads);
   std::vector<std::thread> workers;
@@ -31,7 +32,7 @@ Totals run_barriers(int threads, int barriers, std::uint64_t max_polls) {
         const auto arrival = barrier.arrive();
         if (arrival.last) {
           ++each[t].last_arrivals;
-        } else if (barrier.wait(arrival, max_polls, each[t].counts)) {
+        } else if (barrier.wait(arrival, max_polls, yield, each[t].counts)) {
           ++each[t].failed_spins;
         }
       }
@@ -72,6 +73,20 @@ TEST(FutexBarrier, FixedSpinEitherSucceedsOrFailsAndBlocks) {
   EXPECT_EQ(t.counts.successful_spins + t.counts.blocks, t.counts.spins);
   EXPECT_EQ(t.failed_spins, t.counts.blocks) << "a failed spin blocks";
   EXPECT_LE(t.counts.polls, static_cast<std::uint64_t>(20 * t.counts.spins)) << "the budget bounds the polls";
+}
+
+TEST(FutexBarrier, AnUnlimitedYieldLoopAlwaysSucceeds) {
+  const Totals t = run_barriers(3, 200, kUnlimitedPolls, true);
+  EXPECT_EQ(t.counts.spins, 2 * 200);
+  EXPECT_EQ(t.counts.successful_spins, 2 * 200);
+  EXPECT_EQ(t.counts.blocks, 0);
+}
+
+TEST(FutexBarrier, AYieldLoopsBudgetBoundsItsPollsThenItBlocks) {
+  const Totals t = run_barriers(3, 200, 2, true);
+  EXPECT_EQ(t.counts.successful_spins + t.counts.blocks, t.counts.spins);
+  EXPECT_EQ(t.failed_spins, t.counts.blocks);
+  EXPECT_LE(t.counts.polls, static_cast<std::uint64_t>(2 * t.counts.spins)) << "at most 2 passes a wait";
 }
 
 }  // namespace

@@ -202,6 +202,14 @@ TEST_F(CalibratedScenario, ResolvedRecordsTheFileAndWhatItGave) {
 // What calibrate/report.cpp writes is what the scenario layer reads (the two share no code, only the keys):
 // a calibration made by hand at 2.5 GHz, as tests/unit/calibrate/report_test.cpp makes it, written by
 // calibration_yaml and named by a scenario of each model.
+TEST_F(CalibratedScenario, AFileWithoutIdleWakeupLeavesItZeroAndAWrittenOneStands) {
+  // The fixture predates the measurement: it has no scheduler.idle_wakeup.
+  auto scenario = load_scenario(write(smp_scenario(kFixture.string())));
+  EXPECT_EQ(std::get<SmpConfig>(scenario.model_config).idle_wakeup, 0);
+  scenario = load_scenario(write(smp_scenario(kFixture.string(), "quantum: 1000, idle_wakeup: 40")));
+  EXPECT_EQ(std::get<SmpConfig>(scenario.model_config).idle_wakeup, 40);
+}
+
 TEST_F(CalibratedScenario, ReadsWhatCoschedCalibrateWrites) {
   const auto row = [](std::int64_t operations, std::vector<double> samples) {
     calibrate::Row r;
@@ -221,6 +229,7 @@ TEST_F(CalibratedScenario, ReadsWhatCoschedCalibrateWrites) {
   c.kernel.rows = {row(100, {3000, 3002})};             // 3001 ns = 7502.5 cycles -> 7503 = 3752 + 3751
   c.dispatch_uncontended.rows = {row(10, {6.0, 6.4})};  // 6.2 ns = 15.5 cycles -> 16
   c.dispatch_contended.unmeasured = "only one CPU";
+  c.idle_wakeup.rows = {row(100, {36000, 36002})};  // 36001 - 3001 = 33000 ns = 82500 cycles
   const auto smp_file = write(smp_scenario("hand.yaml"));
   std::ofstream(dir_ / "hand.yaml") << calibrate::calibration_yaml(c);
 
@@ -228,6 +237,7 @@ TEST_F(CalibratedScenario, ReadsWhatCoschedCalibrateWrites) {
   const auto& smp = std::get<SmpConfig>(smp_scenario_loaded.model_config);
   EXPECT_EQ(smp.cs_in, 3752);
   EXPECT_EQ(smp.cs_out, 3751);
+  EXPECT_EQ(smp.idle_wakeup, 82500) << "scheduler.idle_wakeup, left out, takes the file's";
   EXPECT_EQ(smp.jobs[0].loop->dispatch, 16);
   EXPECT_EQ(smp.jobs[1].tasks->switch_cost, 393);
   EXPECT_DOUBLE_EQ(smp_scenario_loaded.calibration->cpu_hz, 2.5e9);

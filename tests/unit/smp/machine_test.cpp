@@ -39,6 +39,48 @@ MachineConfig tie_config(std::vector<int> order, wait::Cycles spin) {
   return config;
 }
 
+TEST(SmpMachineIdleWakeup, OnlyASwitchInOnAnIdleCpuPaysIt) {
+  // One CPU, one job of 2 threads, 3 barriers of mu 10, always block. The CPU is idle only at the start:
+  // afterwards a thread that blocks hands the CPU straight to its peer (cs_out, then cs_in). So the run
+  // is exactly idle_wakeup longer, whatever else happens.
+  const auto completion = [](Cycles idle_wakeup) {
+    MachineConfig config;
+    config.cpus = 1;
+    config.cs_in = 2;
+    config.cs_out = 3;
+    config.idle_wakeup = idle_wakeup;
+    config.jobs = {job("J", 2, 3, 10, 0)};
+    auto m = machine(config, 1000);
+    run_to_end(m);
+    return *m.outcomes()[0].completion_time;
+  };
+  EXPECT_EQ(completion(50) - completion(0), 50);
+}
+
+TEST(SmpMachineIdleWakeup, AThreadWokenOnAnIdleCpuStartsThatMuchLater) {
+  // Two CPUs, cs_in = cs_out = 1, W = idle_wakeup. Job J: 2 threads (0, 1), 1 barrier, mu 10, always block;
+  // job X: thread 2, 1 barrier, mu 5. Start-up order 0, 2, 1: both CPUs are idle at 0 and pay W.
+  // CPU 1: X runs from W + 1, arrives and finishes at W + 7, switches out to W + 8 and takes thread 1 from
+  // the queue (not idle: no W): cs_in to W + 9, arrival at W + 20, which completes J's barrier.
+  // CPU 0: thread 0 runs from W + 1, arrives at W + 12 and blocks: cs_out to W + 13, nothing queued, idle.
+  // The completion at W + 20 wakes thread 0 on idle CPU 0: its switch in ends at W + 20 + W + 1, where it
+  // passes the barrier and finishes: J completes at 2W + 21.
+  const auto completion = [](Cycles idle_wakeup) {
+    MachineConfig config;
+    config.cpus = 2;
+    config.cs_in = 1;
+    config.cs_out = 1;
+    config.idle_wakeup = idle_wakeup;
+    config.jobs = {job("J", 2, 1, 10, 0), job("X", 1, 1, 5, 0)};
+    config.initial_order = {0, 2, 1};
+    auto m = machine(config, 1000);
+    run_to_end(m);
+    return *m.outcomes()[0].completion_time;
+  };
+  EXPECT_EQ(completion(0), 21);
+  EXPECT_EQ(completion(100), 221);
+}
+
 TEST(SmpMachineTieOrder, SameCyclePollFailsWhenTheSpinnersCpuComesFirst) {
   // Spinner on CPU 0, completer on CPU 1: the spinner's last poll at 16 is processed before the
   // completion, fails, and the thread yields; the barrier completes during its cs_out (thesis 4.3.4).

@@ -7,6 +7,8 @@
 
 #include <vector>
 
+#include "smp_test_support.hpp"
+
 namespace cosched::sched {
 namespace {
 
@@ -20,12 +22,16 @@ class FakeHost final : public SmpHost {
   const CpuView& cpu(CpuId cpu) const override { return views_[static_cast<std::size_t>(cpu)]; }
   int thread_count() const override { return threads_; }
   int address_space(ThreadId) const override { return 0; }
+  int nice(ThreadId thread) const override {
+    return static_cast<std::size_t>(thread) < nices_.size() ? nices_[static_cast<std::size_t>(thread)] : 0;
+  }
   void settle_running() override {}
   void slices_changed() override { ++slices_changed_; }
   Cycles now() const override { return now_; }
   void resched_cpu(CpuId cpu) override { resched_.push_back(cpu); }
 
   Cycles now_ = 0;
+  std::vector<int> nices_;
   int slices_changed_ = 0;
   std::vector<CpuId> resched_;
 
@@ -167,6 +173,39 @@ TEST(SmpFair, WithSkewTickEachCpuTicksAtItsOwnOffset) {
   ASSERT_EQ(policy.pick_next(1, std::nullopt), 1);
   EXPECT_EQ(policy.time_slice(0), 1 * kMs);
   EXPECT_EQ(policy.time_slice(1), 1250 * kUs);
+}
+
+TEST(SmpFair, NiceWeighsAThreadAsTheKernelsTable) {
+  // Nice 0 against nice 5 on one CPU: 1024 against 335 (sched_prio_to_weight), within 1% over 2 s.
+  FakeHost host(1, 2);
+  host.nices_ = {0, 5};
+  SmpFair policy(settings(1), 1, 500 * kUs);
+  policy.attach(host);
+  policy.enqueue(0, ReadyReason::Start);
+  policy.enqueue(1, ReadyReason::Start);
+  std::optional<ThreadId> current = policy.pick_next(0, std::nullopt);
+  Cycles ran[2] = {0, 0};
+  while (host.now_ < 2000 * kMs) {
+    ASSERT_TRUE(current);
+    const Cycles slice = policy.time_slice(*current);
+    host.now_ += slice;
+    ran[*current] += slice;
+    current = policy.pick_next(0, current);
+  }
+  const double expected = 1024.0 / 335.0;
+  EXPECT_NEAR(static_cast<double>(ran[0]) / static_cast<double>(ran[1]), expected, 0.01 * expected);
+}
+
+TEST(SmpFair, AJobsNiceAndTheBusyThreadsNiceReachThePolicy) {
+  // The scenario's workload.jobs[i].nice and workload.nosync_nice, through the machine: the job at nice -5
+  // against 3 busy threads at nice 5 on 2 CPUs completes far sooner than with everyone at nice 0.
+  const auto run = [](std::vector<std::string> sets) {
+    sets.insert(sets.end(), {"workload.jobs.0.barriers=50", "workload.jobs.0.wait={algorithm: block}"});
+    return *testing::run_scenario("scenarios/linux/smp-2cpu.yaml", sets)->outcomes().at(0).completion_time;
+  };
+  const Cycles even = run({});
+  const Cycles favoured = run({"workload.jobs.0.nice=-5", "workload.nosync_nice=5"});
+  EXPECT_LT(static_cast<double>(favoured), 0.6 * static_cast<double>(even));
 }
 
 }  // namespace
