@@ -150,8 +150,49 @@ def _panel_part(table: pd.DataFrame, name: str) -> pd.DataFrame:
     return table[table["panel"] == name] if "panel" in table.columns else table
 
 
+# A curve label longer than this many characters is wrapped (at its ", ") and its panel's legend goes below
+# the plot: inside or beside the panel, a legend wider than the plot shrinks it to a sliver (constrained
+# layout makes room for the legend), as the labels of several zipped scheduler axes do.
+LEGEND_LABEL_WIDTH = 40
+
+
+def _wrapped(label: str, width: int = LEGEND_LABEL_WIDTH) -> str:
+    """`label` on lines of at most `width` characters, broken after its ", " (a longer part keeps its line)."""
+    lines: list[str] = []
+    for part in label.split(", "):
+        if lines and len(lines[-1]) + 2 + len(part) <= width:
+            lines[-1] += ", " + part
+        else:
+            if lines:
+                lines[-1] += ","
+            lines.append(part)
+    return "\n".join(lines)
+
+
+def _room_below(fig: Figure, labels: list[str], columns: int) -> None:
+    """Makes the figure taller by what a legend of `labels` in `columns` columns below a row of panels
+    needs (matplotlib fills a legend's columns one after the other; about 0.2 inch a line of small text
+    and 0.1 between entries, and its title), so that the panels keep their height; several legends in one
+    row of panels take the room once."""
+    per_column = -(-len(labels) // columns)
+    heights = [sum(0.2 * (label.count("\n") + 1) + 0.1 for label in labels[i:i + per_column])
+               for i in range(0, len(labels), per_column)]
+    base = getattr(fig, "_height_before_legends", fig.get_figheight())
+    fig._height_before_legends = base
+    fig.set_figheight(max(fig.get_figheight(), base + 1.2 + max(heights)))
+
+
 def _legend(ax, panels: int, title: str) -> None:
-    """Beside a single panel, where it hides no point; inside each panel when there are several."""
+    """Beside a single panel, where it hides no point; inside each panel when there are several; below the
+    panel, with wrapped labels, when a label is longer than LEGEND_LABEL_WIDTH."""
+    handles, labels = ax.get_legend_handles_labels()
+    if any(len(label) > LEGEND_LABEL_WIDTH for label in labels):
+        wrapped = [_wrapped(label) for label in labels]
+        columns = 2 if len(wrapped) > 2 and panels <= 2 else 1  # three panels a row leave room for one
+        ax.legend(handles, wrapped, title=title, fontsize="small", loc="upper center",
+                  bbox_to_anchor=(0.5, -0.12), ncols=columns)
+        _room_below(ax.figure, wrapped, columns)
+        return
     if panels == 1:
         ax.legend(title=title, fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
     else:
@@ -213,7 +254,7 @@ def thread_surplus_figure(table: pd.DataFrame) -> Figure:
     top = pd.to_numeric(table["surplus_mean"] + table["surplus_std"].fillna(0)).max()
     ax.set_ylim(0, max(1.0, 1.1 * top) if pd.notna(top) else 1.0)  # a surplus is never negative
     ax.set_title(f"Thread surplus ({_seed_note(table)})")
-    ax.legend(title="group", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    _legend(ax, 1, "group")
     fit_x_labels(fig)
     return fig
 
@@ -227,6 +268,58 @@ def speedup_bars_figure(table: pd.DataFrame) -> Figure:
     ax.set_ylabel("speedup in total execution time (%)")
     ax.set_title(f"Speedup over the baseline ({_seed_note(table)})")
     ax.legend(title="X vs baseline", fontsize="small", loc="upper left", bbox_to_anchor=(1, 1))
+    fit_x_labels(fig)
+    return fig
+
+
+# Above this ratio of the largest slowdown to the smallest, slowdown_bars_figure's y axis is logarithmic:
+# spinning under a time-sharing scheduler can be 200 times gang's makespan where pairwise is 1.1 times.
+SLOWDOWN_LOG_RATIO = 20.0
+
+
+def slowdown_bars_figure(table: pd.DataFrame) -> Figure:
+    """Slowdown T(X) / T(Y) of each variant value X against its baseline Y, per setting of the other
+    varying axes (B&M's slowdowns against gang scheduling; Table 1's against pairwise): a group of bars per
+    setting, a bar per comparison at the mean over seeds, its error bar the range over seeds (least to
+    largest); the y axis logarithmic when the slowdowns span more than SLOWDOWN_LOG_RATIO."""
+    settings = list(dict.fromkeys(table["setting"]))
+    # Room for each group of bars and its label (`wait=variance-with-proc-count`), and for the legend.
+    fig, ax = plt.subplots(figsize=(max(10.0, 5 + 1.5 * len(settings)), 5.5), layout="constrained")
+    comparisons = list(dict.fromkeys(table["comparison"]))
+    baselines = list(dict.fromkeys(table["baseline"]))
+    width = 0.8 / max(len(comparisons), 1)
+    for index, comparison in enumerate(comparisons):
+        part = table[table["comparison"] == comparison].set_index("setting").reindex(settings)
+        positions = np.arange(len(settings)) + (index - (len(comparisons) - 1) / 2) * width
+        mean = part["slowdown_mean"].to_numpy(dtype=float)
+        errors = None
+        if (part["seeds"] > 1).any():
+            # Lists, not a 2 x N array: matplotlib reads a 2 x 1 array's first row as a scalar (a
+            # deprecated conversion) when there is one setting.
+            errors = [list(mean - part["slowdown_min"].to_numpy(dtype=float)),
+                      list(part["slowdown_max"].to_numpy(dtype=float) - mean)]
+        first = part.dropna(subset=["variant"]).iloc[0]
+        label = first["variant"] if len(baselines) == 1 else f"{first['variant']} vs {first['baseline']}"
+        ax.bar(positions, mean, width, yerr=errors, capsize=2, label=label,
+               hatch="//" if index >= 10 else None)  # the colour cycle repeats after ten
+    ax.axhline(1, color="black", linewidth=0.6)
+    # One other axis (`wait=pairwise`, `wait=block`): its name goes to the axis title, its values to the ticks.
+    names = {setting.split("=", 1)[0] for setting in settings}
+    single = len(names) == 1 and all(setting.count("=") == 1 for setting in settings)
+    ax.set_xticks(np.arange(len(settings)), [s.split("=", 1)[1] for s in settings] if single else settings)
+    low, high = table["slowdown_min"].min(), table["slowdown_max"].max()
+    if pd.notna(low) and low > 0 and high / low > SLOWDOWN_LOG_RATIO:
+        ax.set_yscale("log")
+    ax.set_xlabel(f"setting: {names.pop()}" if single else "setting (the other varying axes)")
+    against = baselines[0] if len(baselines) == 1 else "baseline"
+    ax.set_ylabel(f"slowdown T(X) / T({against})" if len(against) <= 12 else "slowdown T(X) / T(baseline)")
+    seeds = table["seeds"]
+    spread = f"mean over {seeds.max()} seeds, error bars least to largest" if seeds.max() > 1 else "one seed"
+    if seeds.min() != seeds.max():
+        spread = f"mean over {seeds.min()}–{seeds.max()} seeds, error bars least to largest"
+    ax.set_title(f"Slowdown against {'the baseline' if against == 'baseline' else against} ({spread})")
+    ax.legend(title="X" if len(baselines) == 1 else "X vs Y", fontsize="small", loc="upper left",
+              bbox_to_anchor=(1, 1))
     fit_x_labels(fig)
     return fig
 

@@ -178,6 +178,16 @@ def _speedup_bars(sweep: Sweep) -> Section:
         table, figures.speedup_bars_figure(table))
 
 
+def _slowdown_bars(sweep: Sweep) -> Section:
+    table = tables.slowdown_bars(sweep.results, sweep.roles, sweep.axes)
+    return Section(
+        "slowdown_bars", f"Slowdown per setting: `{sweep.roles.variant}`, {sweep.pairs}",
+        "Total execution time (makespan) of X over that of Y, T(X) / T(Y), for each comparison `X vs Y`, "
+        "per setting of the other varying axes, paired by seed: the mean over seeds, with the range (least "
+        "to largest) as the error bar (Brim & Miller's slowdowns against gang scheduling).",
+        table, figures.slowdown_bars_figure(table))
+
+
 def _state_breakdown(sweep: Sweep) -> Section:
     table = tables.state_breakdown(sweep.jobs, sweep.roles)
     return Section(
@@ -221,7 +231,8 @@ SECTION_TABLE: list[tuple[Callable[[Sweep], bool], Callable[[Sweep], Section | s
     (lambda s: s.has_load and not (s.has_ssr and s.above_cpus),
      _noted("thread surplus", "no run with more threads than CPUs, or no SSR")),
     (lambda s: not s.has_load and s.has_variant, _speedup_bars),
-    (lambda s: not s.has_load and not s.has_variant, _noted("speedup bars", "no variant axis")),
+    (lambda s: not s.has_load and s.has_variant, _slowdown_bars),
+    (lambda s: not s.has_load and not s.has_variant, _noted("speedup and slowdown bars", "no variant axis")),
     (lambda s: s.has_states, _state_breakdown),
     (lambda s: not s.has_states, _noted("job-state breakdown", "no job.*.time.* columns (smp runs have none)")),
     (lambda s: s.has_wait, _waiting_algorithms),

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .contract import axis_columns, class_table, job_table
+from .contract import axis_columns, class_table, job_table, varying
 from .roles import Roles
 
 STATES_NOW = ["compute", "communicate", "synchronize", "idle", "switch"]
@@ -89,6 +89,28 @@ def value_label(value) -> str:
         if text.startswith("algorithm:"):
             text = text[len("algorithm:"):].strip()
     return text
+
+
+def _top_level_parts(text: str) -> list[str]:
+    """`policy: eevdf, features: {A: false, B: true}` -> its parts at the top level, split on `, ` outside
+    braces and brackets: `policy: eevdf` and `features: {A: false, B: true}`."""
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        depth += {"{": 1, "[": 1, "}": -1, "]": -1}.get(char, 0)
+        if depth == 0 and text.startswith(", ", index):
+            parts.append(text[start:index])
+            start = index + 2
+    return parts + [text[start:]]
+
+
+def distinct_labels(values: list[str]) -> dict[str, str]:
+    """Each value's value_label without the parts every value shares: for the scheduler axis of
+    `{policy: ts, context_switch: 100us}` and `{policy: eevdf, context_switch: 100us, features: {PLACE_LAG:
+    false}}`, `policy: ts` and `policy: eevdf, features: {PLACE_LAG: false}`. A value left with no part
+    keeps its full label."""
+    parts = {value: _top_level_parts(value_label(value)) for value in values}
+    shared = set.intersection(*(set(p) for p in parts.values())) if len(values) > 1 else set()
+    return {value: ", ".join(p for p in parts[value] if p not in shared) or value_label(value) for value in values}
 
 
 def mean_std_over_seeds(frame: pd.DataFrame, by: list[str], value: str, prefix: str) -> pd.DataFrame:
@@ -265,12 +287,30 @@ def thread_surplus(classes: pd.DataFrame, roles: Roles, cpus: str, threads: str)
     return table
 
 
-def _scheduler_and_length(frame: pd.DataFrame, roles: Roles) -> pd.DataFrame:
-    """Adds scheduler, job_length and group (the other varying axes) columns for the bar charts."""
-    frame = with_group_label(frame, roles.groups)
-    frame["scheduler"] = frame[roles.scheduler].astype(str) if roles.scheduler else "all"
+def _scheduler_and_length(frame: pd.DataFrame, roles: Roles, with_wait: bool = False) -> pd.DataFrame:
+    """Adds scheduler, job_length and group (the other varying axes) columns for the bar charts. With
+    `with_wait`, a waiting-algorithm axis that is not the variant is one of those other axes, so that a
+    figure comparing the variant's values keeps the algorithms apart rather than pooling them as seeds.
+    An axis named `scheduler` is overwritten by the label: pair runs on the axes before calling this."""
+    waits = [roles.wait] if with_wait and roles.wait and roles.wait != roles.variant else []
+    frame = with_group_label(frame, roles.groups + waits)
+    frame["scheduler"] = _scheduler_label(frame, roles)
     frame["job_length"] = frame[roles.length].astype(str) if roles.length else "all"
     return frame
+
+
+def _scheduler_label(frame: pd.DataFrame, roles: Roles) -> pd.Series | str:
+    """The scheduler's name, its policy; but a scheduler axis's value (shortened as distinct_labels does) when
+    that axis has more values than the runs have policies, so that two settings of one policy (EEVDF with a
+    feature off and with its defaults) are not pooled as if they were seeds of one."""
+    if not roles.scheduler:
+        return "all"
+    policies = frame[roles.scheduler].astype(str)
+    for axis in ("scheduler", "scheduler.policy"):
+        if axis in frame.columns and frame[axis].nunique() > policies.nunique():
+            values = frame[axis].astype(str)
+            return values.map(distinct_labels(list(dict.fromkeys(values))))
+    return policies
 
 
 def speedup_bars(results: pd.DataFrame, roles: Roles, axes: list[str]) -> pd.DataFrame:
@@ -279,11 +319,40 @@ def speedup_bars(results: pd.DataFrame, roles: Roles, axes: list[str]) -> pd.Dat
 
     Columns: group, scheduler, job_length, comparison, speedup_mean, speedup_std, seeds.
     """
-    frame = _scheduler_and_length(results, roles)
+    frame = results.copy()
     frame["makespan"] = pd.to_numeric(frame["makespan"])
     key = [a for a in axes if a != roles.variant] + ["seed"]
-    paired = _paired_speedups(frame, roles, "makespan", key)
+    paired = _scheduler_and_length(_paired_speedups(frame, roles, "makespan", key), roles, with_wait=True)
     return mean_std_over_seeds(paired, ["group", "scheduler", "job_length", "comparison"], "speedup", "speedup")
+
+
+def slowdown_bars(results: pd.DataFrame, roles: Roles, axes: list[str]) -> pd.DataFrame:
+    """Slowdown T(X) / T(Y) of the run's total execution time (makespan) for each comparison `X vs Y` of
+    the variant's values, per combination of the other varying axes (`setting`: the waiting algorithm,
+    the job length, ...), paired by seed: the slowdowns against gang scheduling that Brim & Miller
+    measure every local scheduler by, or those of Table 1 against pairwise. Axis values given as flow
+    mappings are shortened as value_label does, and X and Y (columns variant and baseline) as
+    distinct_labels does. Columns: setting, comparison, variant, baseline, slowdown_mean, slowdown_std,
+    slowdown_min, slowdown_max, seeds.
+    """
+    frame = results.copy()
+    frame["makespan"] = pd.to_numeric(frame["makespan"])
+    others = [a for a in varying(results, axes) if a != roles.variant]
+    frame[others] = frame[others].astype(str).map(value_label)
+    frame = with_group_label(frame, others).rename(columns={"group": "setting"})
+    key = [a for a in axes if a != roles.variant] + ["seed"]
+    paired = _paired_speedups(frame, roles, "makespan", key)
+    paired["slowdown"] = paired["makespan"] / paired["makespan_baseline"] if roles.comparisons else np.nan
+    by = ["setting", "comparison"]
+    table = mean_std_over_seeds(paired, by, "slowdown", "slowdown")
+    spread = paired.groupby(by, sort=False)["slowdown"].agg(slowdown_min="min", slowdown_max="max").reset_index()
+    table = table.merge(spread, on=by, how="left")
+    short = distinct_labels(list(dict.fromkeys(v for pair in roles.comparisons for v in pair)))
+    names = {f"{x} vs {y}": (short[x], short[y]) for x, y in roles.comparisons}
+    table["variant"] = table["comparison"].map(lambda c: names[c][0])
+    table["baseline"] = table["comparison"].map(lambda c: names[c][1])
+    columns = by + ["variant", "baseline", "slowdown_mean", "slowdown_std", "slowdown_min", "slowdown_max", "seeds"]
+    return table[columns]
 
 
 def state_breakdown(jobs: pd.DataFrame, roles: Roles) -> pd.DataFrame:
@@ -297,7 +366,7 @@ def state_breakdown(jobs: pd.DataFrame, roles: Roles) -> pd.DataFrame:
     states = [s for s in STATES_NOW if f"time.{s}" in jobs.columns]
     if not states:
         return pd.DataFrame()
-    frame = _scheduler_and_length(jobs, roles)
+    frame = _scheduler_and_length(jobs, roles, with_wait=roles.variant is not None)
     compared = roles.variant or roles.wait
     frame["variant"] = frame[compared].map(value_label) if compared else "all"
     labels = ["group", "scheduler", "job_length", "variant"]
@@ -321,12 +390,13 @@ def waiting_algorithms(results: pd.DataFrame, roles: Roles, axes: list[str]) -> 
     Columns: group, job_length, algorithm, scheduler, seconds_mean, seconds_std, slowdown_mean,
     slowdown_std, seeds.
     """
-    frame = _scheduler_and_length(results, roles)
+    frame = results.copy()
     frame["algorithm"] = frame[roles.wait].astype(str)
     frame["makespan"] = pd.to_numeric(frame["makespan"])
     key = [a for a in axes if a != roles.wait] + ["seed"]
     base = frame[frame["algorithm"] == roles.wait_baseline][key + ["makespan"]]
     paired = frame.merge(base, on=key, suffixes=("", "_baseline"), how="left", validate="many_to_one")
+    paired = _scheduler_and_length(paired, roles)
     paired["slowdown"] = paired["makespan"] / paired["makespan_baseline"]
     paired["algorithm"] = paired["algorithm"].map(value_label)
     by = ["group", "job_length", "algorithm", "scheduler"]

@@ -3,6 +3,7 @@
 import matplotlib.pyplot as plt
 import pandas as pd
 import pytest
+from matplotlib.container import BarContainer
 from matplotlib.figure import Figure
 
 from analysis import figures, tables
@@ -40,6 +41,44 @@ def test_bar_figures_have_one_bar_per_value(fixtures):
     roles = find_roles(results)
     breakdown = tables.state_breakdown(tables.job_and_class_tables(results, roles)[0], roles)
     check_axes(figures.state_breakdown_figure(breakdown), "scheduler", "share of job time (%)", bars=4 * 5)
+
+
+def slowdown_table() -> pd.DataFrame:
+    """Two schedulers against gang under two waiting algorithms: spin's slowdown is 100 times pairwise's."""
+    rows = [("wait=pairwise", "ts", 1.1, 1.0, 1.2), ("wait=pairwise", "eevdf", 1.6, 1.5, 1.7),
+            ("wait=spin", "ts", 0.99, 0.98, 1.0), ("wait=spin", "eevdf", 84.0, 80.0, 88.0)]
+    return pd.DataFrame([{"setting": setting, "comparison": f"{x} vs gang", "variant": x, "baseline": "gang",
+                          "slowdown_mean": mean, "slowdown_std": 0.1, "slowdown_min": low, "slowdown_max": high,
+                          "seeds": 3} for setting, x, mean, low, high in rows])
+
+
+def test_slowdown_bars_are_drawn_at_the_mean_with_the_range_as_error_bar():
+    fig = figures.slowdown_bars_figure(slowdown_table())
+    check_axes(fig, "setting", "slowdown T(X) / T(gang)", bars=4)
+    ax = fig.axes[0]
+    # One other axis: its values on the ticks, its name in the axis title.
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["pairwise", "spin"]
+    assert ax.get_xlabel() == "setting: wait"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["ts", "eevdf"]
+    ts, eevdf = [c for c in ax.containers if isinstance(c, BarContainer)]
+    assert [bar.get_height() for bar in ts] == pytest.approx([1.1, 0.99])
+    assert [bar.get_height() for bar in eevdf] == pytest.approx([1.6, 84.0])
+    # The error bars run from the least slowdown over the seeds to the largest, not mean +- std.
+    ends = [sorted(y for _, y in segment) for segment in eevdf.errorbar.lines[2][0].get_segments()]
+    assert ends == [pytest.approx([1.5, 1.7]), pytest.approx([80.0, 88.0])]
+    assert ax.get_yscale() == "log", "0.98 to 88: more than a factor of 20"
+    assert "mean over 3 seeds" in ax.get_title()
+
+
+def test_slowdown_bars_stay_linear_over_a_small_range_and_name_each_baseline():
+    table = slowdown_table()
+    table = table[table["setting"] == "wait=pairwise"].copy()
+    table.loc[table["variant"] == "ts", ["comparison", "baseline"]] = ["ts vs stride", "stride"]
+    fig = figures.slowdown_bars_figure(table)
+    ax = fig.axes[0]
+    assert ax.get_yscale() == "linear"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["ts vs stride", "eevdf vs gang"]
+    assert ax.get_ylabel() == "slowdown T(X) / T(baseline)"
 
 
 def test_timeline_figure_labels_each_thread(fixtures):
@@ -99,6 +138,12 @@ def speedup_table(bars: int) -> pd.DataFrame:
                          "comparison": "pairwise vs block", "speedup_mean": 10.0, "speedup_std": 1.0, "seeds": 2})
 
 
+def slowdown_bars_table(bars: int) -> pd.DataFrame:
+    return pd.DataFrame({"setting": [f"wait=spin-fixed, spin: 300us, barriers={b}" for b in range(bars)],
+                         "comparison": "eevdf vs gang", "variant": "eevdf", "baseline": "gang", "slowdown_mean": 1.5,
+                         "slowdown_std": 0.1, "slowdown_min": 1.4, "slowdown_max": 1.6, "seeds": 3})
+
+
 def surplus_table(bars: int) -> pd.DataFrame:
     return pd.DataFrame({"job_class": [f"coarse-grained-{b}" for b in range(bars)], "group": "all",
                          "surplus_mean": 4.0, "surplus_std": 1.0, "seeds": 2})
@@ -107,6 +152,7 @@ def surplus_table(bars: int) -> pd.DataFrame:
 @pytest.mark.parametrize("bars", [4, 20])
 @pytest.mark.parametrize("draw, table", [(figures.state_breakdown_figure, breakdown_table),
                                          (figures.speedup_bars_figure, speedup_table),
+                                         (figures.slowdown_bars_figure, lambda bars: slowdown_bars_table(bars)),
                                          (figures.thread_surplus_figure, surplus_table)])
 def test_bar_labels_never_overlap(bars, draw, table):
     # The labels are drawn and their boxes on the canvas compared: legible at 4 bars and at 20.

@@ -31,6 +31,7 @@ SMP_THREADS = [
 NOW_WAITING = ["Waiting algorithms", "Job-state breakdown", "Data of the figures", "Not drawn"]
 NOW_KEEP_ALIVE = [
     "Speedup per scheduler and job length: `workload.jobs.0.barrier.keep_alive`, 0.75 vs off, 0.9 vs off",
+    "Slowdown per setting: `workload.jobs.0.barrier.keep_alive`, 0.75 vs off, 0.9 vs off",
     "Data of the figures",
     "Not drawn",
 ]
@@ -38,7 +39,7 @@ NO_LOAD = "SSR / speedup against load, thread surplus: not drawn, no numeric axi
 NO_SECOND_AXIS = "speedup against load: not drawn, no second axis to compare (choose one with --variant)."
 NO_STATES = "job-state breakdown: not drawn, no job.*.time.* columns (smp runs have none)."
 NO_WAIT = "waiting-algorithm table: not drawn, no varying axis ending in `wait` or `wait.algorithm`."
-NO_BARS = "speedup bars: not drawn, no variant axis."
+NO_BARS = "speedup and slowdown bars: not drawn, no variant axis."
 NO_TIMELINE = "state timelines: not drawn, no runs/<run_id>/timeline.csv (set output.timeline: true)."
 
 

@@ -134,6 +134,95 @@ def test_keep_alive_speedup_bars_per_scheduler_and_job_length(fixtures):
     assert bars[("stride", "50", "0.9 vs off")] == pytest.approx(0.0)
 
 
+def test_slowdown_bars_are_the_makespan_ratio_per_setting_paired_by_seed(fixtures):
+    # The schedulers compared (ts against stride) under each waiting algorithm, as B&M compare each local
+    # scheduler with gang scheduling.
+    results = load_results(fixtures / "now_waiting")
+    roles = find_roles(results, variant="scheduler.policy")
+    assert (roles.baseline, roles.wait) == ("stride", "workload.jobs.0.wait.algorithm")
+    table = tables.slowdown_bars(results, roles, axis_columns(results)).set_index("setting")
+    assert list(table.index) == ["algorithm=pairwise", "algorithm=block"]
+    assert set(table["comparison"]) == {"ts vs stride"}
+    assert (table.loc["algorithm=pairwise", "variant"], table.loc["algorithm=pairwise", "baseline"]) == ("ts", "stride")
+    # pairwise: 4 / 2 = 2 (seed 1) and 5 / 2.2 = 2.2727 (seed 2).
+    pairwise = table.loc["algorithm=pairwise"]
+    assert pairwise["slowdown_mean"] == pytest.approx((2.0 + 5 / 2.2) / 2)
+    assert (pairwise["slowdown_min"], pairwise["slowdown_max"]) == pytest.approx((2.0, 5 / 2.2))
+    assert pairwise["seeds"] == 2
+    # block: 6 / 6 = 1 and 10 / 6.6 = 1.5152.
+    block = table.loc["algorithm=block"]
+    assert block["slowdown_mean"] == pytest.approx((1.0 + 10 / 6.6) / 2)
+    assert block["slowdown_std"] == pytest.approx((10 / 6.6 - 1.0) / math.sqrt(2))
+    assert (block["slowdown_min"], block["slowdown_max"]) == pytest.approx((1.0, 10 / 6.6))
+
+
+def test_slowdown_bars_shorten_flow_mapping_values_and_keep_each_other_axis(fixtures):
+    # Axis values written as flow mappings (a sweep's `scheduler` and `workload.jobs.0.wait` axes), a job
+    # length that varies too: one setting per (algorithm, length), labelled with the short values.
+    rows = []
+    for seed, scale in ((1, 1.0), (2, 2.0)):
+        for barriers, length in ((10, 1.0), (50, 5.0)):
+            for wait, gang, eevdf in (("{algorithm: pairwise}", 10.0, 16.0), ("{algorithm: spin}", 10.0, 800.0)):
+                for scheduler, time in (("{policy: gang, quantum: 10ms}", gang), ("{policy: eevdf}", eevdf)):
+                    rows.append({"seed": seed, "scheduler": scheduler, "workload.jobs.0.wait": wait,
+                                 "workload.jobs.0.barriers": barriers, "makespan": time * length * scale})
+    results = pd.DataFrame(rows)
+    results.insert(0, "run_id", [f"{i:016x}" for i in range(len(results))])
+    results.insert(list(results.columns).index("makespan"), "schema_version", 1)
+    roles = find_roles(results, variant="scheduler")
+    table = tables.slowdown_bars(results, roles, axis_columns(results)).set_index("setting")
+    assert list(table.index) == ["wait=pairwise, barriers=10", "wait=spin, barriers=10",
+                                 "wait=pairwise, barriers=50", "wait=spin, barriers=50"]
+    assert list(table["variant"].unique()) == ["policy: eevdf"]
+    assert list(table["baseline"].unique()) == ["policy: gang, quantum: 10ms"]
+    # The same ratio at both seeds and lengths: 16 / 10 and 800 / 10.
+    assert list(table["slowdown_mean"]) == pytest.approx([1.6, 80.0, 1.6, 80.0])
+    assert list(table["slowdown_min"]) == pytest.approx([1.6, 80.0, 1.6, 80.0])
+    assert list(table["seeds"]) == [2, 2, 2, 2]
+
+
+def test_speedup_bars_and_breakdown_keep_the_waiting_algorithms_apart(fixtures):
+    # With the scheduler as the variant, the waiting algorithm is one more axis: pairwise's and block's runs
+    # are not pooled as if they were seeds of one bar.
+    results = load_results(fixtures / "now_waiting")
+    roles = find_roles(results, variant="scheduler.policy")
+    table = tables.speedup_bars(results, roles, axis_columns(results)).set_index("group")
+    assert list(table.index) == ["algorithm=pairwise", "algorithm=block"]
+    assert list(table["seeds"]) == [2, 2]
+    # pairwise, ts vs stride: (2 - 4) / 2 = -100% and (2.2 - 5) / 2.2 = -127.27%.
+    assert table.loc["algorithm=pairwise", "speedup_mean"] == pytest.approx((-100.0 - 2.8 / 2.2 * 100) / 2)
+    # block: 0% and (6.6 - 10) / 6.6 = -51.52%.
+    assert table.loc["algorithm=block", "speedup_mean"] == pytest.approx(-3.4 / 6.6 * 100 / 2)
+    jobs, _ = tables.job_and_class_tables(results, roles)
+    breakdown = tables.state_breakdown(jobs, roles)
+    assert set(breakdown["group"]) == {"algorithm=pairwise", "algorithm=block"}
+    assert set(breakdown["seeds"]) == {2}
+
+
+def test_two_settings_of_one_policy_are_two_schedulers(fixtures):
+    # A `scheduler` axis with EEVDF twice (its defaults, PLACE_LAG off): the resolved policy is `eevdf` for
+    # both, and Table 1's layout must not pool them as if they were seeds of one scheduler.
+    rows = []
+    for seed in (1, 2):
+        for scheduler, pairwise, block in (("{policy: eevdf}", 10.0, 30.0),
+                                           ("{policy: eevdf, features: {PLACE_LAG: false}}", 10.0, 20.0)):
+            for wait, time in (("{algorithm: pairwise}", pairwise), ("{algorithm: block}", block)):
+                rows.append({"run_id": f"{len(rows):016x}", "seed": seed, "scheduler": scheduler,
+                             "workload.jobs.0.wait": wait, "schema_version": 1, "makespan": time * seed,
+                             "resolved.scheduler.policy": "eevdf"})
+    results = pd.DataFrame(rows)
+    roles = find_roles(results)
+    table = tables.waiting_algorithms(results, roles, axis_columns(results)).set_index(["algorithm", "scheduler"])
+    assert table.loc[("block", "policy: eevdf"), "slowdown_mean"] == pytest.approx(3.0)
+    # Labelled by what tells them apart (distinct_labels): the second's shared `policy: eevdf` is left out.
+    assert table.loc[("block", "features: {PLACE_LAG: false}"), "slowdown_mean"] == pytest.approx(2.0)
+    assert set(table["seeds"]) == {2}
+    # One setting per policy keeps the policy's own name (B&M Table 1's sweeps).
+    results = load_results(fixtures / "now_waiting")
+    assert set(tables.waiting_algorithms(results, find_roles(results), axis_columns(results))["scheduler"]) == {
+        "stride", "ts"}
+
+
 def test_timeline_lanes_one_per_thread_in_job_copy_rank_order(fixtures):
     timeline = pd.read_csv(fixtures / "smp_load" / "runs" / "5eed000000000001" / "timeline.csv")
     lanes = tables.thread_state_lanes(timeline)
@@ -148,3 +237,12 @@ def test_flow_mapping_values_get_short_labels():
     assert tables.value_label("{algorithm: spin-fixed, spin: 300us}") == "spin-fixed, spin: 300us"
     assert tables.value_label("{policy: ts}") == "policy: ts"
     assert tables.value_label("2CS+") == "2CS+"
+
+
+def test_distinct_labels_leave_out_what_every_value_shares():
+    labels = tables.distinct_labels(["{policy: gang, quantum: 10ms, context_switch: 100us}",
+                                     "{policy: eevdf, context_switch: 100us, features: {A: false, B: true}}"])
+    assert list(labels.values()) == ["policy: gang, quantum: 10ms", "policy: eevdf, features: {A: false, B: true}"]
+    # Nothing shared, or a single value: the labels as value_label gives them.
+    assert tables.distinct_labels(["{algorithm: pairwise}"]) == {"{algorithm: pairwise}": "pairwise"}
+    assert list(tables.distinct_labels(["{policy: ts}", "{policy: ts}"]).values()) == ["policy: ts"]
