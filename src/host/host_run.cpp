@@ -76,12 +76,13 @@ constexpr PolicyRefused kRefusedPolicies[] = {
     {"partitioned", "the host kernel has no Kontothanassis & Wisniewski processor partitioning"},
 };
 
-// Whether this process may put a thread under SCHED_RR: tried on a thread of its own, which then ends.
+// The test hook of docs/host.md section 1: the process is taken as unprivileged whatever its rights.
 bool assumed_unprivileged() {
   const char* hook = std::getenv("COSCHED_HOST_ASSUME_UNPRIVILEGED");
   return hook && std::string(hook) == "1";
 }
 
+// Whether this process may put a thread under SCHED_RR: tried on a thread of its own, which then ends.
 bool may_use_sched_rr() {
   if (assumed_unprivileged()) return false;
   bool allowed = false;
@@ -94,14 +95,22 @@ bool may_use_sched_rr() {
   return allowed;
 }
 
-// Whether a thread of this process may take this nice value (a negative one needs root, CAP_SYS_NICE or
-// RLIMIT_NICE); tried on a thread that ends at once.
+// Whether a thread of this process may take this nice value: any thread may lower its priority; a negative
+// nice needs root, CAP_SYS_NICE or RLIMIT_NICE, and is tried on a thread that ends at once.
 bool may_use_nice(int nice) {
-  if (nice < 0 && assumed_unprivileged()) return false;
+  if (nice >= 0) return true;
+  if (assumed_unprivileged()) return false;
   bool allowed = false;
   std::thread probe([&allowed, nice] { allowed = ::setpriority(PRIO_PROCESS, ::gettid(), nice) == 0; });
   probe.join();
   return allowed;
+}
+
+std::string nice_expected(int nice) {
+  return fmt::format(
+      "a nice value this process may set (it may not set {}: a negative nice needs root or "
+      "CAP_SYS_NICE)",
+      nice);
 }
 
 std::string cpu_list(const std::vector<int>& cpus) {
@@ -169,12 +178,8 @@ HostPlan plan_host_run(const config::Scenario& scenario, const std::vector<std::
       locator().fail({"workload", "jobs", index, "wait", "algorithm"},
                      "fixed-spin, block, spin or yield (cosched host spins a fixed budget, yielding or not, "
                      "then blocks on a futex)");
-    if (profile.nice != 0 && !may_use_nice(profile.nice))
-      locator().fail(
-          {"workload", "jobs", index, "nice"},
-          fmt::format("a nice value this process may set (it may not set {}: a negative nice needs "
-                      "root or CAP_SYS_NICE)",
-                      profile.nice));
+    if (!may_use_nice(profile.nice))
+      locator().fail({"workload", "jobs", index, "nice"}, nice_expected(profile.nice));
     const auto waiter = algorithm->make_waiter();
     for (int copy = 0; copy < profile.copies; ++copy) {
       HostJob job;
@@ -192,11 +197,8 @@ HostPlan plan_host_run(const config::Scenario& scenario, const std::vector<std::
       threads += profile.threads;
     }
   }
-  if (smp.nosync_nice != 0 && !may_use_nice(smp.nosync_nice))
-    locator().fail({"workload", "nosync_nice"},
-                   fmt::format("a nice value this process may set (it may not set {}: a negative nice needs "
-                               "root or CAP_SYS_NICE)",
-                               smp.nosync_nice));
+  if (!may_use_nice(smp.nosync_nice))
+    locator().fail({"workload", "nosync_nice"}, nice_expected(smp.nosync_nice));
   if (threads > kMaxHostThreads)
     locator().error({"workload"}, fmt::format("{} threads; expected at most {} OS threads on the host",
                                               threads, kMaxHostThreads));

@@ -39,22 +39,24 @@ MachineConfig tie_config(std::vector<int> order, wait::Cycles spin) {
   return config;
 }
 
+// The first job's completion time with that wake-up cost, under round robin with a quantum of 1000.
+Cycles first_completion(MachineConfig config, Cycles idle_wakeup) {
+  config.idle_wakeup = idle_wakeup;
+  auto m = machine(std::move(config), 1000);
+  run_to_end(m);
+  return *m.outcomes()[0].completion_time;
+}
+
 TEST(SmpMachineIdleWakeup, OnlyASwitchInOnAnIdleCpuPaysIt) {
   // One CPU, one job of 2 threads, 3 barriers of mu 10, always block. The CPU is idle only at the start:
   // afterwards a thread that blocks hands the CPU straight to its peer (cs_out, then cs_in). So the run
   // is exactly idle_wakeup longer, whatever else happens.
-  const auto completion = [](Cycles idle_wakeup) {
-    MachineConfig config;
-    config.cpus = 1;
-    config.cs_in = 2;
-    config.cs_out = 3;
-    config.idle_wakeup = idle_wakeup;
-    config.jobs = {job("J", 2, 3, 10, 0)};
-    auto m = machine(config, 1000);
-    run_to_end(m);
-    return *m.outcomes()[0].completion_time;
-  };
-  EXPECT_EQ(completion(50) - completion(0), 50);
+  MachineConfig config;
+  config.cpus = 1;
+  config.cs_in = 2;
+  config.cs_out = 3;
+  config.jobs = {job("J", 2, 3, 10, 0)};
+  EXPECT_EQ(first_completion(config, 50) - first_completion(config, 0), 50);
 }
 
 TEST(SmpMachineIdleWakeup, AThreadWokenOnAnIdleCpuStartsThatMuchLater) {
@@ -65,20 +67,14 @@ TEST(SmpMachineIdleWakeup, AThreadWokenOnAnIdleCpuStartsThatMuchLater) {
   // CPU 0: thread 0 runs from W + 1, arrives at W + 12 and blocks: cs_out to W + 13, nothing queued, idle.
   // The completion at W + 20 wakes thread 0 on idle CPU 0: its switch in ends at W + 20 + W + 1, where it
   // passes the barrier and finishes: J completes at 2W + 21.
-  const auto completion = [](Cycles idle_wakeup) {
-    MachineConfig config;
-    config.cpus = 2;
-    config.cs_in = 1;
-    config.cs_out = 1;
-    config.idle_wakeup = idle_wakeup;
-    config.jobs = {job("J", 2, 1, 10, 0), job("X", 1, 1, 5, 0)};
-    config.initial_order = {0, 2, 1};
-    auto m = machine(config, 1000);
-    run_to_end(m);
-    return *m.outcomes()[0].completion_time;
-  };
-  EXPECT_EQ(completion(0), 21);
-  EXPECT_EQ(completion(100), 221);
+  MachineConfig config;
+  config.cpus = 2;
+  config.cs_in = 1;
+  config.cs_out = 1;
+  config.jobs = {job("J", 2, 1, 10, 0), job("X", 1, 1, 5, 0)};
+  config.initial_order = {0, 2, 1};
+  EXPECT_EQ(first_completion(config, 0), 21);
+  EXPECT_EQ(first_completion(config, 100), 221);
 }
 
 TEST(SmpMachineTieOrder, SameCyclePollFailsWhenTheSpinnersCpuComesFirst) {
