@@ -276,32 +276,25 @@ class HandOver {
   std::thread partner_;
 };
 
-Measurement measure_kernel(const Plan& plan, int cpu, Counter& counter, double& switches_per_handover) {
-  HandOver hand_over(cpu, counter);
+// Hand-overs with the partner pinned to `partner_cpu`: the measuring thread's own CPU times a kernel switch;
+// another CPU, the wake-up of a thread on an idle CPU (docs/calibration.md, section 2). When asked, the
+// context switches the kernel counted per hand-over.
+Measurement measure_handovers(const std::vector<std::int64_t>& rows, int repetitions, int partner_cpu,
+                              Counter& counter, double* switches_per_handover = nullptr) {
+  HandOver hand_over(partner_cpu, counter);
   std::int64_t handovers = 0;
   const long before = context_switches_of_this_thread();
   Measurement m;
-  m.rows = measure_rows(plan.kernel_switches, plan.repetitions, [&](std::int64_t switches) {
+  m.rows = measure_rows(rows, repetitions, [&](std::int64_t switches) {
     handovers += switches / 2 * 2;
     return time_switches(
         switches, [&hand_over] { hand_over.round_trip(); }, counter);
   });
   const long measuring_switches = context_switches_of_this_thread() - before;
   hand_over.stop();
-  switches_per_handover =
-      static_cast<double>(measuring_switches + hand_over.partner_switches()) / static_cast<double>(handovers);
-  return m;
-}
-
-// The hand-over with the partner pinned to `partner_cpu`, another CPU: the time to wake a thread on an idle
-// CPU and have it run (docs/calibration.md, "Wake-up on an idle CPU").
-Measurement measure_idle_wakeup(const Plan& plan, int partner_cpu, Counter& counter) {
-  HandOver hand_over(partner_cpu, counter);
-  Measurement m;
-  m.rows = measure_rows(plan.idle_wakeups, plan.repetitions, [&](std::int64_t handovers) {
-    return time_switches(
-        handovers, [&hand_over] { hand_over.round_trip(); }, counter);
-  });
+  if (switches_per_handover)
+    *switches_per_handover = static_cast<double>(measuring_switches + hand_over.partner_switches()) /
+                             static_cast<double>(handovers);
   return m;
 }
 
@@ -372,13 +365,14 @@ Calibration calibrate(const Plan& plan, const std::function<void(const std::stri
       tell("fcontext switches");
       c.fcontext = measure_fcontext(plan, counter);
       tell(fmt::format("kernel switches on CPU {}", c.cpu));
-      c.kernel = measure_kernel(plan, c.cpu, counter, c.kernel_switches_per_handover);
+      c.kernel = measure_handovers(plan.kernel_switches, plan.repetitions, c.cpu, counter,
+                                   &c.kernel_switches_per_handover);
       if (c.contending_cpu < 0) {
         c.idle_wakeup.unmeasured = fmt::format(
             "only CPU {} is allowed to this process, so no thread can be woken on another", c.cpu);
       } else {
         tell(fmt::format("wake-ups on an idle CPU, CPU {} to CPU {}", c.cpu, c.contending_cpu));
-        c.idle_wakeup = measure_idle_wakeup(plan, c.contending_cpu, counter);
+        c.idle_wakeup = measure_handovers(plan.idle_wakeups, plan.repetitions, c.contending_cpu, counter);
       }
       tell("uncontended dispatches");
       ChunkCounter alone;

@@ -1,5 +1,6 @@
 #include "host/busy_loop.hpp"
 
+#include <sched.h>
 #include <time.h>
 
 #include <algorithm>
@@ -61,10 +62,14 @@ void compute_iterations(std::uint64_t iterations) {
 }
 
 PollResult poll_until_changed(const std::atomic<std::uint32_t>& word, std::uint32_t seen,
-                              std::uint64_t max_polls) {
+                              std::uint64_t max_polls, BetweenPolls between) {
   for (std::uint64_t polls = 1; polls <= max_polls; ++polls) {
     if (word.load(std::memory_order_acquire) != seen) return {polls, true};
-    spin_hint();
+    if (between == BetweenPolls::Yield) {
+      ::sched_yield();
+    } else {
+      spin_hint();
+    }
   }
   return {max_polls, false};
 }

@@ -24,10 +24,13 @@ struct PollResult {
   bool changed = false;     // the last poll saw `word` differ from `seen`
 };
 
-// Polls `word` (acquire) until it differs from `seen`, at most `max_polls` times, with the processor's
-// spin-wait hint (x86 `pause`) between polls, as a spinning barrier does.
+// What a waiter does between two polls: the processor's spin-wait hint (x86 `pause`), as a spinning barrier
+// does, or a sched_yield() call (the `yield` waiting algorithm).
+enum class BetweenPolls { Pause, Yield };
+
+// Polls `word` (acquire) until it differs from `seen`, at most `max_polls` times.
 PollResult poll_until_changed(const std::atomic<std::uint32_t>& word, std::uint32_t seen,
-                              std::uint64_t max_polls);
+                              std::uint64_t max_polls, BetweenPolls between = BetweenPolls::Pause);
 
 // Nanoseconds of the calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID) and of CLOCK_MONOTONIC.
 std::int64_t thread_cpu_ns();

@@ -1,7 +1,6 @@
 #include "host/futex_barrier.hpp"
 
 #include <linux/futex.h>
-#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -42,8 +41,8 @@ bool FutexBarrier::wait(Arrival arrival, std::uint64_t max_polls, bool yield, Wa
   bool failed = false;
   if (max_polls > 0) {
     ++counts.spins;
-    const PollResult spin = yield ? poll_and_yield(arrival.generation, max_polls)
-                                  : poll_until_changed(generation_, arrival.generation, max_polls);
+    const PollResult spin = poll_until_changed(generation_, arrival.generation, max_polls,
+                                               yield ? BetweenPolls::Yield : BetweenPolls::Pause);
     counts.polls += spin.polls;
     if (spin.changed) {
       ++counts.successful_spins;
@@ -54,19 +53,6 @@ bool FutexBarrier::wait(Arrival arrival, std::uint64_t max_polls, bool yield, Wa
   ++counts.blocks;
   block(arrival.generation);
   return failed;
-}
-
-PollResult FutexBarrier::poll_and_yield(std::uint32_t generation, std::uint64_t max_polls) {
-  PollResult result;
-  while (result.polls < max_polls) {
-    ++result.polls;
-    if (generation_.load(std::memory_order_acquire) != generation) {
-      result.changed = true;
-      break;
-    }
-    ::sched_yield();
-  }
-  return result;
 }
 
 void FutexBarrier::block(std::uint32_t generation) {

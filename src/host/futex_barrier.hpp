@@ -7,8 +7,6 @@
 #include <atomic>
 #include <cstdint>
 
-#include "host/busy_loop.hpp"
-
 namespace cosched::host {
 
 // What one thread did at one barrier, added up over a job's threads: the SMP model's counts
@@ -42,7 +40,6 @@ class FutexBarrier {
   std::int64_t completed() const { return completed_.load(std::memory_order_relaxed); }
 
  private:
-  PollResult poll_and_yield(std::uint32_t generation, std::uint64_t max_polls);
   void block(std::uint32_t generation);
 
   const int threads_;

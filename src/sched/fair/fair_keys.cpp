@@ -80,8 +80,7 @@ constinit const config::PolicyKey kHzKey = {
 constinit const config::PolicyKey kTunableScalingKey = {
     "tunable_scaling",
     "how the tunables grow with the CPUs (sched_tunable_scaling): none, log (1 + log2 of the CPUs up to 8) "
-    "or "
-    "linear (default log)",
+    "or linear (default log)",
     [](const config::Field& f, config::PolicyParams& params) {
       knobs_of(params).scaling = config::choice(f, kScalingNames);
     }};
