@@ -14,6 +14,7 @@
 #include "barrier/tree_kind.hpp"
 #include "config/policy_choice.hpp"
 #include "workload/distribution.hpp"
+#include "workload/noise.hpp"
 #include "workload/now_pattern.hpp"
 #include "workload/userlevel_kinds.hpp"
 
@@ -254,6 +255,8 @@ struct NowConfig {
   // job_scheduler.policy and its keys: a name of sched/jobs/job_scheduler_registry.cpp and that policy's own
   // parameters (a JobSchedulerParams).
   std::optional<PolicyChoice> job_scheduler;
+  // Operating-system noise on the workstations (docs/models/now.md section 8); empty: none.
+  std::vector<workload::NoiseSource> noise;
   OutputConfig output;
 
   const LocalSchedulerParams& scheduler_params() const { return scheduler.as<LocalSchedulerParams>(); }

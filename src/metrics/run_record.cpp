@@ -219,10 +219,14 @@ std::string summary_text(const Json& summary) {
 }
 
 std::string workstations_csv(const std::vector<NowWorkstationRecord>& rows) {
-  std::string csv = "workstation,host,busy_s,utilisation,spinning_s,messages_sent,messages_received\n";
-  for (const auto& w : rows)
-    csv += fmt::format("{},{},{:.9f},{:.6f},{:.9f},{},{}\n", w.workstation, csv_cell(w.host), w.busy_s,
+  const bool noise = !rows.empty() && rows.front().noise_s;
+  std::string csv = "workstation,host,busy_s,utilisation,spinning_s,messages_sent,messages_received";
+  csv += noise ? ",noise_s\n" : "\n";
+  for (const auto& w : rows) {
+    csv += fmt::format("{},{},{:.9f},{:.6f},{:.9f},{},{}", w.workstation, csv_cell(w.host), w.busy_s,
                        w.utilisation, w.spinning_s, w.messages_sent, w.messages_received);
+    csv += noise ? fmt::format(",{:.9f}\n", w.noise_s.value_or(0)) : "\n";
+  }
   return csv;
 }
 
@@ -351,6 +355,19 @@ Json summary_json(const NowRunRecord& r) {
   out["messages"] = r.messages;
   Json extra;
   if (r.stream) extra["stream"] = now_stream_json(*r.stream);
+  if (const auto& n = r.noise) {
+    Json& j = extra["noise"];
+    j["sources"] = n->sources;
+    j["net_configured"] = n->net_configured;
+    j["net_injected_mean"] = n->net_injected_mean;
+    j["net_injected_max"] = n->net_injected_max;
+    j["detours_per_workstation"] = n->detours_per_workstation;
+    j["iterations"] = n->iterations;
+    const auto optional = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
+    j["baseline_makespan"] = optional(n->baseline_makespan);
+    j["slowdown"] = optional(n->slowdown);
+    j["lost_per_iteration_s"] = optional(n->lost_per_iteration);
+  }
   close_summary(out, r, "s", {{"workstations", r.platform.workstations}, {"latency_s", r.platform.latency_s}},
                 std::move(extra));
   return out;

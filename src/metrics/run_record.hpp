@@ -192,6 +192,7 @@ struct NowWorkstationRecord {
   double spinning_s = 0;
   std::int64_t messages_sent = 0;
   std::int64_t messages_received = 0;
+  std::optional<double> noise_s;  // the detours' CPU time (a run with `noise` only: a column then)
 };
 
 // One barrier of one job instance, over its processes.
@@ -208,6 +209,20 @@ struct NowPlatformRecord {
   double latency_s = 0;
 };
 
+// Operating-system noise (docs/models/now.md section 8.4): what the detours took and what they cost.
+struct NowNoiseRecord {
+  int sources = 0;
+  double net_configured = 0;     // the sources' net noise on a workstation they all apply to (a fraction)
+  double net_injected_mean = 0;  // per workstation: detour time / makespan, mean over the workstations
+  double net_injected_max = 0;   // ... the largest
+  double detours_per_workstation = 0;  // busy periods of noise, mean over the workstations
+  std::int64_t iterations = 0;  // the most barriers of a job: the bulk-synchronous program's iterations
+  // The same run without noise (the sequential engine's; absent under platform.network shared).
+  std::optional<double> baseline_makespan;
+  std::optional<double> slowdown;            // makespan / baseline_makespan
+  std::optional<double> lost_per_iteration;  // (makespan - baseline_makespan) / iterations, seconds
+};
+
 struct NowRunRecord : RunHeader {
   NowRunRecord() : RunHeader("now") {}
   std::string engine;  // sequential or simgrid
@@ -218,6 +233,7 @@ struct NowRunRecord : RunHeader {
   std::vector<NowWorkstationRecord> workstations;  // workstations.csv
   std::vector<NowBarrierRecord> barriers;          // barriers.csv
   std::optional<NowStreamRecord> stream;           // an open workload only
+  std::optional<NowNoiseRecord> noise;             // a run with `noise` only
 
   SpinCount spins() const;  // barrier waits over all jobs
 };

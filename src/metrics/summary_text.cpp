@@ -98,6 +98,17 @@ std::string now_summary_lines(const Json& s) {
                number(st.at("mean_response")), number(st.at("mean_bounded_slowdown")),
                number(st.at("p90_bounded_slowdown")));
   }
+  if (s.contains("noise")) {
+    const auto& n = s.at("noise");
+    const auto share = [](const Json& v) { return fmt::format("{:.3g}%", 100 * v.get<double>()); };
+    text += fmt::format("  noise        {} injected per workstation ({} configured), {} detours each",
+                        share(n.at("net_injected_mean")), share(n.at("net_configured")),
+                        number(n.at("detours_per_workstation")));
+    text += n.at("slowdown").is_null()
+                ? std::string("; no baseline under platform.network shared\n")
+                : fmt::format("; slowdown {} against the run without noise, {} s lost per iteration\n",
+                              number(n.at("slowdown")), number(n.at("lost_per_iteration_s")));
+  }
   return text + job_lines(s.at("jobs")) + time_share_lines(s.at("jobs"));
 }
 

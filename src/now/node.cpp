@@ -89,6 +89,15 @@ Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
       jobs_(jobs),
       tracker_(tracker) {
   if (params_.timeline) timeline_ = std::make_unique<metrics::TimelineRecorder>();
+  if (params_.noise && !params_.noise->empty()) {
+    noise_ = std::make_unique<workload::NoiseStream>(params_.noise, params_.workstation, params_.seed);
+    if (noise_->empty()) {
+      noise_.reset();
+    } else {
+      detour_ = noise_->next();
+    }
+  }
+  update_only_cpu_timer();
 }
 
 void Node::add_process(int job, int rank) {
@@ -182,13 +191,14 @@ bool Node::process_timers(Nanos limit) {
   while (unfinished_ > 0) {
     // (None, -1, compares as the largest unsigned value: one comparison.)
     const bool cpu_due = static_cast<std::uint64_t>(cpu_timer_) <= static_cast<std::uint64_t>(limit);
-    // Scheduler ticks and keep-alive timers, when the node has any (most have neither).
+    // Scheduler ticks, keep-alive timers and detours, when the node has any (most have none).
     if (!only_cpu_timer()) {
       const Nanos tick = tick_time();
       const bool keepalive_due = keepalive_timer_ >= 0 && keepalive_timer_ <= limit;
-      // A scheduler tick and a CPU or keep-alive timer at the same instant: the tick first.
+      const bool detour_due = detour_.start >= 0 && detour_.start <= limit;
+      // A scheduler tick and a CPU, keep-alive or detour timer at the same instant: the tick first.
       if (tick >= 0 && tick <= limit && (!cpu_due || tick <= cpu_timer_) &&
-          (!keepalive_due || tick <= keepalive_timer_)) {
+          (!keepalive_due || tick <= keepalive_timer_) && (!detour_due || tick <= detour_.start)) {
         now_ = tick;
         ++events_;
         scheduler_->tick(now_);
@@ -196,10 +206,18 @@ bool Node::process_timers(Nanos limit) {
         continue;
       }
       // A keep-alive timer before the CPU's (at the same instant, after it): it sends nothing by itself.
-      if (keepalive_due && (!cpu_due || keepalive_timer_ < cpu_timer_)) {
+      if (keepalive_due && (!cpu_due || keepalive_timer_ < cpu_timer_) &&
+          (!detour_due || keepalive_timer_ <= detour_.start)) {
         now_ = keepalive_timer_;
         ++events_;
         on_keepalive_timer();
+        continue;
+      }
+      // A detour after a CPU timer of the same instant: the work that ends as it begins is done.
+      if (detour_due && (!cpu_due || detour_.start < cpu_timer_)) {
+        now_ = detour_.start;
+        ++events_;
+        begin_detour();
         continue;
       }
     }
@@ -475,7 +493,7 @@ void Node::update_keepalive_timer() {
   for (const auto& p : processes_)
     if (p.keepalive.due >= 0 && (keepalive_timer_ < 0 || p.keepalive.due < keepalive_timer_))
       keepalive_timer_ = p.keepalive.due;
-  only_cpu_timer_ = !ticks_ && keepalive_timer_ < 0;
+  update_only_cpu_timer();
 }
 
 void Node::on_keepalive_timer() {
@@ -537,7 +555,49 @@ void Node::start_op(Op op, Nanos end) {
   cpu_timer_ = -1;
 }
 
+// Section 8: the CPU is taken from now_ to the detour's end. An idle CPU stays unavailable until then; a
+// context switch, a handler and a send (which nothing interrupts) end the detour's length later; a
+// computation or a spin stops, with what it did so far counted, and goes on when the detour ends.
+void Node::begin_detour() {
+  const workload::Detour detour = detour_;
+  detour_ = noise_->next();
+  if (detour_.start < 0) update_only_cpu_timer();
+  ++detours_;
+  noise_time_ += detour.duration;
+  switch (cpu_state_) {
+    case CpuState::Idle:
+      cpu_state_ = CpuState::Stolen;
+      cpu_timer_ = detour.end();
+      return;
+    case CpuState::Switching:
+      cpu_timer_ += detour.duration;
+      return;
+    case CpuState::Stolen:
+      throw std::logic_error("NOW node: a detour began during another (NoiseStream queues them)");
+    case CpuState::Running:
+      if (op_ == Op::Handle || op_ == Op::Send) {
+        cpu_timer_ += detour.duration;
+        op_end_ += detour.duration;
+        return;
+      }
+      if (op_ == Op::Detour)
+        throw std::logic_error("NOW node: a detour began during another (NoiseStream queues them)");
+      interrupt_op();
+      op_ = Op::Detour;
+      op_start_ = now_;
+      op_end_ = detour.end();
+      cpu_timer_ = op_end_;
+      return;
+  }
+}
+
 [[gnu::always_inline]] inline void Node::on_cpu_timer() {
+  if (cpu_state_ == CpuState::Stolen) {  // the end of a detour that took an idle CPU
+    cpu_state_ = CpuState::Idle;
+    cpu_timer_ = -1;
+    dispatch();
+    return;
+  }
   if (cpu_state_ == CpuState::Switching) {
     cpu_state_ = CpuState::Running;
     slice_start_ = now_;
@@ -578,6 +638,9 @@ void Node::start_op(Op op, Nanos end) {
     case Op::Compute:
     case Op::Spin:
       interrupt_op();
+      break;
+    case Op::Detour:  // the process goes on where the detour stopped it
+      op_ = Op::None;
       break;
     case Op::None:
       break;

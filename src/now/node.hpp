@@ -22,6 +22,7 @@
 #include "now/spin_wait.hpp"
 #include "sched/now/local_scheduler.hpp"
 #include "wait/now/now_wait.hpp"
+#include "workload/noise.hpp"
 #include "workload/now_program.hpp"
 
 namespace cosched::now {
@@ -69,6 +70,8 @@ struct NodeParams {
   bool timeline = false;  // record each process's state intervals (output.timeline)
   // The run's recorder of messages for the traces (output.trace_messages), shared by every node; null: off.
   metrics::MessageRecorder* messages = nullptr;
+  // The run's noise sources (docs/models/now.md section 8); null or empty: none.
+  const std::vector<workload::NoiseSource>* noise = nullptr;
 };
 
 class alignas(64) Node {
@@ -107,6 +110,7 @@ class alignas(64) Node {
     const Nanos tick = tick_time();
     Nanos next = cpu_timer_ < 0 ? tick : (tick >= 0 && tick < cpu_timer_ ? tick : cpu_timer_);
     if (keepalive_timer_ >= 0 && (next < 0 || keepalive_timer_ < next)) next = keepalive_timer_;
+    if (detour_.start >= 0 && (next < 0 || detour_.start < next)) next = detour_.start;
     return next;
   }
   // A lower bound of when the node next puts a message on the network if no message arrives before:
@@ -136,6 +140,9 @@ class alignas(64) Node {
   std::int64_t messages_sent() const { return messages_sent_; }
   std::int64_t messages_received() const { return messages_received_; }
   std::uint64_t events() const { return events_; }
+  // Noise (section 8): the CPU time its detours took, and how many busy periods of noise it had.
+  Nanos noise_time() const { return noise_time_; }
+  std::int64_t detours() const { return detours_; }
   int workstation() const { return params_.workstation; }
   // Each process's state intervals (the categories of TimeBreakdown, in the order of timeline_states()),
   // closed at its job's completion as reports() closes the breakdowns, with the job's index; empty unless
@@ -158,8 +165,10 @@ class alignas(64) Node {
     BlockedBarrier,
     Finished
   };
-  enum class CpuState : std::uint8_t { Idle, Switching, Running };
-  enum class Op : std::uint8_t { None, Handle, Send, Compute, Spin };
+  // Stolen: a detour took the CPU while it was idle (section 8).
+  enum class CpuState : std::uint8_t { Idle, Switching, Running, Stolen };
+  // Detour: a detour took the CPU from the running process's computation or spin (section 8).
+  enum class Op : std::uint8_t { None, Handle, Send, Compute, Spin, Detour };
 
   struct alignas(64) Process {
     Process(int job_index, int rank_in_job, workload::ProcessProgram process_program)
@@ -210,7 +219,7 @@ class alignas(64) Node {
   };
 
   Process& running() { return processes_[cpu_process_]; }
-  // No scheduler ticks and no keep-alive timer pending: the CPU's timer is the node's only one.
+  // No scheduler ticks, no noise and no keep-alive timer pending: the CPU's timer is the node's only one.
   bool only_cpu_timer() const { return only_cpu_timer_; }
   // The scheduler's next tick, -1 for none.
   Nanos tick_time() const {
@@ -254,6 +263,9 @@ class alignas(64) Node {
   void queue_keepalives(Process& p, const std::vector<int>& targets);
   void on_keepalive_timer();
   void update_keepalive_timer();
+  void update_only_cpu_timer() { only_cpu_timer_ = !ticks_ && keepalive_timer_ < 0 && detour_.start < 0; }
+  // A detour takes the CPU (section 8): the operation in progress waits for its end.
+  void begin_detour();
   void wants_cpu(Process& p);
   bool interruptible() const { return op_ == Op::Compute || op_ == Op::Spin || op_ == Op::None; }
   // The process runs and may take its next step now: the CPU is not switching, sending or handling.
@@ -276,7 +288,7 @@ class alignas(64) Node {
   CpuState cpu_state_ = CpuState::Idle;
   Op op_ = Op::None;
   bool leave_pending_ = false;
-  bool ticks_;  // the scheduler has ticks at all (LocalScheduler::ticks)
+  bool ticks_;        // the scheduler has ticks at all (LocalScheduler::ticks)
   bool slices_move_;  // a wake-up may bring the quantum's end sooner (LocalScheduler::slices_move)
   // !ticks_ && keepalive_timer_ < 0, kept by update_keepalive_timer(): one byte to test at every event.
   bool only_cpu_timer_;
@@ -318,6 +330,11 @@ class alignas(64) Node {
   int last_process_ = -1;  // the process that ran just before, when no gap followed
   sched::LeaveReason pending_reason_ = sched::LeaveReason::Preempted;
   std::vector<Envelope> own_outbox_;
+  // Noise (section 8): the workstation's detours, the next one (start -1: none), and what they took.
+  std::unique_ptr<workload::NoiseStream> noise_;
+  workload::Detour detour_{-1, 0};
+  Nanos noise_time_ = 0;
+  std::int64_t detours_ = 0;
 };
 
 // The timeline of a run: every process of every node, by job (scenario order) and rank; timeline.csv writes

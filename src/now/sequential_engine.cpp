@@ -126,8 +126,10 @@ struct Station {
 
 class Stepper {
  public:
-  Stepper(PreparedRun& run, const metrics::ProgressSink& progress)
-      : run_(run), progress_(progress), wake_(run.workstations()) {
+  // follow_clock: SimGrid's clock follows the model's (the actor's body); otherwise the stepper runs outside
+  // SimGrid (drive_without_clock).
+  Stepper(PreparedRun& run, const metrics::ProgressSink& progress, bool follow_clock)
+      : run_(run), progress_(progress), follow_clock_(follow_clock), wake_(run.workstations()) {
     for (const auto& node : run.nodes) stations_.push_back(Station{node.get(), {}, 0});
   }
 
@@ -161,14 +163,15 @@ class Stepper {
       // SimGrid's clock follows the model's at every quantum boundary.
       if (now > slice_end) {
         config::limits::check_simulated_time(now, run_.scenario_file, "ns");
-        if (slice_end > 0) sg4::this_actor::sleep_until(static_cast<double>(slice_end) * 1e-9);
+        if (slice_end > 0 && follow_clock_)
+          sg4::this_actor::sleep_until(static_cast<double>(slice_end) * 1e-9);
         if (progress_) report(slice_end, started);
         slice_end = std::max(slice_end + quantum, now);
       }
       last = std::max(last, window(now));
     }
     // ... and exactly at the end.
-    sg4::this_actor::sleep_until(static_cast<double>(last) * 1e-9);
+    if (follow_clock_) sg4::this_actor::sleep_until(static_cast<double>(last) * 1e-9);
   }
 
  private:
@@ -283,6 +286,7 @@ class Stepper {
   PreparedRun& run_;
   Stream* stream_ = run_.stream.get();  // an open workload's; null for a closed one
   const metrics::ProgressSink& progress_;
+  const bool follow_clock_;
   const Nanos min_latency_ = run_.platform.min_latency;
   std::vector<Station> stations_;  // by workstation
   std::vector<Envelope> outbox_;   // every node's, emptied after each step
@@ -294,9 +298,13 @@ class Stepper {
 void drive_sequentially(PreparedRun& run, const metrics::ProgressSink& progress) {
   // The actor lives on the first workstation's host; it moves no data, so where does not matter.
   sg4::Actor::create("now-sequential", run.platform.workstations[0],
-                     platform::guarded(Stepper(run, progress)));
+                     platform::guarded(Stepper(run, progress, true)));
   run.engine->run();
   platform::rethrow_actor_error();
+}
+
+void drive_without_clock(PreparedRun& run) {
+  Stepper(run, {}, false)();
 }
 
 }  // namespace cosched::now

@@ -12,5 +12,8 @@ namespace cosched::now {
 
 // Creates the actor and runs the SimGrid engine until every workstation is done.
 void drive_sequentially(PreparedRun& run, const metrics::ProgressSink& progress);
+// The same stepping outside SimGrid, its clock left alone: a second run in a process whose engine has run
+// (the baseline without noise of a run with noise, docs/models/now.md section 8.4).
+void drive_without_clock(PreparedRun& run);
 
 }  // namespace cosched::now

@@ -84,9 +84,9 @@ std::vector<JobLayout> job_layouts(const config::NowConfig& now, Nanos latency, 
       // An order-aware tree is built during the run, so each job instance has its own (section 4.4).
       if (!protocol || profile.barrier_notify == barrier::TreeKind::OrderAwareSkewed)
         protocol = make_job_protocol(profile, now, latency, parts);
-      jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets, profile.nice,
-                               profile.placement, protocol, parts.keepalive, parts.algorithm, parts.program,
-                               parts.prefetch_lead});
+      jobs.push_back(JobLayout{profile.name, copy, profile.processes, profile.barriers, profile.tickets,
+                               profile.nice, profile.placement, protocol, parts.keepalive, parts.algorithm,
+                               parts.program, parts.prefetch_lead});
     }
   }
   return jobs;
@@ -127,6 +127,24 @@ StreamBuild read_stream(const config::Scenario& scenario, int workstations) {
   }
 }
 
+// What of the noise sources only the platform can tell (a platform file's workstations): the workstations
+// they name exist, and a phase file has a phase for each.
+void check_noise(const config::NowConfig& now, int workstations) {
+  for (const auto& source : now.noise) {
+    if (!source.workstations.empty() && source.workstations.back() >= workstations)
+      throw config::InputError(fmt::format("{}: expected workstations below {} (the hosts of {}), got {}",
+                                           source.workstations_origin, workstations, now.platform_file,
+                                           source.workstations.back()));
+    const std::size_t needed =
+        source.workstations.empty() ? static_cast<std::size_t>(workstations) : source.workstations.size();
+    if (source.phase == workload::NoisePhase::File && source.phases.size() < needed)
+      throw config::InputError(
+          fmt::format("{}: the phase file {} has {} phases, expected one per workstation "
+                      "the source applies to ({})",
+                      source.workstations_origin, source.phase_file, source.phases.size(), needed));
+  }
+}
+
 // The engine, the platform and the jobs as every workstation will see them; throws InputError for what
 // only the platform can tell.
 PreparedRun prepare_platform(const config::NowConfig& now_config) {
@@ -136,6 +154,7 @@ PreparedRun prepare_platform(const config::NowConfig& now_config) {
   platform::configure_network_model();
   out.platform = platform::build_now_platform(*out.engine, now_config);
   if (!now_config.stream) out.jobs = job_layouts(now_config, out.platform.latency, out.workstations());
+  check_noise(now_config, out.workstations());
   return out;
 }
 
@@ -161,7 +180,8 @@ void add_nodes(PreparedRun& run, const config::Scenario& scenario, const sched::
                       now_config.context_switch(),
                       scenario.seed,
                       now_config.output.records_timeline(),
-                      run.messages.get()};
+                      run.messages.get(),
+                      &now_config.noise};
     run.nodes.push_back(std::make_unique<Node>(params, policy.make(*now_config.scheduler.params, run.gang),
                                                &run.jobs, run.tracker.get()));
   }
@@ -194,6 +214,8 @@ void prepare_stream(PreparedRun& run, const config::Scenario& scenario) {
   add_nodes(run, scenario, policy);
 }
 
+void add_closed_workload(PreparedRun& run, const config::Scenario& scenario);
+
 // Everything a run needs before it is driven: the platform, the bookkeeping shared by the workstations
 // and one node per workstation with its processes.
 PreparedRun prepare_run(const config::Scenario& scenario) {
@@ -204,6 +226,13 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
     prepare_stream(run, scenario);
     return run;
   }
+  add_closed_workload(run, scenario);
+  return run;
+}
+
+// A closed workload's bookkeeping, gang matrix and nodes with their processes, on `run`'s platform and jobs.
+void add_closed_workload(PreparedRun& run, const config::Scenario& scenario) {
+  const auto& now_config = *run.config;
   add_tracker(run);
   const sched::LocalSchedulerEntry& policy = sched::local_schedulers().at(now_config.scheduler.name);
   if (policy.gang_matrix) {
@@ -219,7 +248,34 @@ PreparedRun prepare_run(const config::Scenario& scenario) {
   for (std::size_t j = 0; j < run.jobs.size(); ++j)
     for (int rank = 0; rank < run.jobs[j].processes; ++rank)
       run.nodes[run.jobs[j].workstation_of[rank]]->add_process(static_cast<int>(j), rank);
-  return run;
+}
+
+Nanos makespan_of(const PreparedRun& run) {
+  Nanos makespan = 0;
+  for (std::size_t j = 0; j < run.jobs.size(); ++j)
+    makespan = std::max(makespan, *run.tracker->completion(j));
+  return makespan;
+}
+
+// The makespan of `scenario` without its noise (docs/models/now.md section 8.4): the same jobs, seeds and
+// platform, stepped by the sequential engine outside SimGrid (whose engine has run). Under the shared
+// network, which only the simgrid engine computes, there is none.
+std::optional<Nanos> baseline_makespan(const config::Scenario& scenario, const PreparedRun& noisy) {
+  const auto& now_config = std::get<config::NowConfig>(scenario.model_config);
+  if (now_config.network != config::NowNetwork::LogP) return std::nullopt;
+  config::Scenario quiet = scenario;
+  auto& quiet_now = std::get<config::NowConfig>(quiet.model_config);
+  quiet_now.noise.clear();
+  quiet_now.output = {};
+  PreparedRun run;
+  run.config = &quiet_now;
+  run.scenario_file = scenario.file;
+  run.platform = noisy.platform;
+  run.jobs = job_layouts(quiet_now, run.platform.latency, run.workstations());
+  add_closed_workload(run, quiet);
+  drive_without_clock(run);
+  if (!run.tracker->all_done()) throw std::logic_error("NOW model: the baseline ended with unfinished jobs");
+  return makespan_of(run);
 }
 
 // The engine a run uses: the one asked for, or the network's default; throws InputError for one that
@@ -325,8 +381,7 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
   out.model = scenario.model;
   out.seed = scenario.seed;
   out.engine = engine_name(engine);
-  Nanos makespan = 0;
-  for (std::size_t j = 0; j < jobs.size(); ++j) makespan = std::max(makespan, *tracker.completion(j));
+  const Nanos makespan = makespan_of(run);
   out.makespan = seconds(makespan);
 
   struct JobSums {
@@ -361,7 +416,8 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
     out.workstations.push_back(
         {node->workstation(), platform.workstations[node->workstation()]->get_name(),
          seconds(node->cpu_busy()), makespan > 0 ? static_cast<double>(node->cpu_busy()) / makespan : 0.0,
-         seconds(node->cpu_spinning()), node->messages_sent(), node->messages_received()});
+         seconds(node->cpu_spinning()), node->messages_sent(), node->messages_received(), std::nullopt});
+    if (!scenario_now(scenario).noise.empty()) out.workstations.back().noise_s = seconds(node->noise_time());
   }
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const auto& sum = sums[j];
@@ -415,6 +471,33 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
   return out;
 }
 
+// Section 8.4: what the detours took of each workstation, and their cost against the baseline.
+metrics::NowNoiseRecord noise_record(const config::NowConfig& now, const PreparedRun& run,
+                                     std::optional<Nanos> baseline) {
+  metrics::NowNoiseRecord out;
+  out.sources = static_cast<int>(now.noise.size());
+  for (const auto& source : now.noise) out.net_configured += source.net_fraction();
+  const Nanos makespan = makespan_of(run);
+  double detours = 0;
+  for (const auto& node : run.nodes) {
+    const double share =
+        makespan > 0 ? static_cast<double>(node->noise_time()) / static_cast<double>(makespan) : 0;
+    out.net_injected_mean += share;
+    out.net_injected_max = std::max(out.net_injected_max, share);
+    detours += static_cast<double>(node->detours());
+  }
+  out.net_injected_mean /= static_cast<double>(run.nodes.size());
+  out.detours_per_workstation = detours / static_cast<double>(run.nodes.size());
+  for (const auto& job : run.jobs) out.iterations = std::max<std::int64_t>(out.iterations, job.barriers);
+  if (baseline) {
+    out.baseline_makespan = seconds(*baseline);
+    out.slowdown = *baseline > 0 ? static_cast<double>(makespan) / static_cast<double>(*baseline) : 1.0;
+    out.lost_per_iteration =
+        seconds(makespan - *baseline) / static_cast<double>(std::max<std::int64_t>(out.iterations, 1));
+  }
+  return out;
+}
+
 }  // namespace
 
 void check_platform(const config::Scenario& scenario) {
@@ -442,7 +525,10 @@ metrics::NowRunRecord run(const config::Scenario& scenario, const metrics::RunHo
                               {"workstation", 1e9, "ns"}, messages))
       hooks.extra_file(name, std::move(content));
   }
-  return make_record(scenario, prepared, engine);
+  auto record = make_record(scenario, prepared, engine);
+  if (const auto& now = *prepared.config; !now.noise.empty())
+    record.noise = noise_record(now, prepared, baseline_makespan(scenario, prepared));
+  return record;
 }
 
 }  // namespace cosched::now

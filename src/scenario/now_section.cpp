@@ -317,6 +317,10 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCo
         .error("an open workload needs a top-level 'job_scheduler' (one of " +
                sched::job_schedulers().names() + ")");
   }
+  if (auto f = top.optional("noise")) {
+    if (now.stream) f->error("applies to a closed workload (workload.jobs) only, not to workload.stream");
+    now.noise = read_now_noise(*f, scenario_dir, now.workstations);
+  }
   now.output = read_output(top, WindowUnit::Duration);
   if (now.stream)
     now::check_stream_trace(now, stream_size.process_seconds, stream_size.run_seconds, top.field());
@@ -348,6 +352,7 @@ nlohmann::ordered_json now_json(const NowConfig& now) {
     jobs.push_back(now_profile_json(job));
     if (takes_nice) jobs.back()["nice"] = job.nice;
   }
+  if (!now.noise.empty()) out["noise"] = now_noise_json(now.noise);
   return out;
 }
 

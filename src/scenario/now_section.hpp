@@ -34,4 +34,11 @@ NowStream read_now_stream(const Field& f, const std::string& scenario_dir, int w
 PolicyChoice read_job_scheduler(const Field& f);
 nlohmann::ordered_json now_stream_json(const NowStream& stream);
 
+// The top-level `noise` (scenario/now_noise_section.cpp; docs/models/now.md section 8): its sources, their
+// trace and phase files read and checked; `workstations` 0 with a platform file (the run checks the
+// workstations named against the file's).
+std::vector<workload::NoiseSource> read_now_noise(const Field& f, const std::string& scenario_dir,
+                                                  int workstations);
+nlohmann::ordered_json now_noise_json(const std::vector<workload::NoiseSource>& sources);
+
 }  // namespace cosched::config

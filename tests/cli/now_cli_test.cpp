@@ -17,6 +17,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sandbox.hpp"
@@ -629,6 +630,23 @@ const BadNowCase kBadNowCases[] = {
     {"keepalive-on-all-to-all.yaml", "23:46", "workload.jobs[0].barrier.keepalive", "only kind root"},
     {"keepalive-with-arrive-tree.yaml", "23:58", "workload.jobs[0].barrier.keepalive",
      "keep-alives count every arrival at the root: barrier arrive flat, not binomial"},
+    // Noise (issue 34; docs/models/now.md section 8).
+    {"noise-as-daemon.yaml", "16:56", "noise[0].as", "got \"daemon\""},
+    {"noise-duration-distribution-bad.yaml", "16:42", "noise[0].duration", "got \"10us-40us:3, 1ms\""},
+    {"noise-duration-without-unit.yaml", "16:42", "noise[0].duration", "got \"25\""},
+    {"noise-key-misspelt.yaml", "16:22", "noise[0].perod", "did you mean 'period'?"},
+    {"noise-kind-unknown.yaml", "16:12", "noise[0].kind", "got \"jitter\""},
+    {"noise-net-100-percent.yaml", "16:3", "noise", "less than 100% of a workstation's CPU, got 100%"},
+    {"noise-not-a-list.yaml", "16:3", "noise", "a list of noise sources"},
+    {"noise-period-missing.yaml", "16:5", "noise[0]", "missing required key 'period'"},
+    {"noise-period-zero.yaml", "16:30", "noise[0].period", "got \"0ms\""},
+    {"noise-phase-file-short.yaml", "16:59", "noise[0].phase", "has 2 phases, expected one per workstation"},
+    {"noise-phase-unknown.yaml", "16:59", "noise[0].phase", "got \"synchronized\""},
+    {"noise-rate-negative.yaml", "16:27", "noise[0].rate", "got \"-5\""},
+    {"noise-rate-on-periodic.yaml", "16:42", "noise[0].rate", "a periodic source takes no 'rate'"},
+    {"noise-trace-with-duration.yaml", "16:58", "noise[0].duration", "a trace source takes no 'duration'"},
+    {"noise-workstations-absent.yaml", "16:66", "noise[0].workstations", "below 8 (platform.workstations)"},
+    {"noise-workstations-malformed.yaml", "16:66", "noise[0].workstations", "got \"7-2\""},
 };
 
 // Names the case by its file in test output and ctest names.
@@ -667,6 +685,50 @@ INSTANTIATE_TEST_SUITE_P(NowCorpus, NowBadScenario, ::testing::ValuesIn(kBadNowC
                              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                            return name;
                          });
+
+// A noise trace or phase file that is malformed is located at its own file:line (issue 34 section 4).
+TEST(NowNoiseFiles, AMalformedOrEmptyTraceIsLocatedAtItsLine) {
+  for (const auto& [trace, where, fragment] :
+       {std::tuple{"malformed.csv", ":6: ", "not overlapping: 5010000 starts before the previous ends"},
+        std::tuple{"empty.csv", ":3: ", "expected at least one detour after the header"}}) {
+    Sandbox box;
+    fs::copy_file(kData / "noise" / trace, box.work() / trace);
+    const std::string yaml = fmt::format(
+        "model: now\nplatform: {{workstations: 4}}\nscheduler: {{policy: stride}}\nworkload:\n  jobs:\n"
+        "    - {{processes: 4, pattern: none, barriers: 2, wait: {{algorithm: spin}}}}\n"
+        "noise:\n  - {{kind: trace, file: {}}}\n",
+        trace);
+    std::ofstream(box.work() / "s.yaml") << yaml;
+    const auto r = box.run({"run", "s.yaml", "--out", "out"});
+    const std::string line = expect_input_error(r);
+    EXPECT_TRUE(contains(line, std::string(trace) + where)) << "expected " << trace << where << r.describe();
+    EXPECT_TRUE(contains(line, fragment)) << r.describe();
+    EXPECT_FALSE(fs::exists(box.work() / "out")) << "expected no out directory after bad input";
+  }
+}
+
+// A trace of two CPUs: each workstation replays one; the run records what its detours took.
+TEST(NowNoiseFiles, ATraceRunsAndTheRunRecordsTheNoise) {
+  Sandbox box;
+  fs::copy_file(kData / "noise" / "two-cpus.csv", box.work() / "two-cpus.csv");
+  std::ofstream(box.work() / "s.yaml")
+      << "model: now\nplatform: {workstations: 4, latency: 10us, overhead: 2us}\n"
+         "scheduler: {policy: stride, quantum: 10ms, context_switch: 100us}\nworkload:\n  jobs:\n"
+         "    - {processes: 4, pattern: none, sync_interval: 1ms, barriers: 50, wait: {algorithm: "
+         "pairwise}}\n"
+         "noise:\n  - {kind: trace, file: two-cpus.csv, phase: random}\n";
+  const auto r = box.run({"run", "s.yaml", "--out", "out"});
+  ASSERT_EQ(r.status, 0) << r.describe();
+  const auto summary = read_json(box.work() / "out" / "summary.json");
+  const auto& noise = summary["noise"];
+  EXPECT_NEAR(noise["net_configured"].get<double>(), 75e3 / 2e7, 1e-12) << "75us over two CPUs' 10 ms";
+  EXPECT_GT(noise["net_injected_mean"].get<double>(), 0);
+  EXPECT_GE(noise["slowdown"].get<double>(), 1.0);
+  EXPECT_EQ(noise["iterations"], 50);
+  EXPECT_EQ(summary["resolved"]["noise"][0]["kind"], "trace");
+  EXPECT_TRUE(contains(read_text(box.work() / "out" / "workstations.csv"), ",noise_s\n"));
+  EXPECT_TRUE(contains(r.out, "  noise        ")) << r.describe();
+}
 
 TEST(NowBadScenarioCorpus, EveryFileIsListedAndThereAreEnough) {
   std::set<std::string> listed;

@@ -111,7 +111,7 @@ TEST(RunRecord, NowFilesComeFromTheRecord) {
   job.completion_time = 0.25;
   job.spins = {1, 2};
   r.jobs.push_back(job);
-  r.workstations.push_back({0, "ws-00000", 0.125, 0.5, 0.0625, 3, 4});
+  r.workstations.push_back({0, "ws-00000", 0.125, 0.5, 0.0625, 3, 4, std::nullopt});
   r.barriers.push_back({"j,1", 0, 0, 0.1, 0.2, 0.25, 0.15, 2});
   const auto s = summary_json(r);
   EXPECT_EQ(keys(s), (std::vector<std::string>{"schema_version", "scenario", "model", "seed", "engine",
