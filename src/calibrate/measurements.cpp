@@ -59,6 +59,8 @@ std::int64_t steady_ns() {
   throw std::system_error(error, std::generic_category(), what);
 }
 
+}  // namespace
+
 std::vector<int> allowed_cpu_list() {
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -77,6 +79,8 @@ void pin(pthread_t thread, int cpu) {
   if (const int error = ::pthread_setaffinity_np(thread, sizeof set, &set); error != 0)
     fail_errno(error, fmt::format("pinning a thread to CPU {}", cpu));
 }
+
+namespace {
 
 rusage usage_of_this_thread() {
   rusage usage{};

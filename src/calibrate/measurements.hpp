@@ -6,6 +6,8 @@
 // another CPU taking chunks too), and the CPU's clock rate. Each figure is timed by the seed's method
 // (calibrate/method.hpp).
 
+#include <pthread.h>
+
 #include <functional>
 #include <optional>
 #include <string>
@@ -24,6 +26,11 @@ struct Plan {
   int repetitions = 0;                        // at least 2
   double clock_seconds = 0;                   // how long the clock rate is timed
 };
+
+// The CPUs this process may run on (its affinity), ascending; throws std::system_error.
+std::vector<int> allowed_cpu_list();
+// Pins `thread` to `cpu`; throws std::system_error.
+void pin(pthread_t thread, int cpu);
 
 // The full run, under a minute on a 2.6 GHz server (docs/calibration.md gives the sizes' reasons).
 Plan full_plan();

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 #include "sandbox.hpp"
@@ -116,6 +117,14 @@ TEST(CalibrateCommand, BadArgumentsAreOneLineAndExit2) {
       {{"calibrate", "--quick", "--out", "no/such/dir/cal.yaml"}, "--out no/such/dir/cal.yaml: no directory"},
       {{"calibrate", "--quick", "--out", "/proc/cal.yaml"}, "--out /proc/cal.yaml: cannot write in /proc"},
       {{"calibrate", "--quick", "--out", ""}, "--out : empty path"},
+      // --noise (issue 34): a bad duration or threshold is refused before anything is measured.
+      {{"calibrate", "--noise", "--seconds", "0"}, "--seconds 0: expected a number of seconds above 0"},
+      {{"calibrate", "--noise", "--seconds", "ten"}, "--seconds ten: expected a number of seconds"},
+      {{"calibrate", "--noise", "--seconds", "7200"}, "at most 3600"},
+      {{"calibrate", "--noise", "--threshold", "5"}, "--threshold 5: expected a duration with a unit"},
+      {{"calibrate", "--noise", "--threshold", "10ns"}, "from 100ns to 1s"},
+      {{"calibrate", "--seconds", "3"}, "expected --noise with them"},
+      {{"calibrate", "--noise", "--quick"}, "expected no --quick with --noise"},
   };
   for (const auto& c : cases) {
     const auto r = box.run(c.args);
@@ -123,6 +132,29 @@ TEST(CalibrateCommand, BadArgumentsAreOneLineAndExit2) {
     EXPECT_TRUE(contains(line, c.fragment)) << "expected '" << c.fragment << "'" << r.describe();
   }
   EXPECT_FALSE(fs::exists(box.work() / "calibration.yaml")) << "nothing written for bad arguments";
+  EXPECT_FALSE(fs::exists(box.work() / "results")) << "nothing written for bad arguments";
+}
+
+// `calibrate --noise` (issue 34; docs/calibration.md section 8): a trace of every allowed CPU that a NOW
+// scenario replays, with its summary in the file and on the terminal.
+TEST(CalibrateCommand, NoiseWritesATraceAScenarioReplays) {
+  Sandbox box;
+  const auto r = box.run({"calibrate", "--noise", "--seconds", "0.3"}, 60);
+  expect_success(r);
+  EXPECT_TRUE(contains(r.out, "wrote results/noise-trace.csv")) << r.describe();
+  EXPECT_TRUE(contains(r.out, "all: net noise ")) << r.describe();
+  const std::string trace = read_text(box.work() / "results" / "noise-trace.csv");
+  EXPECT_TRUE(contains(trace, "# span_ns: 300000000\n")) << trace.substr(0, 400);
+  EXPECT_TRUE(contains(trace, "\ncpu,start_ns,duration_ns\n"));
+  std::ofstream(box.work() / "s.yaml")
+      << "model: now\nplatform: {workstations: 8, latency: 10us, overhead: 2us}\n"
+         "scheduler: {policy: stride}\nworkload:\n  jobs:\n"
+         "    - {processes: 8, pattern: none, sync_interval: 1ms, barriers: 20, wait: {algorithm: spin}}\n"
+         "noise:\n  - {kind: trace, file: results/noise-trace.csv, phase: random}\n";
+  const auto run = box.run({"run", "s.yaml", "--out", "out"});
+  expect_success(run);
+  const auto summary = read_json(box.work() / "out" / "summary.json");
+  EXPECT_NEAR(summary["resolved"]["noise"][0]["span_s"].get<double>(), 0.3, 1e-12);
 }
 
 }  // namespace
