@@ -1,5 +1,5 @@
 #pragma once
-// `cosched calibrate --noise` (issue 34; docs/calibration.md section 8): this machine's operating-system
+// `cosched calibrate --noise` (issue 34; docs/calibration.md section 7): this machine's operating-system
 // noise, measured the way the selfish-detour benchmark does (Beckman et al., Cluster 2006): on each allowed
 // CPU at once, a thread pinned there reads the clock in a tight loop and records every gap between two
 // readings above a threshold as a detour, the CPU taken from it. The detours make a noise trace that a NOW

@@ -12,7 +12,7 @@ struct CalibrateOptions {
   // The default is in results/, which git ignores, as `cosched run`'s folders are (made when missing).
   static constexpr const char* kDefaultOut = "results/calibration.yaml";
   std::string out = kDefaultOut;
-  // --noise (docs/calibration.md section 8): this machine's noise as a trace, not the switch costs.
+  // --noise (docs/calibration.md section 7): this machine's noise as a trace, not the switch costs.
   bool noise = false;
   static constexpr const char* kDefaultNoiseOut = "results/noise-trace.csv";
   std::string seconds = "10";     // --seconds: how long each CPU's loop runs
