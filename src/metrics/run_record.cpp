@@ -367,6 +367,10 @@ Json summary_json(const NowRunRecord& r) {
     j["baseline_makespan"] = optional(n->baseline_makespan);
     j["slowdown"] = optional(n->slowdown);
     j["lost_per_iteration_s"] = optional(n->lost_per_iteration);
+    if (n->daemon_work_s) {
+      j["daemon_work_s"] = *n->daemon_work_s;
+      j["daemon_ran_s"] = n->daemon_ran_s.value_or(0);
+    }
   }
   close_summary(out, r, "s", {{"workstations", r.platform.workstations}, {"latency_s", r.platform.latency_s}},
                 std::move(extra));

@@ -213,7 +213,7 @@ struct NowPlatformRecord {
 struct NowNoiseRecord {
   int sources = 0;
   double net_configured = 0;     // the sources' net noise on a workstation they all apply to (a fraction)
-  double net_injected_mean = 0;  // per workstation: detour time / makespan, mean over the workstations
+  double net_injected_mean = 0;  // per workstation: (detour time + daemon work) / makespan, mean over them
   double net_injected_max = 0;   // ... the largest
   double detours_per_workstation = 0;  // busy periods of noise, mean over the workstations
   std::int64_t iterations = 0;  // the most barriers of a job: the bulk-synchronous program's iterations
@@ -221,6 +221,8 @@ struct NowNoiseRecord {
   std::optional<double> baseline_makespan;
   std::optional<double> slowdown;            // makespan / baseline_makespan
   std::optional<double> lost_per_iteration;  // (makespan - baseline_makespan) / iterations, seconds
+  // Daemons (as: daemon): per workstation, the work their events gave and the CPU time they ran, mean s.
+  std::optional<double> daemon_work_s, daemon_ran_s;
 };
 
 struct NowRunRecord : RunHeader {

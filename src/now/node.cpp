@@ -96,6 +96,15 @@ Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
     } else {
       detour_ = noise_->next();
     }
+    if (params_.daemon) {
+      daemon_noise_ =
+          std::make_unique<workload::NoiseStream>(params_.noise, params_.workstation, params_.seed, true);
+      if (daemon_noise_->empty()) {
+        daemon_noise_.reset();
+      } else {
+        daemon_event_ = daemon_noise_->next();
+      }
+    }
   }
   update_only_cpu_timer();
 }
@@ -142,6 +151,16 @@ void Node::start() {
     start_phase(p);
   }
   unfinished_ = static_cast<int>(processes_.size());
+  // The daemon (section 8.2): blocked, and unknown to the scheduler until its first event gives it work.
+  if (daemon_noise_) {
+    daemon_id_ = static_cast<int>(processes_.size());
+    processes_.emplace_back(sched::kSystemJob, 0,
+                            workload::ProcessProgram(params_.daemon->program, 0, params_.seed));
+    auto& d = processes_.back();
+    d.daemon = true;
+    d.state = ProcState::Blocked;
+    d.category = Category::BlockedBarrier;
+  }
   if (timeline_) {
     *timeline_ = metrics::TimelineRecorder(static_cast<int>(processes_.size()));
     for (std::size_t id = 0; id < processes_.size(); ++id)
@@ -218,6 +237,15 @@ bool Node::process_timers(Nanos limit) {
         now_ = detour_.start;
         ++events_;
         begin_detour();
+        continue;
+      }
+      // A daemon's event after a CPU timer or a detour of the same instant.
+      if (daemon_event_.start >= 0 && daemon_event_.start <= limit &&
+          (!cpu_due || daemon_event_.start < cpu_timer_) &&
+          (!detour_due || daemon_event_.start < detour_.start)) {
+        now_ = daemon_event_.start;
+        ++events_;
+        daemon_event();
         continue;
       }
     }
@@ -591,6 +619,41 @@ void Node::begin_detour() {
   }
 }
 
+// Section 8.2: the event's duration is work for the daemon; a daemon with nothing to do is blocked and
+// wakes (admitted at its first event), one computing goes on with the more work, one ready or switching in
+// will find it.
+void Node::daemon_event() {
+  const workload::Detour event = daemon_event_;
+  daemon_event_ = daemon_noise_->next();
+  if (daemon_event_.start < 0) update_only_cpu_timer();
+  daemon_work_ += event.duration;
+  auto& d = processes_[daemon_id_];
+  d.compute_left += event.duration;
+  if (d.state == ProcState::Blocked) {
+    d.state = ProcState::Ready;
+    d.woken_at = now_;
+    set_category(d, Category::Ready);
+    if (daemon_admitted_) {
+      scheduler_->wake(daemon_id_, now_);
+    } else {
+      scheduler_->admit(daemon_id_, sched::kSystemJob, {layout(d).tickets, layout(d).nice}, now_);
+      daemon_admitted_ = true;
+    }
+    reschedule_check();
+    return;
+  }
+  if (cpu_process_ == daemon_id_ && op_ == Op::Compute) {
+    interrupt_op();
+    step_cpu();
+  }
+}
+
+Nanos Node::daemon_ran() const {
+  if (daemon_id_ < 0) return 0;
+  const auto& d = processes_[daemon_id_];
+  return d.time.compute + (d.category == Category::Compute ? now_ - d.since : 0);
+}
+
 [[gnu::always_inline]] inline void Node::on_cpu_timer() {
   if (cpu_state_ == CpuState::Stolen) {  // the end of a detour that took an idle CPU
     cpu_state_ = CpuState::Idle;
@@ -677,6 +740,10 @@ void Node::run_cpu() {
         if (p.compute_left > 0) {
           set_category(p, Category::Compute);
           start_op(Op::Compute, now_ + p.compute_left);
+          return;
+        }
+        if (p.daemon) {  // its work is done until its next event
+          leave_cpu(LeaveReason::Blocked);
           return;
         }
         program_next(p);
@@ -925,6 +992,7 @@ void Node::dispatch() {
 std::vector<Node::ProcessReport> Node::reports() const {
   std::vector<ProcessReport> out;
   for (const auto& p : processes_) {
+    if (p.daemon) continue;
     ProcessReport report{p.job, p.rank, p.time, p.waits, p.diagnostics, p.barrier_log};
     // Close the open interval at the job's completion: a finished process stays finished until then.
     const Nanos end = tracker_->completion(p.job).value_or(now_);
@@ -939,6 +1007,7 @@ std::vector<std::pair<int, metrics::TimelineLane>> Node::timeline() const {
   if (!timeline_) return lanes;
   for (std::size_t id = 0; id < processes_.size(); ++id) {
     const auto& p = processes_[id];
+    if (p.daemon) continue;
     const Nanos end = tracker_->completion(p.job).value_or(now_);
     lanes.emplace_back(p.job, metrics::TimelineLane{layout(p).name, layout(p).copy, p.rank,
                                                     timeline_->closed(static_cast<int>(id), end)});

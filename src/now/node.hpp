@@ -72,6 +72,8 @@ struct NodeParams {
   metrics::MessageRecorder* messages = nullptr;
   // The run's noise sources (docs/models/now.md section 8); null or empty: none.
   const std::vector<workload::NoiseSource>* noise = nullptr;
+  // The layout of the workstation's noise daemon (section 8.2), when a source has as: daemon.
+  const JobLayout* daemon = nullptr;
 };
 
 class alignas(64) Node {
@@ -111,6 +113,7 @@ class alignas(64) Node {
     Nanos next = cpu_timer_ < 0 ? tick : (tick >= 0 && tick < cpu_timer_ ? tick : cpu_timer_);
     if (keepalive_timer_ >= 0 && (next < 0 || keepalive_timer_ < next)) next = keepalive_timer_;
     if (detour_.start >= 0 && (next < 0 || detour_.start < next)) next = detour_.start;
+    if (daemon_event_.start >= 0 && (next < 0 || daemon_event_.start < next)) next = daemon_event_.start;
     return next;
   }
   // A lower bound of when the node next puts a message on the network if no message arrives before:
@@ -140,9 +143,12 @@ class alignas(64) Node {
   std::int64_t messages_sent() const { return messages_sent_; }
   std::int64_t messages_received() const { return messages_received_; }
   std::uint64_t events() const { return events_; }
-  // Noise (section 8): the CPU time its detours took, and how many busy periods of noise it had.
-  Nanos noise_time() const { return noise_time_; }
+  // Noise (section 8): the CPU time its detours took plus the work its daemon's events gave it, and how
+  // many busy periods of detours it had; its daemon's work, and the CPU time the daemon ran.
+  Nanos noise_time() const { return noise_time_ + daemon_work_; }
   std::int64_t detours() const { return detours_; }
+  Nanos daemon_work() const { return daemon_work_; }
+  Nanos daemon_ran() const;
   int workstation() const { return params_.workstation; }
   // Each process's state intervals (the categories of TimeBreakdown, in the order of timeline_states()),
   // closed at its job's completion as reports() closes the breakdowns, with the job's index; empty unless
@@ -184,7 +190,8 @@ class alignas(64) Node {
     PartnerState read_partner = PartnerState::Running;  // diagnostics: the current read's partner's state
     bool reply_received = false;
     bool prefetches = false;  // wait.prefetch with a NEWS pattern: it wakes its reads' partners
-    std::int64_t step = 0;    // 0..reads-1: chunk then read; reads: residual then barrier
+    bool daemon = false;    // the workstation's noise daemon (section 8.2): it computes its work, then blocks
+    std::int64_t step = 0;  // 0..reads-1: chunk then read; reads: residual then barrier
     Nanos compute_left = 0;
     Nanos since = 0;
     // Lines 1 and 2: the wait's spin state and rules.
@@ -227,7 +234,7 @@ class alignas(64) Node {
     const auto tick = scheduler_->next_tick();
     return tick ? *tick : -1;
   }
-  const JobLayout& layout(const Process& p) const { return (*jobs_)[p.job]; }
+  const JobLayout& layout(const Process& p) const { return p.job >= 0 ? (*jobs_)[p.job] : *params_.daemon; }
   static wait::WaitKind wait_kind(const Process& p) {
     return p.activity == Activity::AwaitRead ? wait::WaitKind::Read : wait::WaitKind::Barrier;
   }
@@ -263,9 +270,13 @@ class alignas(64) Node {
   void queue_keepalives(Process& p, const std::vector<int>& targets);
   void on_keepalive_timer();
   void update_keepalive_timer();
-  void update_only_cpu_timer() { only_cpu_timer_ = !ticks_ && keepalive_timer_ < 0 && detour_.start < 0; }
+  void update_only_cpu_timer() {
+    only_cpu_timer_ = !ticks_ && keepalive_timer_ < 0 && detour_.start < 0 && daemon_event_.start < 0;
+  }
   // A detour takes the CPU (section 8): the operation in progress waits for its end.
   void begin_detour();
+  // A daemon event (section 8.2): work for the daemon, which is admitted or woken.
+  void daemon_event();
   void wants_cpu(Process& p);
   bool interruptible() const { return op_ == Op::Compute || op_ == Op::Spin || op_ == Op::None; }
   // The process runs and may take its next step now: the CPU is not switching, sending or handling.
@@ -335,6 +346,12 @@ class alignas(64) Node {
   workload::Detour detour_{-1, 0};
   Nanos noise_time_ = 0;
   std::int64_t detours_ = 0;
+  // The daemon (section 8.2): its events, its process (-1: none), whether the scheduler knows it yet.
+  std::unique_ptr<workload::NoiseStream> daemon_noise_;
+  workload::Detour daemon_event_{-1, 0};
+  int daemon_id_ = -1;
+  bool daemon_admitted_ = false;
+  Nanos daemon_work_ = 0;
 };
 
 // The timeline of a run: every process of every node, by job (scenario order) and rank; timeline.csv writes

@@ -24,6 +24,9 @@ struct PreparedRun {
   std::string scenario_file;  // names the scenario in errors found while the run is driven
   platform::NowPlatform platform;
   std::vector<JobLayout> jobs;
+  // The layout of every workstation's noise daemon (docs/models/now.md section 8.2); null when no noise
+  // source is a daemon.
+  std::unique_ptr<JobLayout> daemon;
   std::unique_ptr<JobTracker> tracker;
   std::shared_ptr<sched::GangMatrix> gang;  // under gang scheduling only
   // An open workload's stream and job scheduler (docs/models/now-streams.md section 5); null for a closed

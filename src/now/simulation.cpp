@@ -19,6 +19,7 @@
 #include "platform/now_platform.hpp"
 #include "sched/jobs/job_scheduler_registry.hpp"
 #include "sched/now/local_scheduler_registry.hpp"
+#include "wait/now/fixed_wait.hpp"
 #include "workload/now_program.hpp"
 #include "workload/swf.hpp"
 
@@ -172,6 +173,14 @@ void add_tracker(PreparedRun& run) {
 // the tracker and the gang matrix, which the nodes point to).
 void add_nodes(PreparedRun& run, const config::Scenario& scenario, const sched::LocalSchedulerEntry& policy) {
   const auto& now_config = *run.config;
+  // Section 8.2: a daemon computes its events' work and blocks; it has the default share of a process
+  // (100 tickets, nice 0) and never waits for a message.
+  if (std::any_of(now_config.noise.begin(), now_config.noise.end(), [](const auto& s) { return s.daemon; })) {
+    run.daemon = std::make_unique<JobLayout>();
+    run.daemon->name = "daemon";
+    run.daemon->processes = 1;
+    run.daemon->wait = std::make_shared<wait::FixedWait>(wait::FixedWait::block());
+  }
   if (now_config.output.records_messages())
     run.messages = std::make_unique<metrics::MessageRecorder>(now_config.output.trace_window);
   for (int w = 0; w < run.workstations(); ++w) {
@@ -181,7 +190,8 @@ void add_nodes(PreparedRun& run, const config::Scenario& scenario, const sched::
                       scenario.seed,
                       now_config.output.records_timeline(),
                       run.messages.get(),
-                      &now_config.noise};
+                      &now_config.noise,
+                      run.daemon.get()};
     run.nodes.push_back(std::make_unique<Node>(params, policy.make(*now_config.scheduler.params, run.gang),
                                                &run.jobs, run.tracker.get()));
   }
@@ -471,9 +481,9 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
   return out;
 }
 
-// Section 8.4: what the detours took of each workstation, and their cost against the baseline.
-metrics::NowNoiseRecord noise_record(const config::NowConfig& now, const PreparedRun& run,
-                                     std::optional<Nanos> baseline) {
+// Section 8.4: what the noise took of each workstation (its cost against the baseline comes after,
+// add_baseline).
+metrics::NowNoiseRecord noise_record(const config::NowConfig& now, const PreparedRun& run) {
   metrics::NowNoiseRecord out;
   out.sources = static_cast<int>(now.noise.size());
   for (const auto& source : now.noise) out.net_configured += source.net_fraction();
@@ -487,15 +497,27 @@ metrics::NowNoiseRecord noise_record(const config::NowConfig& now, const Prepare
     detours += static_cast<double>(node->detours());
   }
   out.net_injected_mean /= static_cast<double>(run.nodes.size());
+  if (run.daemon) {
+    double work = 0, ran = 0;
+    for (const auto& node : run.nodes) {
+      work += seconds(node->daemon_work());
+      ran += seconds(node->daemon_ran());
+    }
+    out.daemon_work_s = work / static_cast<double>(run.nodes.size());
+    out.daemon_ran_s = ran / static_cast<double>(run.nodes.size());
+  }
   out.detours_per_workstation = detours / static_cast<double>(run.nodes.size());
   for (const auto& job : run.jobs) out.iterations = std::max<std::int64_t>(out.iterations, job.barriers);
-  if (baseline) {
-    out.baseline_makespan = seconds(*baseline);
-    out.slowdown = *baseline > 0 ? static_cast<double>(makespan) / static_cast<double>(*baseline) : 1.0;
-    out.lost_per_iteration =
-        seconds(makespan - *baseline) / static_cast<double>(std::max<std::int64_t>(out.iterations, 1));
-  }
   return out;
+}
+
+// The noise's cost against the run without it (section 8.4), `makespan` being the noisy run's.
+void add_baseline(metrics::NowNoiseRecord& out, Nanos makespan, std::optional<Nanos> baseline) {
+  if (!baseline) return;
+  out.baseline_makespan = seconds(*baseline);
+  out.slowdown = *baseline > 0 ? static_cast<double>(makespan) / static_cast<double>(*baseline) : 1.0;
+  out.lost_per_iteration =
+      seconds(makespan - *baseline) / static_cast<double>(std::max<std::int64_t>(out.iterations, 1));
 }
 
 }  // namespace
@@ -526,8 +548,13 @@ metrics::NowRunRecord run(const config::Scenario& scenario, const metrics::RunHo
       hooks.extra_file(name, std::move(content));
   }
   auto record = make_record(scenario, prepared, engine);
-  if (const auto& now = *prepared.config; !now.noise.empty())
-    record.noise = noise_record(now, prepared, baseline_makespan(scenario, prepared));
+  if (const auto& now = *prepared.config; !now.noise.empty()) {
+    record.noise = noise_record(now, prepared);
+    // The noisy run's workstations have told all they had to: freed before the baseline builds its own, the
+    // run's peak memory is one run's rather than two.
+    prepared.nodes.clear();
+    add_baseline(*record.noise, makespan_of(prepared), baseline_makespan(scenario, prepared));
+  }
   return record;
 }
 

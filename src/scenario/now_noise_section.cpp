@@ -226,9 +226,11 @@ NoiseSource read_source(const Field& f, const std::string& scenario_dir, int wor
     s.workstations_origin = map.field().location() + ": " + map.field().path();
   }
   if (auto& v = as) {
-    // docs/models/now.md section 8: a detour takes the CPU from whatever runs; nothing is scheduled.
-    if (v->scalar("detour") != "detour")
-      v->fail("detour (a daemon under the local scheduler is not modelled yet)");
+    // docs/models/now.md section 8.2: a detour takes the CPU from whatever runs; a daemon's work is
+    // scheduled.
+    const std::string text = v->scalar("detour or daemon");
+    if (text != "detour" && text != "daemon") v->fail("detour or daemon");
+    s.daemon = text == "daemon";
   }
   if (s.phase == NoisePhase::File) {
     const std::size_t needed =
@@ -280,7 +282,7 @@ nlohmann::ordered_json now_noise_json(const std::vector<NoiseSource>& sources) {
       j["duration"] = s.duration_given;
     }
     j["phase"] = s.phase_name();
-    j["as"] = "detour";
+    j["as"] = s.daemon ? "daemon" : "detour";
     j["workstations"] = s.workstations_given;
     j["net_fraction"] = s.net_fraction();
     j["detours_per_s"] = s.detours_per_second();

@@ -141,9 +141,10 @@ void NoiseStream::Generator::advance() {
   }
 }
 
-NoiseStream::NoiseStream(const std::vector<NoiseSource>* sources, int workstation, std::uint64_t seed) {
+NoiseStream::NoiseStream(const std::vector<NoiseSource>* sources, int workstation, std::uint64_t seed,
+                         bool daemon) {
   for (const auto& source : *sources) {
-    if (!source.applies_to(workstation)) continue;
+    if (!source.applies_to(workstation) || source.daemon != daemon) continue;
     const std::uint64_t index = source_index(*sources, source);
     Generator g{&source, 0};
     // An aligned source draws one stream for every workstation; otherwise each its own.

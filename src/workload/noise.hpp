@@ -56,6 +56,9 @@ struct NoiseSource {
   std::vector<int> workstations;
   std::string workstations_given;   // "all", or the workstations as ranges ("0-63,128")
   std::string workstations_origin;  // where they were given, for the checks a platform file's size allows
+  // as: daemon: each detour is work for the workstation's daemon process, which its local scheduler runs
+  // (docs/models/now.md section 8.2); as: detour (false): the CPU is taken, nothing is scheduled.
+  bool daemon = false;
 
   bool applies_to(int workstation) const;
   // The share of a workstation's time the source takes on average: the net noise (before queueing).
@@ -66,13 +69,15 @@ struct NoiseSource {
   std::string phase_name() const;
 };
 
-// The detours one workstation sees from every source that applies to it, in order of start. Detours that
+// The detours one workstation sees from every source that applies to it and takes the CPU as `daemon` says
+// (as: daemon or as: detour), in order of start. Detours that
 // overlap are queued: one that arrives while another takes the CPU begins when it ends, so that the CPU time
 // taken is the sum of the durations; the stream returns each busy period as one detour. Deterministic from
 // (seed, source, workstation); an aligned source draws the same for every workstation.
 class NoiseStream {
  public:
-  NoiseStream(const std::vector<NoiseSource>* sources, int workstation, std::uint64_t seed);
+  NoiseStream(const std::vector<NoiseSource>* sources, int workstation, std::uint64_t seed,
+              bool daemon = false);
   // Whether any source applies to this workstation.
   bool empty() const { return generators_.empty(); }
   // The next detour: it starts after the previous one ended (or at it); {-1, 0} when none is left.

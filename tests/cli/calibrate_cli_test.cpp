@@ -135,7 +135,7 @@ TEST(CalibrateCommand, BadArgumentsAreOneLineAndExit2) {
   EXPECT_FALSE(fs::exists(box.work() / "results")) << "nothing written for bad arguments";
 }
 
-// `calibrate --noise` (issue 34; docs/calibration.md section 8): a trace of every allowed CPU that a NOW
+// `calibrate --noise` (issue 34; docs/calibration.md section 7): a trace of every allowed CPU that a NOW
 // scenario replays, with its summary in the file and on the terminal.
 TEST(CalibrateCommand, NoiseWritesATraceAScenarioReplays) {
   Sandbox box;

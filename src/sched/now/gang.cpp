@@ -134,7 +134,7 @@ const Gang::Process& Gang::find(ProcessId process) const {
 }
 
 void Gang::admit(ProcessId process, JobId job, ProcessShare, SimTime now) {
-  if (!matrix_->has_job(job)) {
+  if (job != kSystemJob && !matrix_->has_job(job)) {
     throw std::invalid_argument(
         fmt::format("gang: process {} belongs to job {}, which has no row in the matrix", process, job));
   }
@@ -177,6 +177,12 @@ void Gang::leave_cpu(ProcessId process, LeaveReason reason, SimTime now, SimTime
 }
 
 std::deque<ProcessId>::const_iterator Gang::ready_owner(SimTime now) const {
+  // A ready system process (a noise daemon) runs first, in every slot: the kernel's daemons outrank the
+  // matrix's jobs (docs/models/now-schedulers.md, gang).
+  if (const auto system = std::find_if(ready_.begin(), ready_.end(),
+                                       [&](ProcessId id) { return find(id).job == kSystemJob; });
+      system != ready_.end())
+    return system;
   if (matrix_->by_rows()) {
     const auto row = matrix_->row_for_slot(matrix_->slot_at(now));
     if (!row) return ready_.end();
@@ -204,6 +210,7 @@ SimTime Gang::time_slice(ProcessId, SimTime now) const {
 }
 
 bool Gang::should_preempt(ProcessId running, SimTime now, SimTime) const {
+  if (find(running).job == kSystemJob) return false;  // a daemon runs its work out
   auto it = ready_owner(now);
   return it != ready_.end() && find(*it).job != find(running).job;
 }

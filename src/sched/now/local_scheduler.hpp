@@ -16,6 +16,9 @@ namespace cosched::sched {
 using SimTime = std::int64_t;  // nanoseconds
 using ProcessId = int;         // index of a process on this workstation
 using JobId = int;             // index of a job instance in the scenario
+// The job of a process that belongs to no parallel job: a workstation's noise daemon (docs/models/now.md
+// section 8.2). Every policy schedules it as one of its own processes; gang runs it ahead of the slot's job.
+inline constexpr JobId kSystemJob = -1;
 
 enum class LeaveReason {
   Blocked,         // gave the CPU up voluntarily (a wait turned into blocking)
@@ -24,10 +27,11 @@ enum class LeaveReason {
   Finished,        // it exited
 };
 
-// What a process's job gives it of its workstation: tickets (stride scheduling) and a nice value (Linux's fair
-// schedulers); each policy reads its own.
+// What a process's job gives it of its workstation: tickets (stride scheduling) and a nice value (Linux's
+// fair schedulers); each policy reads its own.
 struct ProcessShare {
-  constexpr ProcessShare(int tickets_, int nice_ = 0) : tickets(tickets_), nice(nice_) {}  // NOLINT: tickets alone
+  constexpr ProcessShare(int tickets_, int nice_ = 0)
+      : tickets(tickets_), nice(nice_) {}  // NOLINT: tickets alone
   int tickets;
   int nice;
 };
