@@ -125,7 +125,6 @@ void Node::add_process(int job, int rank) {
   if (!layout.barrier) throw std::logic_error("NOW node: a job without a barrier protocol");
   p.barriers = barrier::BarrierState(layout.barriers);
   if (layout.wait) p.wait.set_algorithm(*layout.wait);
-  p.barrier_log.assign(layout.barriers, BarrierRecord{});
   p.prefetches = layout.prefetch_lead >= 0 && layout.program.pattern == config::Pattern::News;
   processes_.push_back(std::move(p));
 }
@@ -355,7 +354,8 @@ void Node::begin_wait(Process& p, Activity activity) {
   }
   begin_wait(p, Activity::AwaitBarrier);
   p.barrier_arrived = now_;
-  p.barrier_log[p.barrier].arrived = now_;
+  p.barrier_record = {now_, -1, 0};
+  tracker_->barrier_arrived(p.job, p.barrier, now_);
   open_barrier(p, p.barrier);
   std::vector<barrier::Outgoing> out;
   job.barrier->arrive(p.barriers, p.rank, p.barrier, out);
@@ -437,7 +437,8 @@ bool Node::wait_satisfied(const Process& p) const {
     advance_step(p);
     return;
   }
-  p.barrier_log[p.barrier].passed = now_;
+  p.barrier_record.passed = now_;
+  tracker_->barrier_passed(p.job, p.barrier, now_);
   const JobLayout& job = layout(p);
   if (job.keepalive && p.rank == 0) {
     job.keepalive->root_passes(p.keepalive);
@@ -447,7 +448,6 @@ bool Node::wait_satisfied(const Process& p) const {
   job.barrier->pass(p.rank, p.barrier, out);
   NOW_LOG(cosched_barrier, p, "passes barrier %d, sends %zu notices", p.barrier, out.size());
   send_barrier_messages(p, out);
-  tracker_->barrier_passed();
   if (++p.barrier == job.barriers) {
     p.activity = Activity::Done;
   } else {
@@ -819,7 +819,10 @@ void Node::log_wait_decision(const Process& p, SpinWait::Next next, int window_m
 void Node::block(Process& p) {
   p.wait.block();
   ++p.waits.blocks;
-  if (p.activity == Activity::AwaitBarrier) ++p.barrier_log[p.barrier].blocks;
+  if (p.activity == Activity::AwaitBarrier) {
+    ++p.barrier_record.blocks;
+    tracker_->barrier_blocked(p.job, p.barrier);
+  }
   leave_cpu(LeaveReason::Blocked);
 }
 
@@ -993,7 +996,7 @@ std::vector<Node::ProcessReport> Node::reports() const {
   std::vector<ProcessReport> out;
   for (const auto& p : processes_) {
     if (p.daemon) continue;
-    ProcessReport report{p.job, p.rank, p.time, p.waits, p.diagnostics, p.barrier_log};
+    ProcessReport report{p.job, p.rank, p.time, p.waits, p.diagnostics, p.barrier_record};
     // Close the open interval at the job's completion: a finished process stays finished until then.
     const Nanos end = tracker_->completion(p.job).value_or(now_);
     add_time(report.time, p.category, end - p.since);

@@ -134,7 +134,7 @@ class alignas(64) Node {
     TimeBreakdown time;
     WaitCounts waits;
     Diagnostics diagnostics;
-    std::vector<BarrierRecord> barriers;
+    BarrierRecord barrier;  // the last barrier it arrived at (the run's barriers are in JobTracker)
   };
   // Per-process breakdowns, closed at each job's completion time.
   std::vector<ProcessReport> reports() const;
@@ -209,7 +209,7 @@ class alignas(64) Node {
     MessageRing<Envelope> to_send;  // messages it must still send (o each)
     // Diagnostics.
     Diagnostics diagnostics;
-    std::vector<BarrierRecord> barrier_log;
+    BarrierRecord barrier_record;    // the last barrier it arrived at
     Nanos barrier_arrived = 0;       // when it arrived at the barrier it waits at
     barrier::BarrierState barriers;  // barrier messages handled
     Nanos phase_started = 0;         // when its current phase began (its last pass, or 0)

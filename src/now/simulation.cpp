@@ -398,28 +398,14 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
     TimeBreakdown time;
     WaitCounts waits;
     Diagnostics diagnostics;
-    std::vector<BarrierRecord> barriers;  // first arrival, last pass, blocks summed over processes
-    std::vector<Nanos> last_arrival;
   };
   std::vector<JobSums> sums(jobs.size());
-  for (std::size_t j = 0; j < jobs.size(); ++j) {
-    sums[j].barriers.assign(jobs[j].barriers, BarrierRecord{});
-    sums[j].last_arrival.assign(jobs[j].barriers, -1);
-  }
   for (const auto& node : run.nodes) {
     for (const auto& report : node->reports()) {
       auto& sum = sums[report.job];
       sum.time += report.time;
       sum.waits += report.waits;
       sum.diagnostics += report.diagnostics;
-      for (std::size_t b = 0; b < report.barriers.size(); ++b) {
-        const auto& mine = report.barriers[b];
-        auto& all = sum.barriers[b];
-        if (all.arrived < 0 || mine.arrived < all.arrived) all.arrived = mine.arrived;
-        all.passed = std::max(all.passed, mine.passed);
-        sum.last_arrival[b] = std::max(sum.last_arrival[b], mine.arrived);
-        all.blocks += mine.blocks;
-      }
     }
     out.messages += node->messages_sent();
     out.events += node->events();
@@ -463,15 +449,16 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
                       sum.diagnostics.keepalives_handled};
     Nanos lengths = 0;
     std::int64_t barrier_blocks = 0;
-    for (std::size_t b = 0; b < sum.barriers.size(); ++b) {
-      const auto& rec = sum.barriers[b];
-      lengths += rec.passed - rec.arrived;
+    const auto& book = tracker.barriers(static_cast<int>(j));
+    for (int b = 0; b < jobs[j].barriers; ++b) {
+      const BarrierSummary rec = static_cast<std::size_t>(b) < book.size() ? book[b] : BarrierSummary{};
+      lengths += rec.last_pass - rec.first_arrival;
       barrier_blocks += rec.blocks;
-      out.barriers.push_back({jobs[j].name, jobs[j].copy, static_cast<int>(b), seconds(rec.arrived),
-                              seconds(sum.last_arrival[b]), seconds(rec.passed),
-                              seconds(rec.passed - rec.arrived), rec.blocks});
+      out.barriers.push_back({jobs[j].name, jobs[j].copy, b, seconds(rec.first_arrival),
+                              seconds(rec.last_arrival), seconds(rec.last_pass),
+                              seconds(rec.last_pass - rec.first_arrival), static_cast<int>(rec.blocks)});
     }
-    const auto count = static_cast<std::int64_t>(sum.barriers.size());
+    const auto count = static_cast<std::int64_t>(jobs[j].barriers);
     job.barrier_mean_length_s = mean(lengths, count);
     if (count > 0) job.blocks_per_barrier = static_cast<double>(barrier_blocks) / count;
     out.jobs.push_back(std::move(job));

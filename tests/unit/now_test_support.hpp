@@ -108,12 +108,13 @@ class IdleNetwork {
     }
   }
 
-  // The time, in us, each rank passed the job's first barrier; every workstation must have finished.
+  // The time, in us, each rank passed the job's last barrier (its first for a job of one); every workstation
+  // must have finished.
   std::vector<Nanos> pass_times_us() const {
     std::vector<Nanos> passed(nodes_.size(), -1);
     for (const auto& n : nodes_) {
       EXPECT_TRUE(n->finished()) << "workstation " << n->workstation();
-      for (const auto& report : n->reports()) passed[report.rank] = report.barriers.at(0).passed / kUs;
+      for (const auto& report : n->reports()) passed[report.rank] = report.barrier.passed / kUs;
     }
     return passed;
   }

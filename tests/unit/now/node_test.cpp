@@ -92,8 +92,8 @@ TEST(NowNode, AMessageWakesABlockedProcessWhichThenGoesBackToWaiting) {
   const auto report = f.node->reports().at(0);
   EXPECT_EQ(report.diagnostics.wakes, 1) << "woken once, at 2 ms";
   EXPECT_EQ(report.diagnostics.wake_to_dispatch, 0) << "the CPU was idle: dispatched at once";
-  EXPECT_EQ(report.barriers.at(0).arrived, 1100 * kUs);
-  EXPECT_EQ(report.barriers.at(0).blocks, 2) << "blocked at 1.102 ms and again at 2.104 ms";
+  EXPECT_EQ(report.barrier.arrived, 1100 * kUs);
+  EXPECT_EQ(report.barrier.blocks, 2) << "blocked at 1.102 ms and again at 2.104 ms";
 }
 
 TEST(NowNode, ConditionalSpinContinuesWhileMessagesKeepArriving) {
@@ -224,7 +224,7 @@ TEST(NowNode, ASpinLongerThanTheQuantumIsCutAtItsEndAndJudged) {
   EXPECT_EQ(f.node->next_timer(), 10'800 * kUs);
   const auto spinner = f.node->reports().at(1);
   EXPECT_EQ(spinner.waits.blocks, 1) << "blocked at the quantum's end";
-  EXPECT_EQ(spinner.barriers.at(0).blocks, 1);
+  EXPECT_EQ(spinner.barrier.blocks, 1);
 }
 
 // A message reaches its job's process here, found by job in a table (a run of up to 256 jobs) or by a
