@@ -1,6 +1,7 @@
 #include "now/node.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "util/log.hpp"
@@ -209,42 +210,35 @@ bool Node::process_timers(Nanos limit) {
   while (unfinished_ > 0) {
     // (None, -1, compares as the largest unsigned value: one comparison.)
     const bool cpu_due = static_cast<std::uint64_t>(cpu_timer_) <= static_cast<std::uint64_t>(limit);
-    // Scheduler ticks, keep-alive timers and detours, when the node has any (most have none).
+    // Scheduler ticks, keep-alive timers, detours and daemon events, when the node has any (most have none):
+    // the earliest first, and at one instant the tick, the CPU's timer (the work that ends as a detour
+    // begins is done), a keep-alive (it sends nothing by itself), a detour, a daemon's event.
     if (!only_cpu_timer()) {
-      const Nanos tick = tick_time();
-      const bool keepalive_due = keepalive_timer_ >= 0 && keepalive_timer_ <= limit;
-      const bool detour_due = detour_.start >= 0 && detour_.start <= limit;
-      // A scheduler tick and a CPU, keep-alive or detour timer at the same instant: the tick first.
-      if (tick >= 0 && tick <= limit && (!cpu_due || tick <= cpu_timer_) &&
-          (!keepalive_due || tick <= keepalive_timer_) && (!detour_due || tick <= detour_.start)) {
+      constexpr Nanos kNone = std::numeric_limits<Nanos>::max();
+      const auto due = [limit](Nanos at) { return at >= 0 && at <= limit ? at : kNone; };
+      const Nanos tick = due(tick_time());
+      const Nanos keepalive = due(keepalive_timer_);
+      const Nanos detour = due(detour_.start);
+      const Nanos daemon = due(daemon_event_.start);
+      const Nanos first = std::min({tick, cpu_due ? cpu_timer_ : kNone, keepalive, detour, daemon});
+      if (first == kNone) return true;
+      if (tick == first) {
         now_ = tick;
         ++events_;
         scheduler_->tick(now_);
         reschedule_check();
         continue;
       }
-      // A keep-alive timer before the CPU's (at the same instant, after it): it sends nothing by itself.
-      if (keepalive_due && (!cpu_due || keepalive_timer_ < cpu_timer_) &&
-          (!detour_due || keepalive_timer_ <= detour_.start)) {
-        now_ = keepalive_timer_;
+      if (!cpu_due || cpu_timer_ != first) {
+        now_ = first;
         ++events_;
-        on_keepalive_timer();
-        continue;
-      }
-      // A detour after a CPU timer of the same instant: the work that ends as it begins is done.
-      if (detour_due && (!cpu_due || detour_.start < cpu_timer_)) {
-        now_ = detour_.start;
-        ++events_;
-        begin_detour();
-        continue;
-      }
-      // A daemon's event after a CPU timer or a detour of the same instant.
-      if (daemon_event_.start >= 0 && daemon_event_.start <= limit &&
-          (!cpu_due || daemon_event_.start < cpu_timer_) &&
-          (!detour_due || daemon_event_.start < detour_.start)) {
-        now_ = daemon_event_.start;
-        ++events_;
-        daemon_event();
+        if (keepalive == first) {
+          on_keepalive_timer();
+        } else if (detour == first) {
+          begin_detour();
+        } else {
+          daemon_event();
+        }
         continue;
       }
     }

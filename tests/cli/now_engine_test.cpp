@@ -279,6 +279,30 @@ TEST(NowKeepAlives, EnginesGiveIdenticalResultFiles) {
   }
 }
 
+// The engines agree under noise (docs/models/now.md section 8): detours at random phases and daemons of an
+// aligned Poisson source on the short Brim & Miller configuration, reduced as above, under four local
+// schedulers; the noise's record (its baseline included) is the same too.
+TEST(NowNoise, EnginesGiveIdenticalResultFiles) {
+  const std::string noise =
+      "[{kind: periodic, period: 1ms, duration: 20us, phase: random}, "
+      "{kind: poisson, rate: 500, duration: \"50us-150us:1\", phase: aligned, as: daemon, workstations: "
+      "0-15}]";
+  for (const char* scheduler : {"{policy: stride}", "{policy: ts}", "{policy: gang}", "{policy: eevdf}"}) {
+    Sandbox box;
+    const std::string what = fmt::format("short.yaml with noise under scheduler={}", scheduler);
+    const auto summary =
+        run_both_engines(box,
+                         {(kRoot / "scenarios" / "brim-miller" / "short.yaml").string(), "--set",
+                          std::string("scheduler=") + scheduler, "--set", "noise=" + noise, "--set",
+                          "workload.jobs.0.barriers=2", "--set", "workload.jobs.0.sync_interval=2ms", "--set",
+                          "output.timeline=true"},
+                         what);
+    ASSERT_TRUE(summary.is_object()) << what;
+    EXPECT_GT(summary["noise"]["daemon_ran_s"].get<double>(), 0) << what;
+    EXPECT_GT(summary["noise"]["slowdown"].get<double>(), 1.0) << what;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Bad input: one line, exit 2, no result files.
 
