@@ -47,6 +47,7 @@ void selfish_detour(CpuNoise& out, const NoisePlan& plan, std::int64_t start, st
     if (now - previous > std::max(plan.threshold_ns, out.loop_ns)) {
       if (out.detours.size() == plan.capacity) {
         out.truncated = true;
+        out.stopped = previous - start;
         break;
       }
       out.detours.push_back({previous - start, now - previous - out.loop_ns});
@@ -116,11 +117,20 @@ NoiseMeasurement measure_noise(const NoisePlan& plan,
   for (auto& t : threads) t.join();
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
+  // The span every CPU measured whole: a CPU whose detours filled their memory stopped early, and the trace
+  // ends there rather than replay the rest of its span as quiet.
   m.span_ns = end - start;
-  // A loop that ran past `end` (its last reading) keeps its detours within the span.
-  for (auto& cpu : m.cpus)
-    while (!cpu.detours.empty() && cpu.detours.back().start + cpu.detours.back().duration > m.span_ns)
-      cpu.detours.pop_back();
+  for (const auto& cpu : m.cpus)
+    if (cpu.truncated) m.span_ns = std::min(m.span_ns, cpu.stopped);
+  for (auto& cpu : m.cpus) {
+    while (!cpu.detours.empty() && cpu.detours.back().start >= m.span_ns) cpu.detours.pop_back();
+    // A detour the span's end cuts (a loop reads past `end` once) keeps its part within the span.
+    if (!cpu.detours.empty()) {
+      auto& last = cpu.detours.back();
+      last.duration = std::min(last.duration, m.span_ns - last.start);
+      if (last.duration <= 0) cpu.detours.pop_back();
+    }
+  }
   return m;
 }
 

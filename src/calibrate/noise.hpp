@@ -22,7 +22,8 @@ struct CpuNoise {
   int cpu = 0;               // the operating system's number
   std::int64_t loop_ns = 0;  // the loop's shortest iteration, not counted in a detour
   std::int64_t iterations = 0;
-  bool truncated = false;  // more detours than the capacity: the trace stops early for this CPU
+  bool truncated = false;    // more detours than the capacity: the trace ends where this CPU stopped
+  std::int64_t stopped = 0;  // ... at this many ns from the start
   struct Detour {
     std::int64_t start = 0, duration = 0;  // ns from the common start
   };

@@ -771,6 +771,12 @@ void Node::run_cpu() {
         --unfinished_;
         tracker_->process_finished(p.job, now_);
         leave_cpu(LeaveReason::Finished);
+        // The workstation's work is over, whatever its daemon would still do (section 8.2.1): its CPU's busy
+        // time ends here.
+        if (unfinished_ == 0 && cpu_state_ != CpuState::Idle) {
+          busy_ += now_ - busy_since_;
+          busy_since_ = now_;
+        }
         return;
     }
   }

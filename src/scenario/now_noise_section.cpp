@@ -259,7 +259,7 @@ std::vector<NoiseSource> read_now_noise(const Field& f, const std::string& scena
   for (int w : named) {
     double net = 0;
     for (const auto& s : sources)
-      if (s.workstations.empty() || (w >= 0 && s.applies_to(w))) net += s.net_fraction();
+      if (s.workstations.empty() || (w >= 0 && s.applies_to(w))) net += s.net_fraction_at(w);
     if (net >= 1)
       f.error(fmt::format(
           "expected noise that takes less than 100% of a workstation's CPU, got {:.4g}% on {}", net * 100,

@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #include "util/normal.hpp"
@@ -40,6 +41,22 @@ double NoiseTrace::net_fraction() const {
   for (const auto& cpu : cpus)
     for (const auto& d : cpu) taken += static_cast<double>(d.duration);
   return taken / (static_cast<double>(span) * static_cast<double>(cpus.size()));
+}
+
+double NoiseTrace::cpu_fraction(std::size_t cpu) const {
+  if (span <= 0) return 0;
+  double taken = 0;
+  for (const auto& d : cpus[cpu]) taken += static_cast<double>(d.duration);
+  return taken / static_cast<double>(span);
+}
+
+double NoiseSource::net_fraction_at(int workstation) const {
+  if (kind != NoiseKind::Trace) return net_fraction();
+  if (workstation >= 0)
+    return trace->cpu_fraction(static_cast<std::size_t>(workstation) % trace->cpus.size());
+  double most = 0;
+  for (std::size_t cpu = 0; cpu < trace->cpus.size(); ++cpu) most = std::max(most, trace->cpu_fraction(cpu));
+  return most;
 }
 
 bool NoiseSource::applies_to(int workstation) const {
@@ -251,8 +268,11 @@ NoiseTrace read_noise_trace(std::istream& in, const std::string& name) {
   };
   std::vector<std::vector<Detour>> detours;
   std::int64_t rows = 0;
-  // (A bound far above any measured trace: 1e6 s, as the scenario's durations.)
+  // (Bounds far above any measured trace: 1e6 s, as the scenario's durations, and 4096 CPUs.)
   constexpr std::int64_t kMaxNanos = 1'000'000'000'000'000;
+  constexpr std::int64_t kMaxCpus = 4096;
+  Nanos latest_end = 0;  // the latest detour's end so far, and its line
+  int latest_line = 0;
   while (std::getline(in, line)) {
     ++number;
     const std::string text = trimmed(line);
@@ -262,8 +282,10 @@ NoiseTrace read_noise_trace(std::istream& in, const std::string& name) {
       for (const auto& [key, target] : {std::pair{"span_ns:", &span}, std::pair{"cpus:", &cpus}}) {
         if (comment.rfind(key, 0) != 0) continue;
         const auto value = whole(comment.substr(std::string(key).size()));
-        if (!value || *value <= 0 || *value > kMaxNanos)
-          fail(fmt::format("expected '# {} N' with a positive integer N, got \"{}\"", key, text));
+        const std::int64_t most = std::string_view(key) == "cpus:" ? kMaxCpus : kMaxNanos;
+        if (!value || *value <= 0 || *value > most)
+          fail(fmt::format("expected '# {} N' with a positive integer N up to {}, got \"{}\"", key, most,
+                           text));
         *target = value;
       }
       continue;
@@ -284,10 +306,10 @@ NoiseTrace read_noise_trace(std::istream& in, const std::string& name) {
     const auto cpu = with_cpu ? whole(fields[0]) : std::optional<std::int64_t>(0);
     const auto start = whole(fields[with_cpu ? 1 : 0]);
     const auto length = whole(fields[with_cpu ? 2 : 1]);
-    if (!cpu || *cpu < 0 || *cpu >= 4096)
+    if (!cpu || *cpu < 0 || *cpu >= kMaxCpus)
       fail(fmt::format("expected a CPU from 0 to 4095, got \"{}\"", text));
     if (!start || *start < 0 || *start > kMaxNanos)
-      fail(fmt::format("expected a start in ns from 0 to 1e18, got \"{}\"", text));
+      fail(fmt::format("expected a start in ns from 0 to 1e15, got \"{}\"", text));
     if (!length || *length <= 0 || *length > kMaxNanos)
       fail(fmt::format("expected a positive duration in ns, got \"{}\"", text));
     if (static_cast<std::size_t>(*cpu) >= detours.size()) detours.resize(static_cast<std::size_t>(*cpu) + 1);
@@ -298,25 +320,33 @@ NoiseTrace read_noise_trace(std::istream& in, const std::string& name) {
                       "ends ({})",
                       *start, list.back().end()));
     list.push_back({*start, *length});
-    if (span && list.back().end() > *span)
-      fail(fmt::format("expected detours within span_ns {}, this one ends at {}", *span, list.back().end()));
+    if (list.back().end() > latest_end) {
+      latest_end = list.back().end();
+      latest_line = number;
+    }
     ++rows;
   }
   ++number;  // an error about the whole file names the line after its last
   if (!header) fail("expected a header cpu,start_ns,duration_ns or start_ns,duration_ns: the trace is empty");
-  if (rows == 0) fail("expected at least one detour after the header");
+  // A trace of a quiet machine has no detour but says how long it measured.
+  if (rows == 0 && !span) fail("expected at least one detour after the header, or a '# span_ns: N' line");
+  if (span && latest_end > *span) {
+    number = latest_line;
+    fail(fmt::format("expected detours within span_ns {}, this one ends at {}", *span, latest_end));
+  }
   if (cpus) {
     if (static_cast<std::size_t>(*cpus) < detours.size())
       fail(
           fmt::format("expected CPUs below '# cpus: {}', the trace names CPU {}", *cpus, detours.size() - 1));
     detours.resize(static_cast<std::size_t>(*cpus));
   }
-  Nanos last_end = 0;
-  for (const auto& list : detours)
-    if (!list.empty()) last_end = std::max(last_end, list.back().end());
-  trace.span = span ? *span : last_end;
+  trace.span = span ? *span : latest_end;
   trace.cpus = std::move(detours);
-  if (trace.net_fraction() >= 1) fail("expected a trace whose detours take less than all of the CPU's time");
+  if (trace.cpus.empty()) trace.cpus.resize(1);
+  for (std::size_t cpu = 0; cpu < trace.cpus.size(); ++cpu)
+    if (trace.cpu_fraction(cpu) >= 1)
+      fail(fmt::format("expected a trace whose detours take less than all of a CPU's time, CPU {}'s take all",
+                       cpu));
   return trace;
 }
 

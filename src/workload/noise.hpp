@@ -31,8 +31,9 @@ struct NoiseTrace {
   std::string file;                       // as resolved
   std::vector<std::vector<Detour>> cpus;  // by CPU, each sorted by start, none overlapping, all within span
   Nanos span = 0;
-  // The fraction of a CPU's time its detours take, over all CPUs.
+  // The fraction of a CPU's time its detours take: over all CPUs, and of one CPU.
   double net_fraction() const;
+  double cpu_fraction(std::size_t cpu) const;
 };
 
 enum class NoiseKind { Periodic, Poisson, Trace };
@@ -63,6 +64,8 @@ struct NoiseSource {
   bool applies_to(int workstation) const;
   // The share of a workstation's time the source takes on average: the net noise (before queueing).
   double net_fraction() const;
+  // The same on workstation `workstation` (a trace's CPU w mod cpus); for -1, the most it takes of any.
+  double net_fraction_at(int workstation) const;
   // Mean detours per second.
   double detours_per_second() const;
   std::string kind_name() const;

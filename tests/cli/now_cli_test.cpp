@@ -647,6 +647,7 @@ const BadNowCase kBadNowCases[] = {
     {"noise-trace-with-duration.yaml", "16:58", "noise[0].duration", "a trace source takes no 'duration'"},
     {"noise-workstations-absent.yaml", "16:66", "noise[0].workstations", "below 8 (platform.workstations)"},
     {"noise-workstations-malformed.yaml", "16:66", "noise[0].workstations", "got \"7-2\""},
+    {"noise-trace-cpu-full.yaml", "16:3", "noise", "got 105% on every workstation"},
 };
 
 // Names the case by its file in test output and ctest names.

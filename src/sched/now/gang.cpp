@@ -143,6 +143,7 @@ void Gang::admit(ProcessId process, JobId job, ProcessShare, SimTime now) {
   observe(now);
   processes_.emplace(process, Process{job, State::Ready});
   ready_.push_back(process);
+  if (job == kSystemJob) ++ready_system_;
 }
 
 void Gang::wake(ProcessId process, SimTime now) {
@@ -153,6 +154,7 @@ void Gang::wake(ProcessId process, SimTime now) {
   observe(now);
   entry.state = State::Ready;
   ready_.push_back(process);
+  if (entry.job == kSystemJob) ++ready_system_;
 }
 
 void Gang::leave_cpu(ProcessId process, LeaveReason reason, SimTime now, SimTime) {
@@ -166,6 +168,7 @@ void Gang::leave_cpu(ProcessId process, LeaveReason reason, SimTime now, SimTime
     case LeaveReason::Preempted:
       entry.state = State::Ready;
       ready_.push_back(process);
+      if (entry.job == kSystemJob) ++ready_system_;
       return;
     case LeaveReason::Blocked:
       entry.state = State::Blocked;
@@ -179,10 +182,9 @@ void Gang::leave_cpu(ProcessId process, LeaveReason reason, SimTime now, SimTime
 std::deque<ProcessId>::const_iterator Gang::ready_owner(SimTime now) const {
   // A ready system process (a noise daemon) runs first, in every slot: the kernel's daemons outrank the
   // matrix's jobs (docs/models/now-schedulers.md, gang).
-  if (const auto system = std::find_if(ready_.begin(), ready_.end(),
-                                       [&](ProcessId id) { return find(id).job == kSystemJob; });
-      system != ready_.end())
-    return system;
+  if (ready_system_ > 0)
+    return std::find_if(ready_.begin(), ready_.end(),
+                        [&](ProcessId id) { return find(id).job == kSystemJob; });
   if (matrix_->by_rows()) {
     const auto row = matrix_->row_for_slot(matrix_->slot_at(now));
     if (!row) return ready_.end();
@@ -201,7 +203,9 @@ std::optional<ProcessId> Gang::pick_next(SimTime now) {
   if (it == ready_.end()) return std::nullopt;
   ProcessId next = *it;
   ready_.erase(it);
-  find(next).state = State::Running;
+  auto& entry = find(next);
+  entry.state = State::Running;
+  if (entry.job == kSystemJob) --ready_system_;
   return next;
 }
 

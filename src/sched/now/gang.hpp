@@ -113,6 +113,7 @@ class Gang final : public LocalScheduler {
   std::shared_ptr<GangMatrix> matrix_;
   std::map<ProcessId, Process> processes_;
   std::deque<ProcessId> ready_;
+  int ready_system_ = 0;  // ready processes of kSystemJob (noise daemons): ready_owner looks for them first
   SimTime latest_time_ = 0;  // next_tick() takes no time: the latest one seen stands in for now
 };
 

@@ -192,7 +192,8 @@ TEST(NoiseTrace, EachMalformedLineIsLocated) {
   EXPECT_EQ(error_of(""),
             "t.csv:1: expected a header cpu,start_ns,duration_ns or start_ns,duration_ns: the "
             "trace is empty");
-  EXPECT_EQ(error_of("start_ns,duration_ns\n"), "t.csv:2: expected at least one detour after the header");
+  EXPECT_EQ(error_of("start_ns,duration_ns\n"),
+            "t.csv:2: expected at least one detour after the header, or a '# span_ns: N' line");
   EXPECT_EQ(
       error_of("when,how_long\n1,2\n"),
       "t.csv:1: expected the header cpu,start_ns,duration_ns or start_ns,duration_ns, got \"when,how_long\"");
@@ -201,19 +202,52 @@ TEST(NoiseTrace, EachMalformedLineIsLocated) {
   EXPECT_EQ(error_of("start_ns,duration_ns\n1,0\n"),
             "t.csv:2: expected a positive duration in ns, got \"1,0\"");
   EXPECT_EQ(error_of("start_ns,duration_ns\n-1,5\n"),
-            "t.csv:2: expected a start in ns from 0 to 1e18, got \"-1,5\"");
+            "t.csv:2: expected a start in ns from 0 to 1e15, got \"-1,5\"");
   EXPECT_EQ(error_of("start_ns,duration_ns\n10,20\n15,1\n"),
             "t.csv:3: expected detours of a CPU in order, not overlapping: 15 starts before the previous "
             "ends (30)");
   EXPECT_EQ(error_of("# span_ns: 100\nstart_ns,duration_ns\n90,20\n"),
             "t.csv:3: expected detours within span_ns 100, this one ends at 110");
   EXPECT_EQ(error_of("# span_ns: soon\n"),
-            "t.csv:1: expected '# span_ns: N' with a positive integer N, got "
+            "t.csv:1: expected '# span_ns: N' with a positive integer N up to 1000000000000000, got "
             "\"# span_ns: soon\"");
   EXPECT_EQ(error_of("# cpus: 1\ncpu,start_ns,duration_ns\n3,1,1\n"),
             "t.csv:4: expected CPUs below '# cpus: 1', the trace names CPU 3");
   EXPECT_EQ(error_of("start_ns,duration_ns\n0,10\n"),
-            "t.csv:3: expected a trace whose detours take less than all of the CPU's time");
+            "t.csv:3: expected a trace whose detours take less than all of a CPU's time, CPU 0's take all");
+}
+
+// What a replay needs of a trace holds whatever the order of its lines: a span given after the detours
+// still bounds them, every CPU is below 100% on its own (a workstation replays one CPU), and the CPUs are
+// bounded.
+TEST(NoiseTrace, TheSpanAndEachCpuBoundTheDetoursWhereverTheyAreGiven) {
+  EXPECT_EQ(error_of("start_ns,duration_ns\n5,3\n20,3\n# span_ns: 10\n"),
+            "t.csv:3: expected detours within span_ns 10, this one ends at 23");
+  EXPECT_EQ(error_of("# span_ns: 10\ncpu,start_ns,duration_ns\n0,0,10\n1,0,1\n"),
+            "t.csv:5: expected a trace whose detours take less than all of a CPU's time, CPU 0's take all");
+  EXPECT_EQ(error_of("# cpus: 5000\n"),
+            "t.csv:1: expected '# cpus: N' with a positive integer N up to 4096, got \"# cpus: 5000\"");
+  // A quiet machine's trace: no detour, but its span.
+  const auto quiet = parse("# span_ns: 1000000\n# cpus: 2\ncpu,start_ns,duration_ns\n");
+  EXPECT_EQ(quiet.cpus.size(), 2u);
+  EXPECT_EQ(quiet.net_fraction(), 0);
+  NoiseSource s;
+  s.kind = NoiseKind::Trace;
+  s.trace = std::make_shared<const NoiseTrace>(quiet);
+  const std::vector<NoiseSource> sources{s};
+  NoiseStream stream(&sources, 0, 1);
+  EXPECT_EQ(stream.next().start, -1) << "no detour ever";
+}
+
+TEST(NoiseTrace, AWorkstationReplaysOneCpuAndIsCheckedAgainstIt) {
+  NoiseSource s;
+  s.kind = NoiseKind::Trace;
+  s.trace =
+      std::make_shared<const NoiseTrace>(parse("# span_ns: 100\ncpu,start_ns,duration_ns\n0,0,90\n1,0,10\n"));
+  EXPECT_NEAR(s.net_fraction(), 0.5, 1e-12) << "over both CPUs";
+  EXPECT_NEAR(s.net_fraction_at(2), 0.9, 1e-12) << "workstation 2 replays CPU 0";
+  EXPECT_NEAR(s.net_fraction_at(3), 0.1, 1e-12);
+  EXPECT_NEAR(s.net_fraction_at(-1), 0.9, 1e-12) << "the most of any workstation";
 }
 
 }  // namespace
