@@ -214,7 +214,7 @@ bool Node::process_timers(Nanos limit) {
     // the earliest first, and at one instant the tick, the CPU's timer (the work that ends as a detour
     // begins is done), a keep-alive (it sends nothing by itself), a detour, a daemon's event.
     if (!only_cpu_timer()) {
-      constexpr Nanos kNone = std::numeric_limits<Nanos>::max();
+      static constexpr Nanos kNone = std::numeric_limits<Nanos>::max();
       const auto due = [limit](Nanos at) { return at >= 0 && at <= limit ? at : kNone; };
       const Nanos tick = due(tick_time());
       const Nanos keepalive = due(keepalive_timer_);
