@@ -187,6 +187,17 @@ void Node::start_process(int job, int rank, Nanos now) {
   reschedule_check();
 }
 
+void Node::stream_event(int job, int rank, Nanos now) {
+  if (rank >= 0) {
+    start_process(job, rank, now);
+    return;
+  }
+  if (now < now_) throw std::logic_error("NOW node: a job suspended or resumed in the node's past");
+  now_ = now;
+  ++events_;
+  reschedule_check();
+}
+
 std::optional<Nanos> Node::next_timer() const {
   const Nanos next = next_timer_time();
   return next >= 0 ? std::optional<Nanos>(next) : std::nullopt;

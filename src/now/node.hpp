@@ -90,6 +90,9 @@ class alignas(64) Node {
   // and admitted at `now`, which is not before the node's time; the caller has processed the node's timers
   // up to `now`, and delivers the messages arriving at `now` after.
   void start_process(int job, int rank, Nanos now);
+  // An open workload's event at `now` (now/stream.hpp's ProcessStart): rank `rank` of `job` starts, or, for
+  // a rank below 0, `job` was suspended or resumed and the local scheduler reconsiders what runs.
+  void stream_event(int job, int rank, Nanos now);
   // Processes every timer due at or before `now` (timers before messages of the same instant).
   void advance(Nanos now) {
     const Nanos next = next_timer_time();

@@ -238,7 +238,7 @@ class Stepper {
       node.advance(at);
       while (stream_->next_start(w) == at) {
         const ProcessStart start = stream_->pop_start(w);
-        node.start_process(start.job, start.rank, at);
+        node.stream_event(start.job, start.rank, at);
       }
       while (inbound.next() == at) node.deliver(at, inbound.pop());
     }

@@ -151,7 +151,7 @@ void drive_stream_node(int w, Node& node, MessageDelivery& delivery, PreparedRun
   const auto start_due = [&](Nanos at) {
     while (stream.next_start(w) == at) {
       const ProcessStart start = stream.pop_start(w);
-      node.start_process(start.job, start.rank, at);
+      node.stream_event(start.job, start.rank, at);
     }
   };
   std::uint64_t wakeups_seen = 0;

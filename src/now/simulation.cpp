@@ -199,8 +199,9 @@ void add_nodes(PreparedRun& run, const config::Scenario& scenario, const sched::
 
 // An open workload's run (docs/models/now-streams.md section 5): the stream's jobs, its job scheduler at the
 // coordinator, and one node per workstation with no process yet. Under the gang job scheduler every
-// workstation runs the gang local scheduler over the matrix of the stream's rows (scheduler.policy gang,
-// which the loader pairs with it); otherwise the scenario's local scheduler.
+// workstation runs the gang local scheduler over the matrix of the stream's rows, under slurm-gang over the
+// jobs it has running (scheduler.policy gang, which the loader pairs with both); otherwise the scenario's
+// local scheduler.
 void prepare_stream(PreparedRun& run, const config::Scenario& scenario) {
   const auto& now_config = *run.config;
   const int workstations = run.workstations();
@@ -213,12 +214,13 @@ void prepare_stream(PreparedRun& run, const config::Scenario& scenario) {
   if (entry.gang_rows)
     run.gang = std::make_shared<sched::GangMatrix>(now_config.scheduler_params().quantum(),
                                                    sched::GangMatrix::Rows{now_config.mpl()});
+  if (entry.suspends) run.gang = std::make_shared<sched::GangMatrix>(sched::GangMatrix::Suspensions{});
   // Section 5.3: the finish message to the coordinator (o + L + o) and the start message (L + o).
   const Nanos latency = run.platform.min_latency;
   const StreamTiming timing{latency + 2 * now_config.overhead, latency + now_config.overhead};
-  run.stream = std::make_unique<Stream>(std::move(build), entry.make(*js_config.params, workstations), timing,
-                                        workstations, entry.dedicated ? 1 : now_config.mpl(), &run.jobs,
-                                        entry.gang_rows ? run.gang : nullptr);
+  run.stream =
+      std::make_unique<Stream>(std::move(build), entry.make(*js_config.params, workstations), timing,
+                               workstations, entry.dedicated ? 1 : now_config.mpl(), &run.jobs, run.gang);
   run.tracker->on_job_done(
       [stream = run.stream.get()](int job, Nanos time) { stream->job_finished(job, time); });
   add_nodes(run, scenario, policy);

@@ -15,17 +15,18 @@ namespace cosched::now {
 
 Stream::Stream(StreamBuild build, std::unique_ptr<sched::JobScheduler> scheduler, StreamTiming timing,
                int workstations, int capacity, std::vector<JobLayout>* layouts,
-               std::shared_ptr<sched::GangMatrix> rows)
+               std::shared_ptr<sched::GangMatrix> matrix)
     : build_(std::move(build)),
       scheduler_(std::move(scheduler)),
       timing_(timing),
       workstations_(workstations),
       capacity_(capacity),
       layouts_(layouts),
-      rows_(std::move(rows)),
+      matrix_(std::move(matrix)),
       start_(build_.jobs.size(), -1),
       row_(build_.jobs.size(), -1),
-      load_(rows_ ? static_cast<std::size_t>(capacity) : 1, std::vector<int>(workstations, 0)),
+      suspensions_(build_.jobs.size(), 0),
+      load_(by_rows() ? static_cast<std::size_t>(capacity) : 1, std::vector<int>(workstations, 0)),
       pending_(workstations) {
   if (layouts_->size() != build_.jobs.size())
     throw std::logic_error("NOW stream: one job layout per job of the stream expected");
@@ -38,6 +39,7 @@ Stream::Stream(StreamBuild build, std::unique_ptr<sched::JobScheduler> scheduler
 Nanos Stream::next_decision() const {
   Nanos next = next_submit_ < build_.jobs.size() ? build_.jobs[next_submit_].job.submit : kNoTime;
   if (!notices_.empty()) next = std::min(next, notices_.begin()->first);
+  if (const auto wakeup = scheduler_->next_wakeup(); wakeup && !done()) next = std::min(next, *wakeup);
   return next;
 }
 
@@ -47,7 +49,7 @@ void Stream::job_finished(int job, Nanos time) {
   notices_.emplace(known, job);
   // The coordinator's new schedule reaches the workstations start_delay after it learns of the finish:
   // the row's slots are the job's until then (docs/models/now-streams.md section 5.4).
-  if (rows_) rows_->leave_row(job, known + timing_.start_delay);
+  if (by_rows()) matrix_->leave_row(job, known + timing_.start_delay);
   if (known < before && earlier_) earlier_(known);
 }
 
@@ -59,7 +61,7 @@ std::vector<int> Stream::decide(Nanos now) {
       throw std::logic_error(
           fmt::format("NOW stream: the finish of job {} reached the coordinator late", job));
     notices_.erase(notices_.begin());
-    for (int w : (*layouts_)[job].workstation_of) --load_[rows_ ? row_[job] : 0][w];
+    for (int w : (*layouts_)[job].workstation_of) --load_[by_rows() ? row_[job] : 0][w];
     scheduler_->finished(job, now);
     ++known_finished_;
     XBT_DEBUG("t=%ss job %s (%d): finished, known to the coordinator", seconds(now).c_str(),
@@ -83,15 +85,44 @@ std::vector<int> Stream::decide(Nanos now) {
     ++started_;
     row_[job] = start.row;
     (*layouts_)[job].workstation_of = start.workstations;
-    if (rows_) rows_->enter_row(job, start.row, at);
+    if (by_rows()) matrix_->enter_row(job, start.row, at);
+    if (matrix_ && matrix_->by_suspensions()) {
+      matrix_->set_active(job, !start.suspended, at);
+      if (start.suspended) ++suspensions_[job];
+    }
     for (std::size_t rank = 0; rank < start.workstations.size(); ++rank) {
       const int w = start.workstations[rank];
-      ++load_[rows_ ? start.row : 0][w];
-      pending_[w].push_back({at, job, static_cast<int>(rank)});
+      ++load_[by_rows() ? start.row : 0][w];
+      queue_event(w, {at, job, static_cast<int>(rank)});
       if (std::find(touched.begin(), touched.end(), w) == touched.end()) touched.push_back(w);
     }
   }
+  carry_out_signals(now, at, touched);
   return touched;
+}
+
+void Stream::carry_out_signals(Nanos now, Nanos at, std::vector<int>& touched) {
+  for (const auto& signal : scheduler_->take_signals()) {
+    if (!matrix_ || !matrix_->by_suspensions() || start_[signal.job] < 0)
+      throw std::logic_error(fmt::format(
+          "NOW stream: the job scheduler suspended or resumed job {}, which it cannot", signal.job));
+    const Nanos effective = at + signal.delay;
+    matrix_->set_active(signal.job, signal.run, effective);
+    if (!signal.run) ++suspensions_[signal.job];
+    XBT_DEBUG("t=%ss job %s (%d): %s at t=%ss", seconds(now).c_str(), name(signal.job).c_str(), signal.job,
+              signal.run ? "resumed" : "suspended", seconds(effective).c_str());
+    for (int w : (*layouts_)[signal.job].workstation_of) {
+      queue_event(w, {effective, signal.job, ProcessStart::kSignal});
+      if (std::find(touched.begin(), touched.end(), w) == touched.end()) touched.push_back(w);
+    }
+  }
+}
+
+void Stream::queue_event(int w, ProcessStart event) {
+  auto& pending = pending_[w];
+  auto after = std::upper_bound(pending.begin(), pending.end(), event.at,
+                                [](Nanos at, const ProcessStart& queued) { return at < queued.at; });
+  pending.insert(after, event);
 }
 
 std::string Stream::name(int job) const {
@@ -128,9 +159,10 @@ void Stream::check_start(const sched::JobStart& start) const {
   if (static_cast<int>(start.workstations.size()) != build_.jobs[start.job].job.processes)
     fail(fmt::format("on {} workstations for {} processes", start.workstations.size(),
                      build_.jobs[start.job].job.processes));
-  if (rows_ && (start.row < 0 || start.row >= capacity_)) fail(fmt::format("in row {}", start.row));
-  const auto& load = load_[rows_ ? start.row : 0];
-  const int limit = rows_ ? 1 : capacity_;
+  if (by_rows() && (start.row < 0 || start.row >= capacity_)) fail(fmt::format("in row {}", start.row));
+  if (start.suspended && !(matrix_ && matrix_->by_suspensions())) fail("suspended");
+  const auto& load = load_[by_rows() ? start.row : 0];
+  const int limit = by_rows() ? 1 : capacity_;
   std::vector<int> seen;
   for (int w : start.workstations) {
     if (w < 0 || w >= workstations_) fail(fmt::format("on workstation {}", w));

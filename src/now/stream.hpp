@@ -33,8 +33,10 @@ struct StreamTiming {
   Nanos start_delay = 0;  // a start decided at t takes effect on the workstations at t + start_delay
 };
 
-// One process of a started job, to be admitted on its workstation at `at`.
+// One process of a started job, to be admitted on its workstation at `at`; or, with rank kSignal, a job of
+// the workstation suspended or resumed at `at` (its local scheduler reconsiders what runs).
 struct ProcessStart {
+  static constexpr int kSignal = -1;
   Nanos at = 0;
   int job = 0;
   int rank = 0;
@@ -42,12 +44,13 @@ struct ProcessStart {
 
 class Stream {
  public:
-  // `layouts`: one per job of `build`, in its order, their workstations filled in as jobs start. `rows`:
-  // the gang matrix of the gang job scheduler (null otherwise). `capacity`: processes a workstation may
-  // hold at once (1 for dedicated policies, mpl for time-share; per row for gang).
+  // `layouts`: one per job of `build`, in its order, their workstations filled in as jobs start. `matrix`:
+  // the gang matrix of the gang job scheduler's rows or of the slurm-gang job scheduler's suspensions (null
+  // otherwise). `capacity`: processes a workstation may hold at once (1 for dedicated policies, mpl for
+  // time-share and slurm-gang; per row for gang).
   Stream(StreamBuild build, std::unique_ptr<sched::JobScheduler> scheduler, StreamTiming timing,
          int workstations, int capacity, std::vector<JobLayout>* layouts,
-         std::shared_ptr<sched::GangMatrix> rows);
+         std::shared_ptr<sched::GangMatrix> matrix);
 
   const StreamBuild& build() const { return build_; }
   const StreamTiming& timing() const { return timing_; }
@@ -69,16 +72,22 @@ class Stream {
   // policy's bug, which the engines report rather than wait forever.
   bool stalled() const { return !done() && next_decision() == kNoTime && started_ == known_finished_; }
 
-  // The workstations. The time of workstation w's next process start; kNoTime for none.
+  // The workstations. The time of workstation w's next process start or signal; kNoTime for none.
   Nanos next_start(int w) const { return pending_[w].empty() ? kNoTime : pending_[w].front().at; }
   ProcessStart pop_start(int w);
 
-  // Records: when each job started on its workstations (-1: never) and where.
+  // Records: when each job started on its workstations (-1: never) and where; how often it was suspended.
   Nanos start_time(int job) const { return start_[job]; }
+  int suspensions(int job) const { return suspensions_[job]; }
   const std::vector<int>& workstations_of(int job) const { return (*layouts_)[job].workstation_of; }
 
  private:
   void check_start(const sched::JobStart& start) const;
+  bool by_rows() const { return matrix_ && matrix_->by_rows(); }
+  // Queues an event for workstation w, in time order (a resumption's cost may place it after later ones).
+  void queue_event(int w, ProcessStart event);
+  // The suspensions and resumptions the job scheduler decided at `now`, reaching the workstations at `at`.
+  void carry_out_signals(Nanos now, Nanos at, std::vector<int>& touched);
   // The decision lines of cosched_now_jobs: a job's name, a time, a start.
   std::string name(int job) const;
   static std::string seconds(Nanos time);
@@ -90,13 +99,14 @@ class Stream {
   int workstations_;
   int capacity_;
   std::vector<JobLayout>* layouts_;
-  std::shared_ptr<sched::GangMatrix> rows_;
+  std::shared_ptr<sched::GangMatrix> matrix_;
   std::size_t next_submit_ = 0;                    // the first job not yet submitted
   std::set<std::pair<Nanos, int>> notices_;        // (time known to the coordinator, job), not yet told
   int known_finished_ = 0;                         // finishes told to the job scheduler
   int started_ = 0;                                // jobs started
   std::vector<Nanos> start_;                       // by job
   std::vector<int> row_;                           // by job: its gang row, -1
+  std::vector<int> suspensions_;                   // by job: times it was stopped (at its start included)
   std::vector<std::vector<int>> load_;             // by row (one unless gang), by workstation: jobs placed
   std::vector<std::deque<ProcessStart>> pending_;  // by workstation, in time order
   std::function<void(Nanos)> earlier_;

@@ -296,22 +296,30 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCo
   if (auto f = top.optional("job_scheduler")) {
     if (!now.stream) f->error("applies to an open workload only (workload.stream), not to workload.jobs");
     now.job_scheduler = read_job_scheduler(*f);
-    // Gang scheduling's slots come from the local scheduler gang and its matrix of the stream's rows;
-    // the other job schedulers leave the workstations to a time-sharing local scheduler.
-    const bool rows = sched::job_schedulers().at(now.job_scheduler->name).gang_rows;
-    if (rows != sched::local_schedulers().at(now.scheduler.name).gang_matrix) {
-      const Field scheduler = top.field().child(top.field().node()["scheduler"], "scheduler");
+    // Gang scheduling's slots come from the local scheduler gang and its matrix of the stream's rows, and
+    // slurm-gang's suspensions from the same scheduler over the jobs it has running; the other job
+    // schedulers leave the workstations to a time-sharing local scheduler.
+    const auto& entry = sched::job_schedulers().at(now.job_scheduler->name);
+    const Field scheduler = top.field().child(top.field().node()["scheduler"], "scheduler");
+    if (entry.needs_gang() != sched::local_schedulers().at(now.scheduler.name).gang_matrix) {
       const Field at = scheduler.child(scheduler.node()["policy"], "policy");
-      if (rows)
-        at.error(
-            fmt::format("job_scheduler.policy {} needs scheduler.policy gang (its slots are "
-                        "scheduler.quantum), got \"{}\"",
-                        now.job_scheduler->name, now.scheduler.name));
-      at.error(
-          fmt::format("scheduler.policy gang needs job_scheduler.policy gang in an open workload, got "
-                      "\"{}\"",
-                      now.job_scheduler->name));
+      if (entry.needs_gang())
+        at.error(fmt::format("job_scheduler.policy {} needs scheduler.policy gang ({}), got \"{}\"",
+                             now.job_scheduler->name,
+                             entry.gang_rows ? "its slots are scheduler.quantum"
+                                             : "its workstations run the jobs it has not suspended",
+                             now.scheduler.name));
+      at.error(fmt::format(
+          "scheduler.policy gang needs job_scheduler.policy gang or slurm-gang in an open workload, "
+          "got \"{}\"",
+          now.job_scheduler->name));
     }
+    // slurm-gang has no slots: its time slice is its own key, and a gang slot would do nothing.
+    if (entry.suspends && scheduler.node()["quantum"])
+      scheduler.child(scheduler.node()["quantum"], "quantum")
+          .error(fmt::format("does not apply under job_scheduler.policy {} (its time slice is "
+                             "job_scheduler.time_slice)",
+                             now.job_scheduler->name));
   } else if (now.stream) {
     workload_field.child(workload_field.node()["stream"], "stream")
         .error("an open workload needs a top-level 'job_scheduler' (one of " +

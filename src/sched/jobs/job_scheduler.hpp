@@ -32,11 +32,21 @@ struct StreamJob {
 };
 
 // A decision: start `job` now on these workstations (one per process, by rank). `row` is its gang row
-// (gang only; -1 otherwise).
+// (gang only; -1 otherwise). `suspended`: it is allocated its workstations but stopped until a JobSignal
+// resumes it (slurm-gang only).
 struct JobStart {
   int job = 0;
   std::vector<int> workstations;
   int row = -1;
+  bool suspended = false;
+};
+
+// A decision of a policy that suspends and resumes started jobs (slurm-gang): `job` stops, or runs again
+// `delay` after the decision reaches its workstations (the resumption's cost).
+struct JobSignal {
+  int job = 0;
+  bool run = false;
+  SimTime delay = 0;
 };
 
 class JobScheduler {
@@ -49,6 +59,12 @@ class JobScheduler {
   virtual void finished(int job, SimTime now) = 0;
   // The jobs to start at `now`, in the order they are started; each is started exactly when returned.
   virtual std::vector<JobStart> decide(SimTime now) = 0;
+  // The suspensions and resumptions of started jobs decided since the last call (by finished() and
+  // decide()), in the order decided; asked after each decide().
+  virtual std::vector<JobSignal> take_signals() { return {}; }
+  // The next time the policy acts of its own accord (a time slicer's wake-up): decide() is then called
+  // with nothing new. Nothing: it acts only on submits and finishes. Asked after each decide().
+  virtual std::optional<SimTime> next_wakeup() const { return std::nullopt; }
 };
 
 // A job scheduler as its registry lists it (sched/jobs/job_scheduler_registry.hpp); each policy declares its
@@ -61,6 +77,11 @@ struct JobSchedulerEntry {
   // The workstations run the gang local scheduler over the policy's rows (JobStart::row).
   bool gang_rows = false;
   std::unique_ptr<JobScheduler> (*make)(const config::PolicyParams& params, int workstations);
+  // The workstations run the gang local scheduler over the jobs the policy has running (JobStart::suspended,
+  // JobSignal).
+  bool suspends = false;
+  // The local scheduler it needs (gang_rows, suspends): gang.
+  bool needs_gang() const { return gang_rows || suspends; }
 };
 
 // Choice (docs/models/now-streams.md section 3): at most 16 jobs per workstation under the time-sharing

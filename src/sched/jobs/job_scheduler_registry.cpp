@@ -3,6 +3,7 @@
 #include "sched/jobs/easy.hpp"
 #include "sched/jobs/fcfs.hpp"
 #include "sched/jobs/gang.hpp"
+#include "sched/jobs/slurm_gang.hpp"
 #include "sched/jobs/time_share.hpp"
 
 namespace cosched::sched {
@@ -13,6 +14,7 @@ const JobSchedulerEntry* const kEntries[] = {
     &kEasyEntry,
     &kGangJobEntry,
     &kTimeShareEntry,
+    &kSlurmGangEntry,
 };
 
 }  // namespace

@@ -7,8 +7,8 @@
 
 namespace cosched::sched {
 
-TimeShareJobScheduler::TimeShareJobScheduler(int workstations, int mpl)
-    : queue_("time-share", workstations), mpl_(mpl), load_(static_cast<std::size_t>(workstations), 0) {
+TimeShareJobScheduler::TimeShareJobScheduler(int workstations, int mpl, std::string_view policy)
+    : queue_(policy, workstations), mpl_(mpl), load_(static_cast<std::size_t>(workstations), 0) {
   if (mpl < 1)
     throw std::invalid_argument(
         fmt::format("job_scheduler.mpl: expected at least 1 process per workstation, got {}", mpl));

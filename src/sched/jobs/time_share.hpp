@@ -12,7 +12,8 @@ namespace cosched::sched {
 
 class TimeShareJobScheduler final : public JobScheduler {
  public:
-  TimeShareJobScheduler(int workstations, int mpl);
+  // `policy`: the name its errors give (slurm-gang allocates as time-share does).
+  TimeShareJobScheduler(int workstations, int mpl, std::string_view policy = "time-share");
   void submit(const StreamJob& job, SimTime now) override;
   void finished(int job, SimTime now) override;
   std::vector<JobStart> decide(SimTime now) override;

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
+
+#include "config/limits.hpp"
 
 namespace cosched::sched {
 
@@ -28,8 +32,12 @@ GangMatrix::GangMatrix(SimTime quantum, Rows rows) : quantum_(quantum), notice_d
   if (rows.count < 1) throw std::invalid_argument("gang matrix: expected at least one row");
 }
 
+GangMatrix::GangMatrix(Suspensions)
+    : quantum_(config::limits::kMaxSimulatedTime), notice_delay_(0), suspensions_(true) {}
+
 bool GangMatrix::has_job(JobId job) const {
   if (by_rows()) return tenure_.contains(job);
+  if (by_suspensions()) return changes_.contains(job);
   return std::find(jobs_.begin(), jobs_.end(), job) != jobs_.end();
 }
 
@@ -76,6 +84,24 @@ std::optional<int> GangMatrix::row_for_slot(std::int64_t slot) {
   const int owner = row_owners_[slot];
   if (owner < 0) return std::nullopt;
   return owner;
+}
+
+void GangMatrix::set_active(JobId job, bool active, SimTime from) {
+  auto& changes = changes_[job];
+  // A change decided later that takes effect earlier (a suspension overtaking a resumption still paying
+  // its cost) replaces those after it.
+  while (!changes.empty() && changes.back().first > from) changes.pop_back();
+  changes.emplace_back(from, active);
+}
+
+bool GangMatrix::active(JobId job, SimTime time) const {
+  auto it = changes_.find(job);
+  if (it == changes_.end()) return false;
+  const auto& changes = it->second;
+  // The last change at or before `time`.
+  auto after = std::upper_bound(changes.begin(), changes.end(), time,
+                                [](SimTime t, const std::pair<SimTime, bool>& c) { return t < c.first; });
+  return after != changes.begin() && std::prev(after)->second;
 }
 
 std::size_t GangMatrix::index_of(JobId job) const {
@@ -185,6 +211,9 @@ std::deque<ProcessId>::const_iterator Gang::ready_owner(SimTime now) const {
   if (ready_system_ > 0)
     return std::find_if(ready_.begin(), ready_.end(),
                         [&](ProcessId id) { return find(id).job == kSystemJob; });
+  if (matrix_->by_suspensions())
+    return std::find_if(ready_.begin(), ready_.end(),
+                        [&](ProcessId id) { return matrix_->active(find(id).job, now); });
   if (matrix_->by_rows()) {
     const auto row = matrix_->row_for_slot(matrix_->slot_at(now));
     if (!row) return ready_.end();
@@ -210,16 +239,20 @@ std::optional<ProcessId> Gang::pick_next(SimTime now) {
 }
 
 SimTime Gang::time_slice(ProcessId, SimTime now) const {
+  // Under suspensions a process runs until its job stops (the matrix's one slot spans the longest run).
   return matrix_->slot_end(now) - now;
 }
 
 bool Gang::should_preempt(ProcessId running, SimTime now, SimTime) const {
   if (find(running).job == kSystemJob) return false;  // a daemon runs its work out
+  // A suspended job's process stops at once, whether another runs or the CPU idles.
+  if (matrix_->by_suspensions() && !matrix_->active(find(running).job, now)) return true;
   auto it = ready_owner(now);
   return it != ready_.end() && find(*it).job != find(running).job;
 }
 
 std::optional<SimTime> Gang::next_tick() const {
+  if (matrix_->by_suspensions()) return std::nullopt;  // the stream's signals say when to reconsider
   return matrix_->slot_end(latest_time_);
 }
 

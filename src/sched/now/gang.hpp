@@ -29,6 +29,11 @@ class GangMatrix {
     int count = 1;
   };
   GangMatrix(SimTime quantum, Rows rows);
+  // An open workload under a job scheduler that suspends and resumes whole jobs (slurm-gang,
+  // docs/models/now-streams.md section 3.5): each job runs when the job scheduler has it active. There are
+  // no slots: a process runs until its job stops or it finishes.
+  struct Suspensions {};
+  explicit GangMatrix(Suspensions);
 
   SimTime quantum() const { return quantum_; }
   std::int64_t slot_at(SimTime time) const { return time / quantum_; }
@@ -55,6 +60,15 @@ class GangMatrix {
   // final: the engines register a job's entry and exit before any workstation can reach the slots concerned.
   std::optional<int> row_for_slot(std::int64_t slot);
 
+  // Suspensions (a matrix built with Suspensions). Whether it is one.
+  bool by_suspensions() const { return suspensions_; }
+  // `job` runs from `from` on (started or resumed), or is stopped from `from` on (suspended); a change
+  // replaces the job's changes registered for later times. The engines register each change before any
+  // workstation reaches its time.
+  void set_active(JobId job, bool active, SimTime from);
+  // Whether `job` runs at `time` (a job never set is stopped).
+  bool active(JobId job, SimTime time) const;
+
  private:
   std::size_t index_of(JobId job) const;
 
@@ -77,6 +91,9 @@ class GangMatrix {
   std::vector<const RowTenure*> live_;
   std::vector<int> row_owners_;  // by slot: the row, -1 for none
   int last_row_ = -1;            // the last slot's owner other than none
+  // Suspensions: each job's changes, (time, runs from then on), in time order.
+  bool suspensions_ = false;
+  std::map<JobId, std::vector<std::pair<SimTime, bool>>> changes_;
 };
 
 class Gang final : public LocalScheduler {

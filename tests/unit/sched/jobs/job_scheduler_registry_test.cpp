@@ -29,19 +29,29 @@ TEST(JobSchedulerRegistry, EntriesAsDocumented) {
   ASSERT_NE(ts, nullptr);
   EXPECT_FALSE(ts->dedicated);
   EXPECT_FALSE(ts->gang_rows);
+  EXPECT_FALSE(ts->needs_gang());
+  const auto* slurm = registry.find("slurm-gang");
+  ASSERT_NE(slurm, nullptr);
+  EXPECT_FALSE(slurm->dedicated);
+  EXPECT_FALSE(slurm->gang_rows);
+  EXPECT_TRUE(slurm->suspends);
+  EXPECT_TRUE(slurm->needs_gang());
   EXPECT_EQ(registry.find("batch"), nullptr);
+  // Each job level is a key: mpl (1 only for the dedicated ones), or Slurm's own name for it.
   for (const auto* entry : registry.entries())
     EXPECT_TRUE(std::any_of(entry->spec.keys.begin(), entry->spec.keys.end(),
-                            [](const auto& key) { return key.name == "mpl"; }))
-        << entry->spec.name << " declares mpl (1 only for the dedicated ones)";
+                            [](const auto& key) { return key.name == "mpl" || key.name == "oversubscribe"; }))
+        << entry->spec.name << " declares its multiprogramming level";
+  EXPECT_EQ(static_cast<const config::JobSchedulerParams&>(*slurm->spec.defaults()).mpl, 4)
+      << "OverSubscribe=FORCE's default";
 
   // The factories build the policy named: a gang of 2 rows places two full-width jobs, time-share with
   // mpl 2 as well, fcfs only one.
   for (const auto& [name, expected] : std::vector<std::pair<std::string, std::size_t>>{
-           {"fcfs", 1}, {"easy", 1}, {"gang", 2}, {"time-share", 2}}) {
-    config::JobSchedulerParams params;
-    params.mpl = 2;
-    auto scheduler = registry.at(name).make(params, 3);
+           {"fcfs", 1}, {"easy", 1}, {"gang", 2}, {"time-share", 2}, {"slurm-gang", 2}}) {
+    auto params = registry.at(name).spec.defaults();
+    static_cast<config::JobSchedulerParams&>(*params).mpl = 2;
+    auto scheduler = registry.at(name).make(*params, 3);
     scheduler->submit({0, 0, 3, 1}, 0);
     scheduler->submit({1, 0, 3, 1}, 0);
     EXPECT_EQ(scheduler->decide(0).size(), expected) << name;
