@@ -113,6 +113,11 @@ const PolicyCase kPolicies[] = {
      {"job_scheduler={policy: gang, mpl: 2}",
       "scheduler={policy: gang, quantum: 10ms, context_switch: 100us}"},
      2},
+    {"slurm_gang",
+     "slurm-gang",
+     {"job_scheduler={policy: slurm-gang, time_slice: 300ms, oversubscribe: 2}",
+      "scheduler={policy: gang, context_switch: 100us}"},
+     2},
 };
 
 class NowStreamPolicy : public ::testing::TestWithParam<PolicyCase> {};
@@ -325,6 +330,16 @@ const BadStreamCase kBadStreamCases[] = {
     {"job-scheduler-without-stream.yaml", "13:16: job_scheduler: ", "open workload only"},
     {"job-scheduler-unknown.yaml", "13:25: job_scheduler.policy: ", "got \"sjf\""},
     {"mpl-on-fcfs.yaml", "13:36: job_scheduler.mpl: ", "got \"2\""},
+    {"slurm-gang-key-misspelt.yaml", "12:37: job_scheduler.time_slise: ", "did you mean 'time_slice'?"},
+    {"slurm-gang-mpl.yaml",
+     "12:42: job_scheduler.mpl: ", "applies to policies fcfs, easy, gang and time-share"},
+    {"slurm-gang-oversubscribe-too-many.yaml",
+     "12:52: job_scheduler.oversubscribe: ", "from 1 to 16, got \"17\""},
+    {"slurm-gang-suspend-resume-negative.yaml", "12:53: job_scheduler.suspend_resume: ", "got \"-1ms\""},
+    {"slurm-gang-time-slice-zero.yaml", "12:49: job_scheduler.time_slice: ", "positive duration"},
+    {"slurm-gang-with-gang-quantum.yaml",
+     "11:12: scheduler.quantum: ", "does not apply under job_scheduler.policy slurm-gang"},
+    {"slurm-gang-without-gang.yaml", "10:11: scheduler.policy: ", "slurm-gang needs scheduler.policy gang"},
     {"load-above-one.yaml", "17:11: workload.stream.load: ", "in (0, 1]"},
     {"load-and-arrival-scale.yaml", "18:20: workload.stream.arrival_scale: ", "not both"},
     {"time-scale-zero.yaml", "17:17: workload.stream.time_scale: ", "got \"0\""},
