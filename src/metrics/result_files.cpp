@@ -124,7 +124,8 @@ void ResultStaging::commit(const std::map<std::string, std::string>& files) {
   // then its other result files are replaced or removed, and this run's summary comes last.
   fs::remove(target_ / kSummaryFile);
   // A result file of the earlier run that this one does not write (a NOW run's, replaced by an SMP run).
-  for (const char* name : {kWorkstationsFile, kBarriersFile, kTimelineFile, kPajeFile, kChromeFile})
+  for (const char* name :
+       {kWorkstationsFile, kBarriersFile, kClassesFile, kTimelineFile, kPajeFile, kChromeFile})
     if (!files.count(name)) fs::remove(target_ / name);
   for (const auto& [name, content] : files)
     if (name != kSummaryFile) fs::rename(staging / name, target_ / name);

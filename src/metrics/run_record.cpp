@@ -118,6 +118,11 @@ Json now_job_json(const NowJobRecord& job) {
     out["class"] = st->job_class;
     out["workstations"] = fmt::format("{}", fmt::join(st->workstations, ";"));
     out["swf_number"] = st->swf_number;
+    if (st->suspensions) out["suspensions"] = *st->suspensions;
+    if (st->fcs_class) {
+      out["fcs_class"] = *st->fcs_class;
+      out["fcs_reclassifications"] = st->fcs_reclassifications.value_or(0);
+    }
   }
   return out;
 }
@@ -235,6 +240,13 @@ std::string barriers_csv(const std::vector<NowBarrierRecord>& rows) {
   for (const auto& b : rows)
     csv += fmt::format("{},{},{},{:.9f},{:.9f},{:.9f},{:.9f},{}\n", csv_cell(b.job), b.copy, b.barrier,
                        b.first_arrival_s, b.last_arrival_s, b.last_pass_s, b.length_s, b.blocks);
+  return csv;
+}
+
+std::string classes_csv(const std::vector<NowClassChangeRecord>& rows) {
+  std::string csv = "time_s,job,rank,workstation,class\n";
+  for (const auto& c : rows)
+    csv += fmt::format("{:.9f},{},{},{},{}\n", c.time_s, csv_cell(c.job), c.rank, c.workstation, c.cls);
   return csv;
 }
 
@@ -425,10 +437,12 @@ ResultFiles result_files(const SmpRunRecord& record) {
 
 ResultFiles result_files(const NowRunRecord& record) {
   const Json summary = summary_json(record);
-  return {{kSummaryFile, summary_text(summary)},
-          {kJobsFile, jobs_csv(summary.at("jobs"))},
-          {kWorkstationsFile, workstations_csv(record.workstations)},
-          {kBarriersFile, barriers_csv(record.barriers)}};
+  ResultFiles files{{kSummaryFile, summary_text(summary)},
+                    {kJobsFile, jobs_csv(summary.at("jobs"))},
+                    {kWorkstationsFile, workstations_csv(record.workstations)},
+                    {kBarriersFile, barriers_csv(record.barriers)}};
+  if (record.class_changes) files.emplace(kClassesFile, classes_csv(*record.class_changes));
+  return files;
 }
 
 ResultFiles result_files(const NumaRunRecord& record) {

@@ -139,6 +139,20 @@ struct NowStreamJobRecord {
   std::string job_class;
   std::vector<int> workstations;  // by rank
   std::int64_t swf_number = -1;   // field 1 of its SWF record
+  // Under slurm-gang: how often it was suspended (at its allocation included).
+  std::optional<int> suspensions;
+  // Under fcs (now-streams.md 3.6): the class most of its processes ended in, and their class changes.
+  std::optional<std::string> fcs_class;
+  std::optional<int> fcs_reclassifications;
+};
+
+// Under fcs: a process's change of class, at the end of one of its slots (classes.csv).
+struct NowClassChangeRecord {
+  double time_s = 0;
+  std::string job;
+  int rank = 0;
+  int workstation = 0;
+  std::string cls;
 };
 
 // An open workload's run as a whole (docs/models/now-streams.md section 6).
@@ -236,6 +250,7 @@ struct NowRunRecord : RunHeader {
   std::vector<NowBarrierRecord> barriers;          // barriers.csv
   std::optional<NowStreamRecord> stream;           // an open workload only
   std::optional<NowNoiseRecord> noise;             // a run with `noise` only
+  std::optional<std::vector<NowClassChangeRecord>> class_changes;  // classes.csv, under fcs only
 
   SpinCount spins() const;  // barrier waits over all jobs
 };

@@ -81,6 +81,8 @@ Node::Node(NodeParams params, std::unique_ptr<sched::LocalScheduler> scheduler,
       slices_move_(scheduler->slices_move()),
       only_cpu_timer_(!ticks_),
       always_spin_(scheduler->processes_always_spin()),
+      spin_by_process_(scheduler->spins_by_process()),
+      measures_(scheduler->measures()),
       logs_(XBT_LOG_ISENABLED(cosched_now_node, xbt_log_priority_debug) ||
             XBT_LOG_ISENABLED(cosched_now_wait, xbt_log_priority_debug) ||
             XBT_LOG_ISENABLED(cosched_barrier, xbt_log_priority_debug)),
@@ -187,6 +189,27 @@ void Node::start_process(int job, int rank, Nanos now) {
   reschedule_check();
 }
 
+sched::ProcessActivity Node::activity_of(const Process& p) const {
+  TimeBreakdown time = p.time;
+  add_time(time, p.category, now_ - p.since);  // the interval it is in
+  std::int64_t waits = p.barrier;  // barriers passed, and reads answered
+  for (const auto& reads : p.diagnostics.reads) waits += reads.count;
+  return {time.compute, time.communicate + time.synchronize + time.blocked_read + time.blocked_barrier, waits};
+}
+
+void Node::measure_processes() {
+  for (std::size_t id = 0; id < processes_.size(); ++id) {
+    const auto& p = processes_[id];
+    if (p.daemon || p.state == ProcState::Finished || p.category == Category::Finished) continue;
+    const int process = static_cast<int>(id);
+    const auto before = scheduler_->fcs_record(process);
+    scheduler_->measure(process, activity_of(p), now_);
+    const auto after = scheduler_->fcs_record(process);
+    if (after && (!before || before->cls != after->cls))
+      fcs_changes_.push_back({now_, p.job, p.rank, after->cls});
+  }
+}
+
 void Node::stream_event(int job, int rank, Nanos now) {
   if (rank >= 0) {
     start_process(job, rank, now);
@@ -236,6 +259,7 @@ bool Node::process_timers(Nanos limit) {
       if (tick == first) {
         now_ = tick;
         ++events_;
+        if (measures_) measure_processes();
         scheduler_->tick(now_);
         reschedule_check();
         continue;
@@ -766,7 +790,7 @@ void Node::run_cpu() {
         };
         // For the decision line only: the messages of the window decide may judge (then starts afresh).
         const int window_messages = NOW_LOG_ON(cosched_now_wait) ? p.wait.messages().total() : 0;
-        const auto next = p.wait.decide(now_, *layout(p).wait, always_spin_, observe_now);
+        const auto next = p.wait.decide(now_, *layout(p).wait, spins_always(p), observe_now);
         if (NOW_LOG_ON(cosched_now_wait)) [[unlikely]]
           log_wait_decision(p, next, window_messages);
         if (next == SpinWait::Next::Block) {
@@ -919,7 +943,7 @@ void Node::leave_cpu(LeaveReason reason) {
     // It has work before it can block: messages to handle or send, or its wait is over.
     const auto has_work = [&] { return !p.inbox.empty() || !p.to_send.empty() || wait_satisfied(p); };
     const int window_messages = NOW_LOG_ON(cosched_now_wait) ? p.wait.messages().total() : 0;  // its line
-    const auto cut = p.wait.quantum_cut(now_, kind, *layout(p).wait, always_spin_, has_work,
+    const auto cut = p.wait.quantum_cut(now_, kind, *layout(p).wait, spins_always(p), has_work,
                                         [&]() -> const wait::Observation& { return observe(p, kind); });
     if (cut == SpinWait::Cut::Blocks) {
       NOW_LOG(cosched_now_wait, p, "quantum ended during its %s spin, %d messages in window, blocks",
@@ -934,7 +958,7 @@ void Node::leave_cpu(LeaveReason reason) {
   }
   NOW_LOG(cosched_now_node, p, "leaves the CPU: %s", reason_name(reason));
   if (reason == LeaveReason::QuantumExpired || reason == LeaveReason::Preempted) {
-    p.wait.leave_cpu_runnable(wait_kind(p), *layout(p).wait, always_spin_);
+    p.wait.leave_cpu_runnable(wait_kind(p), *layout(p).wait, spins_always(p));
   } else {
     p.wait.leave_cpu_stopped();
   }
@@ -1007,7 +1031,8 @@ std::vector<Node::ProcessReport> Node::reports() const {
   std::vector<ProcessReport> out;
   for (const auto& p : processes_) {
     if (p.daemon) continue;
-    ProcessReport report{p.job, p.rank, p.time, p.waits, p.diagnostics, p.barrier_record};
+    ProcessReport report{p.job,         p.rank,         p.time, p.waits, p.diagnostics, p.barrier_record,
+                         scheduler_->fcs_record(static_cast<int>(&p - processes_.data()))};
     // Close the open interval at the job's completion: a finished process stays finished until then.
     const Nanos end = tracker_->completion(p.job).value_or(now_);
     add_time(report.time, p.category, end - p.since);

@@ -138,7 +138,17 @@ class alignas(64) Node {
     WaitCounts waits;
     Diagnostics diagnostics;
     BarrierRecord barrier;  // the last barrier it arrived at (the run's barriers are in JobTracker)
+    std::optional<sched::FcsRecord> fcs;  // its class under flexible coscheduling
   };
+  // Flexible coscheduling: each change of a process's class, as its slot ends (docs/models/now-streams.md
+  // section 3.6).
+  struct ClassChange {
+    Nanos time;
+    int job;
+    int rank;
+    sched::FcsClass cls;
+  };
+  const std::vector<ClassChange>& class_changes() const { return fcs_changes_; }
   // Per-process breakdowns, closed at each job's completion time.
   std::vector<ProcessReport> reports() const;
   Nanos cpu_busy() const { return busy_; }
@@ -245,6 +255,13 @@ class alignas(64) Node {
   void set_category(Process& p, Category category);
   void change_category(Process& p, Category category);
   void on_cpu_timer();
+  // Whether process p spins without end at its waits (gang; FCS's CS processes).
+  bool spins_always(const Process& p) const {
+    return always_spin_ ||
+           (spin_by_process_ && scheduler_->process_always_spins(static_cast<int>(&p - processes_.data())));
+  }
+  sched::ProcessActivity activity_of(const Process& p) const;
+  void measure_processes();
   void run_cpu();
   void step_cpu();  // run_cpu's body, inlined where it runs at nearly every event
   void start_phase(Process& p);
@@ -307,11 +324,14 @@ class alignas(64) Node {
   // !ticks_ && keepalive_timer_ < 0, kept by update_keepalive_timer(): one byte to test at every event.
   bool only_cpu_timer_;
   bool always_spin_;
+  bool spin_by_process_;  // the scheduler says, process by process, which ones spin without end (FCS)
+  bool measures_;         // the scheduler is told each process's activity at its ticks (FCS)
   bool logs_;  // a decision-line category is on (settings are made before the run)
   int cpu_process_ = -1;
   int unfinished_ = 0;
   // The processes, and where messages go.
   std::vector<Process> processes_;
+  std::vector<ClassChange> fcs_changes_;
   // The local process id of each job's process here (a job has at most one process per workstation):
   // sorted by job, and by job in a table as well when the run has at most kTableJobs jobs.
   // The table spares each message a search, for a word per job of the run on every workstation.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <simgrid/s4u.hpp>
 
@@ -18,6 +19,7 @@
 #include "platform/engine.hpp"
 #include "platform/now_platform.hpp"
 #include "sched/jobs/job_scheduler_registry.hpp"
+#include "sched/now/gang.hpp"
 #include "sched/now/local_scheduler_registry.hpp"
 #include "wait/now/fixed_wait.hpp"
 #include "workload/now_program.hpp"
@@ -215,6 +217,7 @@ void prepare_stream(PreparedRun& run, const config::Scenario& scenario) {
     run.gang = std::make_shared<sched::GangMatrix>(now_config.scheduler_params().quantum(),
                                                    sched::GangMatrix::Rows{now_config.mpl()});
   if (entry.suspends) run.gang = std::make_shared<sched::GangMatrix>(sched::GangMatrix::Suspensions{});
+  if (entry.configure_matrix) entry.configure_matrix(*js_config.params, *run.gang);
   // Section 5.3: the finish message to the coordinator (o + L + o) and the start message (L + o).
   const Nanos latency = run.platform.min_latency;
   const StreamTiming timing{latency + 2 * now_config.overhead, latency + now_config.overhead};
@@ -382,6 +385,18 @@ void stream_record(metrics::NowRunRecord& out, const PreparedRun& run, const con
   out.stream = std::move(summary);
 }
 
+const char* fcs_class_name(sched::FcsClass cls) {
+  switch (cls) {
+    case sched::FcsClass::CS:
+      return "CS";
+    case sched::FcsClass::F:
+      return "F";
+    case sched::FcsClass::DC:
+      return "DC";
+  }
+  return "?";
+}
+
 metrics::NowRunRecord make_record(const config::Scenario& scenario, const PreparedRun& run,
                                   EngineKind engine) {
   const auto& jobs = run.jobs;
@@ -400,15 +415,27 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
     TimeBreakdown time;
     WaitCounts waits;
     Diagnostics diagnostics;
+    std::array<int, 3> classes{};  // fcs: processes ending in CS, F, DC
+    int reclassifications = 0;
   };
   std::vector<JobSums> sums(jobs.size());
+  const bool fcs = run.gang && run.gang->flexible();
+  if (fcs) out.class_changes.emplace();
   for (const auto& node : run.nodes) {
     for (const auto& report : node->reports()) {
       auto& sum = sums[report.job];
       sum.time += report.time;
       sum.waits += report.waits;
       sum.diagnostics += report.diagnostics;
+      if (report.fcs) {
+        ++sum.classes[static_cast<std::size_t>(report.fcs->cls)];
+        sum.reclassifications += report.fcs->reclassifications;
+      }
     }
+    if (fcs)
+      for (const auto& change : node->class_changes())
+        out.class_changes->push_back({seconds(change.time), jobs[change.job].name, change.rank,
+                                      node->workstation(), fcs_class_name(change.cls)});
     out.messages += node->messages_sent();
     out.events += node->events();
     out.workstations.push_back(
@@ -467,6 +494,21 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
   }
   out.platform = {workstations, seconds(platform.latency)};
   if (run.stream) stream_record(out, run, *scenario_now(scenario).stream);
+  if (fcs) {
+    // A job's class is the one most of its processes ended in (ties: CS, then F, then DC).
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      const auto& classes = sums[j].classes;
+      const auto most = std::max_element(classes.begin(), classes.end()) - classes.begin();
+      out.jobs[j].stream->fcs_class = fcs_class_name(static_cast<sched::FcsClass>(most));
+      out.jobs[j].stream->fcs_reclassifications = sums[j].reclassifications;
+    }
+    // In time order, then by workstation (each node's changes are in time order).
+    std::stable_sort(out.class_changes->begin(), out.class_changes->end(),
+                     [](const auto& a, const auto& b) { return a.time_s < b.time_s; });
+  }
+  if (run.gang && run.gang->by_suspensions())
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+      out.jobs[j].stream->suspensions = run.stream->suspensions(static_cast<int>(j));
   return out;
 }
 

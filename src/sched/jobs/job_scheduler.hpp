@@ -80,6 +80,9 @@ struct JobSchedulerEntry {
   // The workstations run the gang local scheduler over the jobs the policy has running (JobStart::suspended,
   // JobSignal).
   bool suspends = false;
+  // Sets what the policy adds to the workstations' gang matrix (fcs: its classification thresholds); null:
+  // nothing.
+  void (*configure_matrix)(const config::PolicyParams& params, GangMatrix& matrix) = nullptr;
   // The local scheduler it needs (gang_rows, suspends): gang.
   bool needs_gang() const { return gang_rows || suspends; }
 };

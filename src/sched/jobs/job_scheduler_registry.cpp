@@ -2,6 +2,7 @@
 
 #include "sched/jobs/easy.hpp"
 #include "sched/jobs/fcfs.hpp"
+#include "sched/jobs/fcs.hpp"
 #include "sched/jobs/gang.hpp"
 #include "sched/jobs/slurm_gang.hpp"
 #include "sched/jobs/time_share.hpp"
@@ -15,6 +16,7 @@ const JobSchedulerEntry* const kEntries[] = {
     &kGangJobEntry,
     &kTimeShareEntry,
     &kSlurmGangEntry,
+    &kFcsEntry,
 };
 
 }  // namespace

@@ -104,6 +104,19 @@ bool GangMatrix::active(JobId job, SimTime time) const {
   return after != changes.begin() && std::prev(after)->second;
 }
 
+FcsClass GangMatrix::classify(const ProcessActivity& slot, FcsClass current) const {
+  const Flexible& f = *flexible_;
+  // Coarse: as much computation per completed wait as the granularity threshold, or more (a slot without a
+  // completed wait counts as one, when it computed that much).
+  if (slot.compute / std::max<std::int64_t>(slot.waits, 1) >= f.granularity) return FcsClass::DC;
+  if (slot.waits == 0) return current;
+  // Fine: coscheduled, does it still wait most of its slot?
+  const SimTime busy = slot.compute + slot.waiting;
+  if (busy <= 0) return current;
+  return static_cast<double>(slot.waiting) > f.blocking * static_cast<double>(busy) ? FcsClass::F
+                                                                                      : FcsClass::CS;
+}
+
 std::size_t GangMatrix::index_of(JobId job) const {
   auto it = std::find(jobs_.begin(), jobs_.end(), job);
   if (it == jobs_.end()) throw std::logic_error(fmt::format("gang matrix: unknown job {}", job));
@@ -170,6 +183,7 @@ void Gang::admit(ProcessId process, JobId job, ProcessShare, SimTime now) {
   processes_.emplace(process, Process{job, State::Ready});
   ready_.push_back(process);
   if (job == kSystemJob) ++ready_system_;
+  if (matrix_->flexible()) measured_.emplace(process, Measured{});  // every process starts CS
 }
 
 void Gang::wake(ProcessId process, SimTime now) {
@@ -211,6 +225,7 @@ std::deque<ProcessId>::const_iterator Gang::ready_owner(SimTime now) const {
   if (ready_system_ > 0)
     return std::find_if(ready_.begin(), ready_.end(),
                         [&](ProcessId id) { return find(id).job == kSystemJob; });
+  if (matrix_->flexible()) return ready_flexible(now);
   if (matrix_->by_suspensions())
     return std::find_if(ready_.begin(), ready_.end(),
                         [&](ProcessId id) { return matrix_->active(find(id).job, now); });
@@ -245,6 +260,7 @@ SimTime Gang::time_slice(ProcessId, SimTime now) const {
 
 bool Gang::should_preempt(ProcessId running, SimTime now, SimTime) const {
   if (find(running).job == kSystemJob) return false;  // a daemon runs its work out
+  if (matrix_->flexible()) return flexible_preempts(running, now);
   // A suspended job's process stops at once, whether another runs or the CPU idles.
   if (matrix_->by_suspensions() && !matrix_->active(find(running).job, now)) return true;
   auto it = ready_owner(now);
@@ -254,6 +270,60 @@ bool Gang::should_preempt(ProcessId running, SimTime now, SimTime) const {
 std::optional<SimTime> Gang::next_tick() const {
   if (matrix_->by_suspensions()) return std::nullopt;  // the stream's signals say when to reconsider
   return matrix_->slot_end(latest_time_);
+}
+
+FcsClass Gang::class_of(ProcessId process) const {
+  auto it = measured_.find(process);
+  return it == measured_.end() ? FcsClass::CS : it->second.record.cls;
+}
+
+std::deque<ProcessId>::const_iterator Gang::ready_flexible(SimTime now) const {
+  const auto row = matrix_->row_for_slot(matrix_->slot_at(now));
+  if (row) {
+    auto owner = std::find_if(ready_.begin(), ready_.end(),
+                              [&](ProcessId id) { return matrix_->row_of(find(id).job) == row; });
+    if (owner != ready_.end()) return owner;
+  }
+  // A filler: the first ready process classed F or DC, whatever its row, in the order they became ready.
+  return std::find_if(ready_.begin(), ready_.end(), [&](ProcessId id) { return class_of(id) != FcsClass::CS; });
+}
+
+bool Gang::flexible_preempts(ProcessId running, SimTime now) const {
+  const auto row = matrix_->row_for_slot(matrix_->slot_at(now));
+  if (row && matrix_->row_of(find(running).job) == row) return false;  // its own slot
+  // The slot's row has a ready process here: it takes the CPU from a filler or from another row's process.
+  if (row && std::any_of(ready_.begin(), ready_.end(),
+                         [&](ProcessId id) { return matrix_->row_of(find(id).job) == row; }))
+    return true;
+  // Otherwise a filler goes on; a CS process runs in its own slots only.
+  return class_of(running) == FcsClass::CS;
+}
+
+void Gang::measure(ProcessId process, const ProcessActivity& so_far, SimTime now) {
+  auto it = measured_.find(process);
+  if (it == measured_.end()) throw std::logic_error(fmt::format("gang: unknown process {} measured", process));
+  Measured& m = it->second;
+  const ProcessActivity slot{so_far.compute - m.last.compute, so_far.waiting - m.last.waiting,
+                             so_far.waits - m.last.waits};
+  m.last = so_far;
+  // Classed by its own slots only (the one that just ended, when its row owned it): what it does as a
+  // filler in other rows' slots says nothing of how it runs coscheduled.
+  const std::int64_t ended = matrix_->slot_at(now) - 1;
+  if (ended < 0 || matrix_->row_for_slot(ended) != matrix_->row_of(find(process).job)) return;
+  const FcsClass next = matrix_->classify(slot, m.record.cls);
+  if (next == m.record.cls) return;
+  m.record.cls = next;
+  ++m.record.reclassifications;
+}
+
+bool Gang::process_always_spins(ProcessId process) const {
+  return !matrix_->flexible() || class_of(process) == FcsClass::CS;
+}
+
+std::optional<FcsRecord> Gang::fcs_record(ProcessId process) const {
+  auto it = measured_.find(process);
+  if (it == measured_.end()) return std::nullopt;
+  return it->second.record;
 }
 
 namespace {

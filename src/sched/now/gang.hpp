@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "sched/now/local_scheduler.hpp"
@@ -60,6 +61,19 @@ class GangMatrix {
   // final: the engines register a job's entry and exit before any workstation can reach the slots concerned.
   std::optional<int> row_for_slot(std::int64_t slot);
 
+  // Flexible coscheduling (an open workload's matrix of rows, job_scheduler.policy fcs; docs/models/
+  // now-streams.md section 3.6): each slot still belongs to a row, but a process is classed by what it did in
+  // its own slots, and the processes classed F and DC fill the slots that leave a CPU idle.
+  struct Flexible {
+    SimTime granularity = 0;  // computation per completed wait at or above which a process is DC
+    double blocking = 0;      // fraction of its slot time spent waiting above which a fine process is F
+  };
+  void set_flexible(Flexible thresholds) { flexible_ = thresholds; }
+  const std::optional<Flexible>& flexible() const { return flexible_; }
+  // The class of a process that did `slot` in one of its own slots (its activity's growth over the slot),
+  // or `current` when the slot says nothing (no wait completed and less computation than the granularity).
+  FcsClass classify(const ProcessActivity& slot, FcsClass current) const;
+
   // Suspensions (a matrix built with Suspensions). Whether it is one.
   bool by_suspensions() const { return suspensions_; }
   // `job` runs from `from` on (started or resumed), or is stopped from `from` on (suspended); a change
@@ -91,6 +105,7 @@ class GangMatrix {
   std::vector<const RowTenure*> live_;
   std::vector<int> row_owners_;  // by slot: the row, -1 for none
   int last_row_ = -1;            // the last slot's owner other than none
+  std::optional<Flexible> flexible_;
   // Suspensions: each job's changes, (time, runs from then on), in time order.
   bool suspensions_ = false;
   std::map<JobId, std::vector<std::pair<SimTime, bool>>> changes_;
@@ -111,7 +126,14 @@ class Gang final : public LocalScheduler {
   // Whether any process is ready, whatever its job: pick_next may still return nothing in a slot whose
   // job has no ready process here.
   bool has_ready() const override { return !ready_.empty(); }
-  bool processes_always_spin() const override { return true; }
+  // Under flexible coscheduling only CS processes spin without end; F and DC ones wait by their jobs'
+  // algorithms, so that a filler may take the CPU when they block.
+  bool processes_always_spin() const override { return !matrix_->flexible(); }
+  bool measures() const override { return matrix_->flexible().has_value(); }
+  void measure(ProcessId process, const ProcessActivity& so_far, SimTime now) override;
+  bool spins_by_process() const override { return matrix_->flexible().has_value(); }
+  bool process_always_spins(ProcessId process) const override;
+  std::optional<FcsRecord> fcs_record(ProcessId process) const override;
 
  private:
   enum class State { Ready, Running, Blocked };
@@ -127,8 +149,20 @@ class Gang final : public LocalScheduler {
   // the order they became ready.
   std::deque<ProcessId>::const_iterator ready_owner(SimTime now) const;
 
+  // Flexible coscheduling: the first ready process of the slot's row, else the first ready F or DC one.
+  std::deque<ProcessId>::const_iterator ready_flexible(SimTime now) const;
+  bool flexible_preempts(ProcessId running, SimTime now) const;
+  FcsClass class_of(ProcessId process) const;
+
   std::shared_ptr<GangMatrix> matrix_;
   std::map<ProcessId, Process> processes_;
+  // Flexible coscheduling, by process (kept after it finishes, for the record): its activity at the last
+  // tick, and its class.
+  struct Measured {
+    ProcessActivity last;
+    FcsRecord record;
+  };
+  std::map<ProcessId, Measured> measured_;
   std::deque<ProcessId> ready_;
   int ready_system_ = 0;  // ready processes of kSystemJob (noise daemons): ready_owner looks for them first
   SimTime latest_time_ = 0;  // next_tick() takes no time: the latest one seen stands in for now

@@ -36,6 +36,24 @@ struct ProcessShare {
   int nice;
 };
 
+// What a process has done so far, as its node measures it (flexible coscheduling's classification,
+// docs/models/now-streams.md section 3.6): its computation, its waits for messages (spinning or blocked),
+// and the waits it completed (reads and barriers).
+struct ProcessActivity {
+  SimTime compute = 0;
+  SimTime waiting = 0;
+  std::int64_t waits = 0;
+};
+
+// Flexible coscheduling's classes (Frachtenberg et al. 2003): CS needs coscheduling, F (frustrated) needs it
+// but does not benefit from it, DC does not care. Their names in the records: CS, F, DC.
+enum class FcsClass : std::uint8_t { CS, F, DC };
+// A process's class as the run ends, and how many times it changed.
+struct FcsRecord {
+  FcsClass cls = FcsClass::CS;
+  int reclassifications = 0;
+};
+
 class LocalScheduler {
  public:
   virtual ~LocalScheduler() = default;
@@ -68,6 +86,15 @@ class LocalScheduler {
   virtual bool has_ready() const = 0;
   // Under explicit coscheduling processes own their slot and never block (Brim & Miller 3.1).
   virtual bool processes_always_spin() const { return false; }
+  // Policies that classify processes by what they do (flexible coscheduling). measures(): the node reports
+  // each live process's activity at every tick, before tick(). spins_by_process(): whether a process spins
+  // without end is its own (process_always_spins), not processes_always_spin()'s. fcs_record(): a process's
+  // class, finished or not.
+  virtual bool measures() const { return false; }
+  virtual void measure(ProcessId /*process*/, const ProcessActivity& /*so_far*/, SimTime /*now*/) {}
+  virtual bool spins_by_process() const { return false; }
+  virtual bool process_always_spins(ProcessId /*process*/) const { return processes_always_spin(); }
+  virtual std::optional<FcsRecord> fcs_record(ProcessId /*process*/) const { return std::nullopt; }
 };
 
 class GangMatrix;
