@@ -246,10 +246,10 @@ struct NowRunRecord : RunHeader {
   std::vector<NowJobRecord> jobs;
   std::int64_t messages = 0;
   NowPlatformRecord platform;
-  std::vector<NowWorkstationRecord> workstations;  // workstations.csv
-  std::vector<NowBarrierRecord> barriers;          // barriers.csv
-  std::optional<NowStreamRecord> stream;           // an open workload only
-  std::optional<NowNoiseRecord> noise;             // a run with `noise` only
+  std::vector<NowWorkstationRecord> workstations;                  // workstations.csv
+  std::vector<NowBarrierRecord> barriers;                          // barriers.csv
+  std::optional<NowStreamRecord> stream;                           // an open workload only
+  std::optional<NowNoiseRecord> noise;                             // a run with `noise` only
   std::optional<std::vector<NowClassChangeRecord>> class_changes;  // classes.csv, under fcs only
 
   SpinCount spins() const;  // barrier waits over all jobs

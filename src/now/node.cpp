@@ -192,9 +192,10 @@ void Node::start_process(int job, int rank, Nanos now) {
 sched::ProcessActivity Node::activity_of(const Process& p) const {
   TimeBreakdown time = p.time;
   add_time(time, p.category, now_ - p.since);  // the interval it is in
-  std::int64_t waits = p.barrier;  // barriers passed, and reads answered
+  std::int64_t waits = p.barrier;              // barriers passed, and reads answered
   for (const auto& reads : p.diagnostics.reads) waits += reads.count;
-  return {time.compute, time.communicate + time.synchronize + time.blocked_read + time.blocked_barrier, waits};
+  return {time.compute, time.communicate + time.synchronize + time.blocked_read + time.blocked_barrier,
+          waits};
 }
 
 void Node::measure_processes() {
@@ -1031,7 +1032,12 @@ std::vector<Node::ProcessReport> Node::reports() const {
   std::vector<ProcessReport> out;
   for (const auto& p : processes_) {
     if (p.daemon) continue;
-    ProcessReport report{p.job,         p.rank,         p.time, p.waits, p.diagnostics, p.barrier_record,
+    ProcessReport report{p.job,
+                         p.rank,
+                         p.time,
+                         p.waits,
+                         p.diagnostics,
+                         p.barrier_record,
                          scheduler_->fcs_record(static_cast<int>(&p - processes_.data()))};
     // Close the open interval at the job's completion: a finished process stays finished until then.
     const Nanos end = tracker_->completion(p.job).value_or(now_);

@@ -326,7 +326,7 @@ class alignas(64) Node {
   bool always_spin_;
   bool spin_by_process_;  // the scheduler says, process by process, which ones spin without end (FCS)
   bool measures_;         // the scheduler is told each process's activity at its ticks (FCS)
-  bool logs_;  // a decision-line category is on (settings are made before the run)
+  bool logs_;             // a decision-line category is on (settings are made before the run)
   int cpu_process_ = -1;
   int unfinished_ = 0;
   // The processes, and where messages go.

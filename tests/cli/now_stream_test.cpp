@@ -113,6 +113,11 @@ const PolicyCase kPolicies[] = {
      {"job_scheduler={policy: gang, mpl: 2}",
       "scheduler={policy: gang, quantum: 10ms, context_switch: 100us}"},
      2},
+    {"fcs",
+     "fcs",
+     {"job_scheduler={policy: fcs, mpl: 2}",
+      "scheduler={policy: gang, quantum: 10ms, context_switch: 100us}"},
+     2},
     {"slurm_gang",
      "slurm-gang",
      {"job_scheduler={policy: slurm-gang, time_slice: 300ms, oversubscribe: 2}",
@@ -216,6 +221,65 @@ TEST_P(NowStreamPolicy, BothEnginesGiveTheSameConsistentRecords) {
   EXPECT_EQ(sequential["resolved"]["job_scheduler"]["policy"], policy.policy);
   EXPECT_EQ(sequential["resolved"]["workload"]["stream"]["arrival_scale"], 0.01)
       << "expected resolved to record the arrival scale as applied";
+}
+
+// Flexible coscheduling classes each process by what it does (docs/models/now-streams.md section 3.6):
+// scenarios/streams/fcs-small.yaml draws each job from three classes, and the classes the run finds follow
+// from their profiles, not from their names: fine-grained jobs (a read every 50 us) stay CS, jobs that only
+// compute between 200 ms barriers become DC, and fine jobs whose phases differ up to 3 times end frustrated
+// (F) or CS, reclassified as their phases change. Both engines agree, classes.csv included.
+TEST(NowStream, FlexibleCoschedulingClassesEachProcessByItsBehaviour) {
+  Sandbox box;
+  const std::string scenario = (kStreams / "fcs-small.yaml").string();
+  for (const char* engine : {"sequential", "simgrid"}) {
+    const auto r = box.run({"run", scenario, "--quiet", "--engine", engine, "--out", engine});
+    ASSERT_EQ(r.status, 0) << r.describe();
+  }
+  for (const char* file : {"jobs.csv", "classes.csv"})
+    EXPECT_EQ(read_text(box.work() / "sequential" / file), read_text(box.work() / "simgrid" / file))
+        << "expected identical " << file << " from the two engines";
+  const auto jobs = read_jobs(box.work() / "sequential" / "jobs.csv");
+  ASSERT_EQ(jobs.size(), 8u);
+  std::map<std::string, std::string> final_class;  // by job name
+  int fine = 0, coarse = 0, imbalanced = 0;
+  for (const auto& job : jobs) {
+    const std::string cls = job.at("fcs_class");
+    final_class[job.at("name")] = cls;
+    const int reclassified = static_cast<int>(number(job, "fcs_reclassifications"));
+    if (job.at("class") == "fine") {
+      ++fine;
+      EXPECT_EQ(cls, "CS") << job.at("name") << ": reads every 50 us, coscheduled";
+      EXPECT_EQ(reclassified, 0) << job.at("name");
+    } else if (job.at("class") == "coarse") {
+      ++coarse;
+      EXPECT_EQ(cls, "DC") << job.at("name") << ": no reads, 200 ms between barriers";
+    } else if (number(job, "processors") > 1) {
+      ++imbalanced;
+      EXPECT_GT(reclassified, 0) << job.at("name") << ": its waits change from phase to phase";
+      EXPECT_NE(cls, "DC") << job.at("name") << ": fine-grained";
+    }
+  }
+  EXPECT_GT(fine, 0);
+  EXPECT_GT(coarse, 0);
+  EXPECT_GT(imbalanced, 0) << "the seed draws every class";
+  // classes.csv: each change in time order; a job's last changes lead to the class jobs.csv gives.
+  const auto changes = read_csv(box.work() / "sequential" / "classes.csv");
+  ASSERT_GT(changes.size(), 1u);
+  EXPECT_EQ(changes[0], (std::vector<std::string>{"time_s", "job", "rank", "workstation", "class"}));
+  std::map<std::pair<std::string, std::string>, std::string> last;  // (job, rank) -> class
+  double previous = 0;
+  for (std::size_t r = 1; r < changes.size(); ++r) {
+    const double time = std::stod(changes[r][0]);
+    EXPECT_GE(time, previous) << "expected classes.csv in time order";
+    previous = time;
+    EXPECT_NEAR(time / 0.01, std::round(time / 0.01), 1e-6) << "a class changes as one of its slots ends";
+    last[{changes[r][1], changes[r][2]}] = changes[r][4];
+  }
+  for (const auto& [process, cls] : last) {
+    if (final_class[process.first] == "DC") {
+      EXPECT_EQ(cls, "DC") << process.first << " rank " << process.second;
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, NowStreamPolicy, ::testing::ValuesIn(kPolicies),
@@ -330,9 +394,16 @@ const BadStreamCase kBadStreamCases[] = {
     {"job-scheduler-without-stream.yaml", "13:16: job_scheduler: ", "open workload only"},
     {"job-scheduler-unknown.yaml", "13:25: job_scheduler.policy: ", "got \"sjf\""},
     {"mpl-on-fcfs.yaml", "13:36: job_scheduler.mpl: ", "got \"2\""},
+    {"fcs-blocking-not-a-number.yaml", "13:48: job_scheduler.blocking: ", "expected a number, got \"half\""},
+    {"fcs-blocking-one.yaml", "13:48: job_scheduler.blocking: ", "between 0 and 1, exclusive, got \"1\""},
+    {"fcs-granularity-zero.yaml", "13:51: job_scheduler.granularity: ", "positive duration"},
+    {"fcs-key-misspelt.yaml", "13:38: job_scheduler.granularty: ", "did you mean 'granularity'?"},
+    {"fcs-mpl-too-many.yaml", "13:35: job_scheduler.mpl: ", "from 1 to 16 for policy fcs, got \"17\""},
+    {"fcs-time-slice.yaml", "13:50: job_scheduler.time_slice: ", "applies to policy slurm-gang only"},
+    {"fcs-without-gang.yaml", "10:11: scheduler.policy: ", "fcs needs scheduler.policy gang"},
     {"slurm-gang-key-misspelt.yaml", "12:37: job_scheduler.time_slise: ", "did you mean 'time_slice'?"},
     {"slurm-gang-mpl.yaml",
-     "12:42: job_scheduler.mpl: ", "applies to policies fcfs, easy, gang and time-share"},
+     "12:42: job_scheduler.mpl: ", "applies to policies fcfs, easy, gang, time-share and fcs only"},
     {"slurm-gang-oversubscribe-too-many.yaml",
      "12:52: job_scheduler.oversubscribe: ", "from 1 to 16, got \"17\""},
     {"slurm-gang-suspend-resume-negative.yaml", "12:53: job_scheduler.suspend_resume: ", "got \"-1ms\""},

@@ -12,16 +12,17 @@ constexpr char kFcsName[] = "fcs";
 
 const config::PolicyKey kFcsKeys[] = {
     mpl_key<kFcsName, kMaxMpl>("gang rows: jobs sharing each workstation in turn (1 to 16, default 1)"),
-    config::duration_key<&FcsParams::granularity>(
-        "granularity",
-        "a process computing this long or longer per completed read or barrier in its own slot is classed DC, "
-        "don't-care (duration, default 1ms)"),
+    config::duration_key<&FcsParams::granularity>("granularity",
+                                                  "a process computing this long or longer per completed "
+                                                  "read or barrier in its own slot is classed DC, "
+                                                  "don't-care (duration, default 1ms)"),
     {"blocking",
      "a finer process waiting for more than this fraction of its own slot's computation and waits is "
      "classed F, frustrated, else CS (a number in (0, 1), default 0.5)",
      [](const config::Field& f, config::PolicyParams& params) {
        const double blocking = f.number();
-       if (!(blocking > 0 && blocking < 1)) f.fail("a fraction of the slot's time between 0 and 1, exclusive");
+       if (!(blocking > 0 && blocking < 1))
+         f.fail("a fraction of the slot's time between 0 and 1, exclusive");
        config::params_as<FcsParams>(params).blocking = blocking;
      }},
 };

@@ -11,12 +11,7 @@ namespace cosched::sched {
 namespace {
 
 const JobSchedulerEntry* const kEntries[] = {
-    &kFcfsEntry,
-    &kEasyEntry,
-    &kGangJobEntry,
-    &kTimeShareEntry,
-    &kSlurmGangEntry,
-    &kFcsEntry,
+    &kFcfsEntry, &kEasyEntry, &kGangJobEntry, &kTimeShareEntry, &kSlurmGangEntry, &kFcsEntry,
 };
 
 }  // namespace

@@ -106,15 +106,18 @@ bool GangMatrix::active(JobId job, SimTime time) const {
 
 FcsClass GangMatrix::classify(const ProcessActivity& slot, FcsClass current) const {
   const Flexible& f = *flexible_;
-  // Coarse: as much computation per completed wait as the granularity threshold, or more (a slot without a
-  // completed wait counts as one, when it computed that much).
-  if (slot.compute / std::max<std::int64_t>(slot.waits, 1) >= f.granularity) return FcsClass::DC;
-  if (slot.waits == 0) return current;
-  // Fine: coscheduled, does it still wait most of its slot?
   const SimTime busy = slot.compute + slot.waiting;
   if (busy <= 0) return current;
-  return static_cast<double>(slot.waiting) > f.blocking * static_cast<double>(busy) ? FcsClass::F
-                                                                                      : FcsClass::CS;
+  // Waiting for more than `blocking` of the time it computed or waited, coscheduled as it was.
+  const bool waits_much = static_cast<double>(slot.waiting) > f.blocking * static_cast<double>(busy);
+  if (slot.waits == 0) {
+    // No wait completed: coarse if it computed at least the granularity and mostly computed; a process
+    // caught in one long wait says nothing yet.
+    return slot.compute >= f.granularity && !waits_much ? FcsClass::DC : current;
+  }
+  // Coarse: as much computation per completed wait as the granularity, or more.
+  if (slot.compute / slot.waits >= f.granularity) return FcsClass::DC;
+  return waits_much ? FcsClass::F : FcsClass::CS;
 }
 
 std::size_t GangMatrix::index_of(JobId job) const {
@@ -285,7 +288,8 @@ std::deque<ProcessId>::const_iterator Gang::ready_flexible(SimTime now) const {
     if (owner != ready_.end()) return owner;
   }
   // A filler: the first ready process classed F or DC, whatever its row, in the order they became ready.
-  return std::find_if(ready_.begin(), ready_.end(), [&](ProcessId id) { return class_of(id) != FcsClass::CS; });
+  return std::find_if(ready_.begin(), ready_.end(),
+                      [&](ProcessId id) { return class_of(id) != FcsClass::CS; });
 }
 
 bool Gang::flexible_preempts(ProcessId running, SimTime now) const {
@@ -301,7 +305,8 @@ bool Gang::flexible_preempts(ProcessId running, SimTime now) const {
 
 void Gang::measure(ProcessId process, const ProcessActivity& so_far, SimTime now) {
   auto it = measured_.find(process);
-  if (it == measured_.end()) throw std::logic_error(fmt::format("gang: unknown process {} measured", process));
+  if (it == measured_.end())
+    throw std::logic_error(fmt::format("gang: unknown process {} measured", process));
   Measured& m = it->second;
   const ProcessActivity slot{so_far.compute - m.last.compute, so_far.waiting - m.last.waiting,
                              so_far.waits - m.last.waits};

@@ -116,6 +116,108 @@ TEST(Gang, TicksAtSlotBoundariesAndPreemptsThere) {
       << "job 1's ready process waits for its slot";
 }
 
+// ---- slurm-gang's suspensions (docs/models/now-streams.md sections 3.5 and 5.4) ----
+
+TEST(Gang, SuspensionsRunOnlyTheJobsNotStopped) {
+  auto matrix = std::make_shared<GangMatrix>(GangMatrix::Suspensions{});
+  matrix->set_active(1, true, 0);
+  matrix->set_active(2, false, 0);
+  Gang gang(matrix);
+  gang.admit(0, 1, 1, 0);
+  gang.admit(1, 2, 1, 0);
+  EXPECT_FALSE(gang.next_tick()) << "no slots: the stream's signals say when to reconsider";
+  ASSERT_EQ(gang.pick_next(0), 0) << "job 2 is suspended";
+  EXPECT_FALSE(gang.should_preempt(0, 4 * kMs, 4 * kMs));
+  // The time slicer swaps them at 5 ms.
+  matrix->set_active(1, false, 5 * kMs);
+  matrix->set_active(2, true, 5 * kMs);
+  EXPECT_TRUE(gang.should_preempt(0, 5 * kMs, 5 * kMs)) << "a stopped job's process leaves the CPU at once";
+  gang.leave_cpu(0, LeaveReason::Preempted, 5 * kMs, 5 * kMs);
+  EXPECT_EQ(gang.pick_next(5 * kMs), 1);
+  // Job 2 is stopped at 8 ms and job 1 resumed only at 9 ms (a resumption's cost): the CPU idles between.
+  matrix->set_active(2, false, 8 * kMs);
+  matrix->set_active(1, true, 9 * kMs);
+  EXPECT_TRUE(gang.should_preempt(1, 8 * kMs, 3 * kMs)) << "stopped, though nothing else may run";
+  gang.leave_cpu(1, LeaveReason::Preempted, 8 * kMs, 3 * kMs);
+  EXPECT_FALSE(gang.pick_next(8 * kMs).has_value());
+  EXPECT_EQ(gang.pick_next(9 * kMs), 0);
+}
+
+TEST(Gang, ASuspensionDecidedLaterButEarlierReplacesAResumption) {
+  GangMatrix matrix(GangMatrix::Suspensions{});
+  matrix.set_active(3, false, 0);
+  matrix.set_active(3, true, 20);   // a resumption paying its cost until 20
+  matrix.set_active(3, false, 15);  // a rotation at 15 stops it first: the resumption never happens
+  EXPECT_FALSE(matrix.active(3, 10));
+  EXPECT_FALSE(matrix.active(3, 25));
+  EXPECT_FALSE(matrix.active(7, 0)) << "a job never set is stopped";
+}
+
+// ---- flexible coscheduling (docs/models/now-streams.md section 3.6) ----
+
+GangMatrix::Flexible thresholds() {
+  return {1 * kMs, 0.5};
+}
+
+TEST(Gang, FlexibleClassesByGranularityThenWaiting) {
+  GangMatrix matrix(kSlot, GangMatrix::Rows{2});
+  matrix.set_flexible(thresholds());
+  const auto us = [](std::int64_t n) { return n * kMs / 1000; };
+  EXPECT_EQ(matrix.classify({5 * kMs, 0, 2}, FcsClass::CS), FcsClass::DC) << "2.5 ms per wait: coarse";
+  EXPECT_EQ(matrix.classify({4 * kMs, 0, 4}, FcsClass::CS), FcsClass::DC)
+      << "exactly the granularity: coarse";
+  EXPECT_EQ(matrix.classify({2 * kMs, 0, 0}, FcsClass::F), FcsClass::DC) << "no wait, 2 ms of computation";
+  EXPECT_EQ(matrix.classify({us(500), 0, 0}, FcsClass::F), FcsClass::F) << "no wait, too little to judge";
+  EXPECT_EQ(matrix.classify({4 * kMs, 3 * kMs, 10}, FcsClass::F), FcsClass::CS) << "fine, waits 3/7 of it";
+  EXPECT_EQ(matrix.classify({4 * kMs, 4 * kMs, 10}, FcsClass::F), FcsClass::CS) << "half is not above half";
+  EXPECT_EQ(matrix.classify({4 * kMs, 5 * kMs, 10}, FcsClass::CS), FcsClass::F)
+      << "fine, waits 5/9: frustrated";
+}
+
+TEST(Gang, FlexibleFillsAnIdleSlotWithFAndDcProcessesOnly) {
+  auto matrix = std::make_shared<GangMatrix>(kSlot, GangMatrix::Rows{2});
+  matrix->set_flexible(thresholds());
+  matrix->enter_row(1, 0, 0);
+  matrix->enter_row(2, 1, 0);
+  Gang gang(matrix);
+  EXPECT_FALSE(gang.processes_always_spin());
+  EXPECT_TRUE(gang.measures());
+  gang.admit(0, 1, 1, 0);
+  gang.admit(1, 2, 1, 0);
+  EXPECT_TRUE(gang.process_always_spins(1)) << "every process starts CS, and CS processes spin";
+  ASSERT_EQ(gang.pick_next(0), 0) << "slot 0: row 0's job 1";
+  gang.leave_cpu(0, LeaveReason::Blocked, 1 * kMs, 1 * kMs);
+  EXPECT_FALSE(gang.pick_next(1 * kMs).has_value()) << "job 2's process is CS: it keeps to its own slots";
+
+  // Slot 1 is row 1's: job 2 computes 10 ms without a wait, and is classed DC as it ends.
+  gang.measure(0, {1 * kMs, 9 * kMs, 0}, kSlot);
+  gang.measure(1, {}, kSlot);
+  ASSERT_EQ(gang.pick_next(kSlot), 1);
+  gang.leave_cpu(1, LeaveReason::QuantumExpired, 2 * kSlot, kSlot);
+  gang.measure(0, {1 * kMs, 19 * kMs, 0}, 2 * kSlot);
+  gang.measure(1, {kSlot, 0, 0}, 2 * kSlot);
+  ASSERT_TRUE(gang.fcs_record(1).has_value());
+  EXPECT_EQ(gang.fcs_record(1)->cls, FcsClass::DC);
+  EXPECT_EQ(gang.fcs_record(1)->reclassifications, 1);
+  EXPECT_EQ(gang.fcs_record(0)->cls, FcsClass::CS) << "job 1 was measured outside its own slot only";
+  EXPECT_FALSE(gang.process_always_spins(1)) << "a DC process waits by its job's algorithm";
+
+  // Slot 2 is row 0's again, but job 1's process is blocked: the DC process fills it ...
+  EXPECT_EQ(gang.pick_next(2 * kSlot), 1) << "a filler";
+  EXPECT_FALSE(gang.should_preempt(1, 2 * kSlot + 1 * kMs, 1 * kMs)) << "nothing better is ready";
+  // ... until job 1's process wakes, and takes its slot back.
+  gang.wake(0, 2 * kSlot + 2 * kMs);
+  EXPECT_TRUE(gang.should_preempt(1, 2 * kSlot + 2 * kMs, 2 * kMs));
+  gang.leave_cpu(1, LeaveReason::Preempted, 2 * kSlot + 2 * kMs, 2 * kMs);
+  EXPECT_EQ(gang.pick_next(2 * kSlot + 2 * kMs), 0);
+  // In row 1's slot 3, the CS process of row 0 must leave even with nothing to replace it ...
+  EXPECT_TRUE(gang.should_preempt(0, 3 * kSlot, kSlot)) << "job 2's DC process is ready: its slot";
+  gang.leave_cpu(0, LeaveReason::Preempted, 3 * kSlot, kSlot);
+  EXPECT_EQ(gang.pick_next(3 * kSlot), 1);
+  gang.leave_cpu(1, LeaveReason::Blocked, 3 * kSlot + 1 * kMs, 1 * kMs);
+  EXPECT_FALSE(gang.pick_next(3 * kSlot + 1 * kMs).has_value()) << "a CS process never fills";
+}
+
 TEST(GangRegistry, BuildsEveryPolicyAndRefusesGangWithoutAMatrix) {
   auto matrix = std::make_shared<GangMatrix>(kSlot, std::vector<JobId>{0});
   const auto& registry = local_schedulers();
