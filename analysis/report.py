@@ -473,10 +473,26 @@ def _stream_gantt(sweep: Sweep) -> list[Section]:
     return sections
 
 
+def _stream_fcs_classes(sweep: Sweep) -> list[Section]:
+    sections = []
+    for scheduler, run_id, load in streams.gantt_runs(sweep.results):
+        folder = sweep.folders[run_id] / "runs" / run_id
+        if not (folder / "classes.csv").is_file():
+            continue
+        table = streams.fcs_class_table(streams.load_jobs(folder), streams.load_classes(folder))
+        sections.append(Section(
+            f"stream_fcs_classes_{_slug(scheduler)}", f"Each job's class over time: {scheduler}, load {load:g}",
+            f"Run {run_id}, the Gantt chart's jobs and window: the class most of each job's processes were in "
+            f"(classes.csv; every process starts CS), CS needing coscheduling, F frustrated, DC don't-care.",
+            table, streams.fcs_class_figure(table, f"{scheduler}, load {load:g}, run {run_id}"), per_run=True))
+    return sections
+
+
 # Open workloads (stream runs, streams.py), in report.md's order, as SECTION_TABLE.
 STREAM_SECTION_TABLE: list[tuple[Callable[[Sweep], bool], Callable[[Sweep], Section | list[Section] | str]]] = [
     (lambda s: True, _stream_against_load),
     (lambda s: True, _stream_gantt),
+    (lambda s: True, _stream_fcs_classes),
 ]
 
 

@@ -31,6 +31,9 @@ LOAD_AXIS = "workload.stream.load"
 LOAD_RESULT = "stream.offered_load"
 POLICY_SOURCES = ("job_scheduler.policy", "resolved.job_scheduler.policy")
 MPL_SOURCES = ("job_scheduler.mpl", "resolved.job_scheduler.mpl")
+# slurm-gang's level is its oversubscribe (OverSubscribe=FORCE:N), named so in the curves.
+OVERSUBSCRIBE_SOURCES = ("job_scheduler.oversubscribe", "resolved.job_scheduler.oversubscribe")
+FCS_CLASSES = ("CS", "F", "DC")  # flexible coscheduling's classes (now-streams.md 3.6), in its tie order
 METRICS = {
     # summary.json's stream field -> (figure stem, y-axis title)
     "mean_bounded_slowdown": ("stream_bounded_slowdown_vs_load", "mean bounded slowdown"),
@@ -56,15 +59,19 @@ def load_column(results: pd.DataFrame) -> str:
 
 def scheduler_label(results: pd.DataFrame) -> pd.Series:
     """Each run's curve: the job scheduler's policy, with its multiprogramming level when it is above 1
-    (`gang mpl 2`); fcfs and easy run one job per workstation (mpl 1) and are named alone."""
+    (`gang mpl 2`), or its oversubscribe under slurm-gang (`slurm-gang oversubscribe 4`); fcfs and easy run
+    one job per workstation (mpl 1) and are named alone."""
     policy_column = _first(results, POLICY_SOURCES)
     policy = results[policy_column].astype(str) if policy_column else pd.Series("-", index=results.index)
-    mpl_column = _first(results, MPL_SOURCES)
-    if mpl_column is None:
-        return policy
-    mpl = pd.to_numeric(results[mpl_column], errors="coerce")
-    named = policy + " mpl " + mpl.map(lambda v: f"{v:g}")
-    return named.where(mpl.notna() & (mpl != 1), policy)
+    named = policy
+    for sources, word in ((OVERSUBSCRIBE_SOURCES, "oversubscribe"), (MPL_SOURCES, "mpl")):
+        column = _first(results, sources)
+        if column is None:
+            continue
+        level = pd.to_numeric(results[column], errors="coerce")
+        named = named.where(~(level.notna() & (level != 1)) | (named != policy),
+                            policy + f" {word} " + level.map(lambda v: f"{v:g}"))
+    return named
 
 
 def against_load(results: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -174,3 +181,68 @@ def gantt_runs(results: pd.DataFrame) -> list[tuple[str, str, float]]:
         run = runs.sort_values(["load", "seed"], ascending=[False, True], kind="stable").iloc[0]
         chosen.append((scheduler, run["run_id"], float(run["load"])))
     return chosen
+
+
+def load_classes(run_folder) -> pd.DataFrame:
+    path = run_folder / "classes.csv"
+    if not path.is_file():
+        raise ContractError(f"{path}: no such file (a run under job_scheduler.policy fcs writes one)")
+    return read_csv_strict(path)
+
+
+def fcs_class_table(jobs: pd.DataFrame, classes: pd.DataFrame, window_jobs: int = GANTT_JOBS,
+                    begin: float | None = None) -> pd.DataFrame:
+    """Flexible coscheduling: each job's class over time, for the jobs of the Gantt window (`gantt_table`'s
+    jobs and times). A job's class at a moment is the one most of its processes are in then (ties: CS, F,
+    DC, as jobs.csv's fcs_class); each process is CS from its start until classes.csv says otherwise.
+    Columns: job, start, end (s), class: one row per stretch of one class."""
+    for name, frame, columns in (("jobs.csv", jobs, ("name", "start", "end", "processors")),
+                                 ("classes.csv", classes, ("time_s", "job", "rank", "class"))):
+        missing = [c for c in columns if c not in frame.columns]
+        if missing:
+            raise ContractError(f"{name}: missing column(s) {', '.join(missing)}")
+    window = gantt_table(jobs, window_jobs, begin)
+    rows = []
+    for job_name, bars in window.groupby("job", sort=False):
+        job = jobs[jobs["name"].astype(str) == job_name].iloc[0]
+        processes = int(job["processors"])
+        shown_from, shown_to = float(bars["start"].min()), float(bars["end"].max())
+        changes = classes[classes["job"].astype(str) == job_name].sort_values("time_s", kind="stable")
+        current = {rank: "CS" for rank in range(processes)}
+        times = [float(job["start"])] + [float(t) for t in changes["time_s"]]
+        states = []  # (from, class) after each change
+        for time, group in [(times[0], None)] + list(changes.groupby("time_s", sort=True)):
+            if group is not None:
+                for _, change in group.iterrows():
+                    current[int(change["rank"])] = str(change["class"])
+            counts = {c: list(current.values()).count(c) for c in FCS_CLASSES}
+            states.append((float(time), max(FCS_CLASSES, key=lambda c: counts[c])))
+        ends = [t for t, _ in states[1:]] + [float(job["end"])]
+        for (since, cls), until in zip(states, ends):
+            since, until = max(since, shown_from), min(until, shown_to)
+            if until <= since:
+                continue
+            if rows and rows[-1]["job"] == job_name and rows[-1]["class"] == cls and rows[-1]["end"] == since:
+                rows[-1]["end"] = until
+            else:
+                rows.append({"job": job_name, "start": since, "end": until, "class": cls})
+    return pd.DataFrame(rows, columns=["job", "start", "end", "class"])
+
+
+def fcs_class_figure(table: pd.DataFrame, title: str) -> Figure:
+    """A lane per job, coloured by its class over time (CS, F, DC)."""
+    jobs = list(dict.fromkeys(table["job"]))
+    fig, ax = plt.subplots(figsize=(10, 1.5 + 0.25 * max(1, len(jobs))), layout="constrained")
+    colours = {"CS": "tab:blue", "F": "tab:orange", "DC": "tab:green"}
+    lane = {job: i for i, job in enumerate(jobs)}
+    for cls in FCS_CLASSES:
+        bars = table[table["class"] == cls]
+        ax.barh(bars["job"].map(lane), bars["end"] - bars["start"], left=bars["start"], height=0.8,
+                color=colours[cls], edgecolor="black", linewidth=0.3, label=cls)
+    ax.set_yticks(range(len(jobs)), jobs, fontsize="small")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("job")
+    ax.invert_yaxis()
+    ax.legend(title="class", loc="upper left", bbox_to_anchor=(1, 1))
+    ax.set_title(title)
+    return fig

@@ -132,3 +132,48 @@ def test_report_of_a_stream_sweep(sweep, tmp_path):
     report = (out / "report.md").read_text()
     assert f"Run {run_id('fcfs', 0.9, 1)} (its lowest seed at the highest load)" in report
     assert "## Mean bounded slowdown against offered load" in report
+
+
+def test_slurm_gang_is_named_by_its_oversubscribe():
+    results = pd.DataFrame({
+        "resolved.job_scheduler.policy": ["fcfs", "gang", "slurm-gang", "slurm-gang"],
+        "resolved.job_scheduler.mpl": [1, 2, None, None],
+        "resolved.job_scheduler.oversubscribe": [None, None, 2, 4],
+    })
+    assert list(streams.scheduler_label(results)) == [
+        "fcfs", "gang mpl 2", "slurm-gang oversubscribe 2", "slurm-gang oversubscribe 4"]
+
+
+FCS_JOBS_CSV = """name,start,end,processors,workstations
+a,0,10,3,0;1;2
+b,2,6,1,3
+"""
+# a: ranks 0 and 1 become F at 2 (a majority of 3), rank 0 goes back to CS at 4 (CS 2 of 3 again), all three
+# are DC at 8. b: DC at 3.
+FCS_CLASSES_CSV = """time_s,job,rank,workstation,class
+2,a,0,0,F
+2,a,1,1,F
+3,b,0,3,DC
+4,a,0,0,CS
+8,a,0,0,DC
+8,a,1,1,DC
+8,a,2,2,DC
+"""
+
+
+def test_fcs_class_table_is_each_jobs_majority_class_over_time(tmp_path):
+    (tmp_path / "jobs.csv").write_text(FCS_JOBS_CSV)
+    (tmp_path / "classes.csv").write_text(FCS_CLASSES_CSV)
+    table = streams.fcs_class_table(streams.load_jobs(tmp_path), streams.load_classes(tmp_path), begin=0)
+    rows = [tuple(r) for r in table[["job", "start", "end", "class"]].itertuples(index=False)]
+    assert rows == [("a", 0, 2, "CS"), ("a", 2, 4, "F"), ("a", 4, 8, "CS"), ("a", 8, 10, "DC"),
+                    ("b", 2, 3, "CS"), ("b", 3, 6, "DC")]
+    fig = streams.fcs_class_figure(table, "t")
+    assert len(fig.axes[0].patches) == 6
+    plt.close(fig)
+
+
+def test_fcs_class_table_needs_classes_csv(tmp_path):
+    (tmp_path / "jobs.csv").write_text(FCS_JOBS_CSV)
+    with pytest.raises(streams.ContractError, match="classes.csv: no such file"):
+        streams.load_classes(tmp_path)
