@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regression check of whole runs: runs a fixed set of NOW scenario variants (with both engines) and SMP
 # and NUMA scenarios, and compares the SHA-256 of every result file each run writes (summary.json without
-# its wall_seconds line, jobs.csv, workstations.csv, barriers.csv, network.csv, timeline.csv) with
+# its wall_seconds line, jobs.csv, workstations.csv, barriers.csv, classes.csv, network.csv, timeline.csv) with
 # run_digests.sha256.
 #
 # The digests are NOT model expectations: they record what the implementation computed when they were
@@ -76,6 +76,8 @@ now_cases=(
   "stream-easy|$streams/fcfs-small.yaml|2|$T;job_scheduler.policy=easy"
   "stream-gang-timeline|$streams/gang-small.yaml|3|output.timeline=true"
   "stream-time-share|$streams/time-share-small.yaml|4|"
+  "stream-slurm-gang|$streams/slurm-gang-small.yaml|5|job_scheduler.suspend_resume=1ms"
+  "stream-fcs|$streams/fcs-small.yaml|6|"
 )
 
 # SMP runs: round robin, linux24, partitioned. name | scenario | seed | --set overrides (separated by ';')
@@ -96,7 +98,7 @@ run() {
   regression_run "$@"
   local dir="$work/$name"
   echo "$name summary.json $(regression_summary_digest "$dir")" >>"$out"
-  for file in jobs.csv workstations.csv barriers.csv network.csv timeline.csv; do
+  for file in jobs.csv workstations.csv barriers.csv classes.csv network.csv timeline.csv; do
     [ -f "$dir/$file" ] && echo "$name $file $(sha256sum <"$dir/$file" | cut -d' ' -f1)" >>"$out"
   done
   return 0
