@@ -209,9 +209,8 @@ def fcs_class_table(jobs: pd.DataFrame, classes: pd.DataFrame, window_jobs: int 
         shown_from, shown_to = float(bars["start"].min()), float(bars["end"].max())
         changes = classes[classes["job"].astype(str) == job_name].sort_values("time_s", kind="stable")
         current = {rank: "CS" for rank in range(processes)}
-        times = [float(job["start"])] + [float(t) for t in changes["time_s"]]
         states = []  # (from, class) after each change
-        for time, group in [(times[0], None)] + list(changes.groupby("time_s", sort=True)):
+        for time, group in [(float(job["start"]), None)] + list(changes.groupby("time_s", sort=True)):
             if group is not None:
                 for _, change in group.iterrows():
                     current[int(change["rank"])] = str(change["class"])

@@ -143,7 +143,7 @@ struct NowStreamJobRecord {
   std::optional<int> suspensions;
   // Under fcs (now-streams.md 3.6): the class most of its processes ended in, and their class changes.
   std::optional<std::string> fcs_class;
-  std::optional<int> fcs_reclassifications;
+  std::optional<std::int64_t> fcs_reclassifications;
 };
 
 // Under fcs: a process's change of class, at the end of one of its slots (classes.csv).

@@ -203,11 +203,8 @@ void Node::measure_processes() {
     const auto& p = processes_[id];
     if (p.daemon || p.state == ProcState::Finished || p.category == Category::Finished) continue;
     const int process = static_cast<int>(id);
-    const auto before = scheduler_->fcs_record(process);
-    scheduler_->measure(process, activity_of(p), now_);
-    const auto after = scheduler_->fcs_record(process);
-    if (after && (!before || before->cls != after->cls))
-      fcs_changes_.push_back({now_, p.job, p.rank, after->cls});
+    if (scheduler_->measure(process, activity_of(p), now_))
+      fcs_changes_.push_back({now_, p.job, p.rank, scheduler_->fcs_record(process)->cls});
   }
 }
 

@@ -416,7 +416,7 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
     WaitCounts waits;
     Diagnostics diagnostics;
     std::array<int, 3> classes{};  // fcs: processes ending in CS, F, DC
-    int reclassifications = 0;
+    std::int64_t reclassifications = 0;
   };
   std::vector<JobSums> sums(jobs.size());
   const bool fcs = run.gang && run.gang->flexible();

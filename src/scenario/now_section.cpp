@@ -310,7 +310,7 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCo
                                              : "its workstations run the jobs it has not suspended",
                              now.scheduler.name));
       at.error(fmt::format(
-          "scheduler.policy gang needs job_scheduler.policy gang or slurm-gang in an open workload, "
+          "scheduler.policy gang needs job_scheduler.policy gang, fcs or slurm-gang in an open workload, "
           "got \"{}\"",
           now.job_scheduler->name));
     }

@@ -218,6 +218,12 @@ TEST_P(NowStreamPolicy, BothEnginesGiveTheSameConsistentRecords) {
   EXPECT_NEAR(stream["p50_response"].get<double>(), responses[3], 1e-12);
   EXPECT_NEAR(stream["p90_response"].get<double>(), responses[7], 1e-12);
   EXPECT_NEAR(stream["p99_response"].get<double>(), responses[7], 1e-12);
+  if (std::string(policy.policy) == "slurm-gang") {
+    // The jobs overlap on 8 workstations, 2 allocated each at most: the time slicer must suspend some.
+    double suspensions = 0;
+    for (const auto& job : jobs) suspensions += number(job, "suspensions");
+    EXPECT_GT(suspensions, 0) << "expected slurm-gang to suspend jobs that share workstations";
+  }
   EXPECT_EQ(sequential["resolved"]["job_scheduler"]["policy"], policy.policy);
   EXPECT_EQ(sequential["resolved"]["workload"]["stream"]["arrival_scale"], 0.01)
       << "expected resolved to record the arrival scale as applied";
@@ -407,6 +413,8 @@ const BadStreamCase kBadStreamCases[] = {
     {"slurm-gang-oversubscribe-too-many.yaml",
      "12:52: job_scheduler.oversubscribe: ", "from 1 to 16, got \"17\""},
     {"slurm-gang-suspend-resume-negative.yaml", "12:53: job_scheduler.suspend_resume: ", "got \"-1ms\""},
+    {"slurm-gang-resumption-past-the-slice.yaml",
+     "12:69: job_scheduler.suspend_resume: ", "expected a duration shorter than time_slice"},
     {"slurm-gang-time-slice-zero.yaml", "12:49: job_scheduler.time_slice: ", "positive duration"},
     {"slurm-gang-with-gang-quantum.yaml",
      "11:12: scheduler.quantum: ", "does not apply under job_scheduler.policy slurm-gang"},

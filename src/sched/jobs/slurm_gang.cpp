@@ -179,8 +179,16 @@ const JobSchedulerEntry kSlurmGangEntry{
      "time_slice",
      kSlurmGangKeys, config::default_params<SlurmGangParams>, slurm_gang_json,
      [](config::MapReader& map, const config::PolicyParams& params) {
-       if (static_cast<const SlurmGangParams&>(params).mpl != 1) return;
+       const auto& slurm = static_cast<const SlurmGangParams&>(params);
        const auto& section = map.field();
+       // A resumption that takes a whole time slice would be overtaken by the next rotation's suspension:
+       // the job would never run again.
+       if (slurm.suspend_resume >= slurm.time_slice)
+         section.child(section.node()["suspend_resume"], "suspend_resume")
+             .fail(fmt::format("a duration shorter than time_slice ({:g} s; a resumption costing a whole "
+                               "time slice never lets the job run)",
+                               static_cast<double>(slurm.time_slice) * 1e-9));
+       if (slurm.mpl != 1) return;
        const auto key = section.node()["oversubscribe"];
        (key ? section.child(key, "oversubscribe") : section)
            .warn(

@@ -303,7 +303,7 @@ bool Gang::flexible_preempts(ProcessId running, SimTime now) const {
   return class_of(running) == FcsClass::CS;
 }
 
-void Gang::measure(ProcessId process, const ProcessActivity& so_far, SimTime now) {
+bool Gang::measure(ProcessId process, const ProcessActivity& so_far, SimTime now) {
   auto it = measured_.find(process);
   if (it == measured_.end())
     throw std::logic_error(fmt::format("gang: unknown process {} measured", process));
@@ -314,11 +314,12 @@ void Gang::measure(ProcessId process, const ProcessActivity& so_far, SimTime now
   // Classed by its own slots only (the one that just ended, when its row owned it): what it does as a
   // filler in other rows' slots says nothing of how it runs coscheduled.
   const std::int64_t ended = matrix_->slot_at(now) - 1;
-  if (ended < 0 || matrix_->row_for_slot(ended) != matrix_->row_of(find(process).job)) return;
+  if (ended < 0 || matrix_->row_for_slot(ended) != matrix_->row_of(find(process).job)) return false;
   const FcsClass next = matrix_->classify(slot, m.record.cls);
-  if (next == m.record.cls) return;
+  if (next == m.record.cls) return false;
   m.record.cls = next;
   ++m.record.reclassifications;
+  return true;
 }
 
 bool Gang::process_always_spins(ProcessId process) const {

@@ -130,7 +130,7 @@ class Gang final : public LocalScheduler {
   // algorithms, so that a filler may take the CPU when they block.
   bool processes_always_spin() const override { return !matrix_->flexible(); }
   bool measures() const override { return matrix_->flexible().has_value(); }
-  void measure(ProcessId process, const ProcessActivity& so_far, SimTime now) override;
+  bool measure(ProcessId process, const ProcessActivity& so_far, SimTime now) override;
   bool spins_by_process() const override { return matrix_->flexible().has_value(); }
   bool process_always_spins(ProcessId process) const override;
   std::optional<FcsRecord> fcs_record(ProcessId process) const override;

@@ -51,7 +51,7 @@ enum class FcsClass : std::uint8_t { CS, F, DC };
 // A process's class as the run ends, and how many times it changed.
 struct FcsRecord {
   FcsClass cls = FcsClass::CS;
-  int reclassifications = 0;
+  std::int64_t reclassifications = 0;
 };
 
 class LocalScheduler {
@@ -91,7 +91,10 @@ class LocalScheduler {
   // without end is its own (process_always_spins), not processes_always_spin()'s. fcs_record(): a process's
   // class, finished or not.
   virtual bool measures() const { return false; }
-  virtual void measure(ProcessId /*process*/, const ProcessActivity& /*so_far*/, SimTime /*now*/) {}
+  // Returns whether the process's class changed.
+  virtual bool measure(ProcessId /*process*/, const ProcessActivity& /*so_far*/, SimTime /*now*/) {
+    return false;
+  }
   virtual bool spins_by_process() const { return false; }
   virtual bool process_always_spins(ProcessId /*process*/) const { return processes_always_spin(); }
   virtual std::optional<FcsRecord> fcs_record(ProcessId /*process*/) const { return std::nullopt; }

@@ -99,16 +99,23 @@ TEST(JobSlurmGang, KeepsTheResourcesBusyJob10RunsContinually) {
   c.sbatch(10, 2, 1 * kSecond);
   c.sbatch(11, 3, 2 * kSecond);
   EXPECT_EQ(c.squeue(), (Lines{"9 R 3 n[12-14]", "10 R 2 n[15-16]", "11 S 3 n[12-14]"}));
+  std::vector<JobSignal> signals;  // every suspension and resumption from here on
+  const auto take = [&] {
+    for (const auto& signal : c.slurm.take_signals()) signals.push_back(signal);
+  };
+  take();
   c.decide(30 * kSecond);
+  take();
   EXPECT_EQ(c.squeue(), (Lines{"10 R 2 n[15-16]", "11 R 3 n[12-14]", "9 S 3 n[12-14]"}));
   EXPECT_EQ(c.slurm.slicer().queue(), (std::vector<int>{11, 9, 10}))
       << "the running jobs 9 and 10 went to the end of the queue, in their order";
   c.decide(60 * kSecond);
+  take();
   EXPECT_EQ(c.squeue(), (Lines{"9 R 3 n[12-14]", "10 R 2 n[15-16]", "11 S 3 n[12-14]"}));
-  // Job 10 was never signalled.
-  c.slurm.take_signals();
   c.decide(90 * kSecond);
-  for (const auto& signal : c.slurm.take_signals()) EXPECT_NE(signal.job, 10);
+  take();
+  EXPECT_EQ(signals.size(), 6u) << "9 and 11 swapped at each of the three slices";
+  for (const auto& signal : signals) EXPECT_NE(signal.job, 10) << "job 10 is never suspended or resumed";
 }
 
 TEST(JobSlurmGang, LocalBackfilling) {

@@ -189,17 +189,20 @@ TEST(Gang, FlexibleFillsAnIdleSlotWithFAndDcProcessesOnly) {
   gang.leave_cpu(0, LeaveReason::Blocked, 1 * kMs, 1 * kMs);
   EXPECT_FALSE(gang.pick_next(1 * kMs).has_value()) << "job 2's process is CS: it keeps to its own slots";
 
-  // Slot 1 is row 1's: job 2 computes 10 ms without a wait, and is classed DC as it ends.
-  gang.measure(0, {1 * kMs, 9 * kMs, 0}, kSlot);
-  gang.measure(1, {}, kSlot);
+  // Slot 0 ends: job 1 computed 1 ms and then waited 9 ms with no wait completed; one long wait says
+  // nothing yet, so it stays CS. Job 2 is not measured in row 0's slot.
+  EXPECT_FALSE(gang.measure(0, {1 * kMs, 9 * kMs, 0}, kSlot));
+  EXPECT_FALSE(gang.measure(1, {}, kSlot));
+  // Slot 1 is row 1's: job 2 computes 10 ms without a wait, and is classed DC as it ends. Job 1's activity
+  // in that slot (as if it had filled it: 8 ms over 2 waits, coarse) is not its own slot's and is ignored.
   ASSERT_EQ(gang.pick_next(kSlot), 1);
   gang.leave_cpu(1, LeaveReason::QuantumExpired, 2 * kSlot, kSlot);
-  gang.measure(0, {1 * kMs, 19 * kMs, 0}, 2 * kSlot);
-  gang.measure(1, {kSlot, 0, 0}, 2 * kSlot);
+  EXPECT_FALSE(gang.measure(0, {9 * kMs, 9 * kMs, 2}, 2 * kSlot));
+  EXPECT_TRUE(gang.measure(1, {kSlot, 0, 0}, 2 * kSlot));
   ASSERT_TRUE(gang.fcs_record(1).has_value());
   EXPECT_EQ(gang.fcs_record(1)->cls, FcsClass::DC);
   EXPECT_EQ(gang.fcs_record(1)->reclassifications, 1);
-  EXPECT_EQ(gang.fcs_record(0)->cls, FcsClass::CS) << "job 1 was measured outside its own slot only";
+  EXPECT_EQ(gang.fcs_record(0)->cls, FcsClass::CS) << "job 1 is classed by its own slots only";
   EXPECT_FALSE(gang.process_always_spins(1)) << "a DC process waits by its job's algorithm";
 
   // Slot 2 is row 0's again, but job 1's process is blocked: the DC process fills it ...
@@ -210,12 +213,28 @@ TEST(Gang, FlexibleFillsAnIdleSlotWithFAndDcProcessesOnly) {
   EXPECT_TRUE(gang.should_preempt(1, 2 * kSlot + 2 * kMs, 2 * kMs));
   gang.leave_cpu(1, LeaveReason::Preempted, 2 * kSlot + 2 * kMs, 2 * kMs);
   EXPECT_EQ(gang.pick_next(2 * kSlot + 2 * kMs), 0);
-  // In row 1's slot 3, the CS process of row 0 must leave even with nothing to replace it ...
-  EXPECT_TRUE(gang.should_preempt(0, 3 * kSlot, kSlot)) << "job 2's DC process is ready: its slot";
+  // In row 1's slot 3 the CS process of row 0 must leave: job 2's DC process is ready, in its own slot.
+  EXPECT_TRUE(gang.should_preempt(0, 3 * kSlot, kSlot));
   gang.leave_cpu(0, LeaveReason::Preempted, 3 * kSlot, kSlot);
   EXPECT_EQ(gang.pick_next(3 * kSlot), 1);
   gang.leave_cpu(1, LeaveReason::Blocked, 3 * kSlot + 1 * kMs, 1 * kMs);
   EXPECT_FALSE(gang.pick_next(3 * kSlot + 1 * kMs).has_value()) << "a CS process never fills";
+}
+
+TEST(Gang, FlexibleCsProcessLeavesAnotherRowsSlotEvenWithNothingToReplaceIt) {
+  auto matrix = std::make_shared<GangMatrix>(kSlot, GangMatrix::Rows{2});
+  matrix->set_flexible(thresholds());
+  matrix->enter_row(1, 0, 0);
+  matrix->enter_row(2, 1, 0);
+  Gang gang(matrix);
+  gang.admit(0, 1, 1, 0);  // row 1's job 2 has no process on this workstation
+  ASSERT_EQ(gang.pick_next(0), 0) << "slot 0: row 0's job 1";
+  EXPECT_FALSE(gang.should_preempt(0, 5 * kMs, 5 * kMs)) << "its own slot";
+  EXPECT_TRUE(gang.should_preempt(0, kSlot, kSlot))
+      << "row 1's slot: a CS process runs in its own slots only";
+  gang.leave_cpu(0, LeaveReason::Preempted, kSlot, kSlot);
+  EXPECT_FALSE(gang.pick_next(kSlot).has_value()) << "the CPU idles: no process of row 1 here, no filler";
+  EXPECT_EQ(gang.pick_next(2 * kSlot), 0) << "back in its own slot";
 }
 
 TEST(GangRegistry, BuildsEveryPolicyAndRefusesGangWithoutAMatrix) {
