@@ -236,8 +236,10 @@ def fcs_class_figure(table: pd.DataFrame, title: str) -> Figure:
     lane = {job: i for i, job in enumerate(jobs)}
     for cls in FCS_CLASSES:
         bars = table[table["class"] == cls]
+        # No edges: a process reclassified at every slot makes thousands of stretches, whose edges would
+        # paint the lane black.
         ax.barh(bars["job"].map(lane), bars["end"] - bars["start"], left=bars["start"], height=0.8,
-                color=colours[cls], edgecolor="black", linewidth=0.3, label=cls)
+                color=colours[cls], linewidth=0, label=cls)
     ax.set_yticks(range(len(jobs)), jobs, fontsize="small")
     ax.set_xlabel("time (s)")
     ax.set_ylabel("job")

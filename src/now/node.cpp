@@ -150,6 +150,7 @@ void Node::start() {
   for (std::size_t id = 0; id < processes_.size(); ++id) {
     auto& p = processes_[id];
     scheduler_->admit(static_cast<int>(id), p.job, {layout(p).tickets, layout(p).nice}, 0);
+    if (spin_by_process_) p.spins = scheduler_->process_always_spins(static_cast<int>(id));
     start_phase(p);
   }
   unfinished_ = static_cast<int>(processes_.size());
@@ -181,6 +182,7 @@ void Node::start_process(int job, int rank, Nanos now) {
   auto& p = processes_[id];
   p.since = now_;
   scheduler_->admit(id, p.job, {layout(p).tickets, layout(p).nice}, now_);
+  if (spin_by_process_) p.spins = scheduler_->process_always_spins(id);
   start_phase(p);
   ++unfinished_;
   if (timeline_)
@@ -200,11 +202,12 @@ sched::ProcessActivity Node::activity_of(const Process& p) const {
 
 void Node::measure_processes() {
   for (std::size_t id = 0; id < processes_.size(); ++id) {
-    const auto& p = processes_[id];
+    auto& p = processes_[id];
     if (p.daemon || p.state == ProcState::Finished || p.category == Category::Finished) continue;
     const int process = static_cast<int>(id);
-    if (scheduler_->measure(process, activity_of(p), now_))
-      fcs_changes_.push_back({now_, p.job, p.rank, scheduler_->fcs_record(process)->cls});
+    if (!scheduler_->measure(process, activity_of(p), now_)) continue;
+    fcs_changes_.push_back({now_, p.job, p.rank, scheduler_->fcs_record(process)->cls});
+    p.spins = scheduler_->process_always_spins(process);
   }
 }
 

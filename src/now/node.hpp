@@ -204,6 +204,7 @@ class alignas(64) Node {
     bool reply_received = false;
     bool prefetches = false;  // wait.prefetch with a NEWS pattern: it wakes its reads' partners
     bool daemon = false;    // the workstation's noise daemon (section 8.2): it computes its work, then blocks
+    bool spins = false;     // its scheduler keeps it spinning, process by process (FCS's CS class)
     std::int64_t step = 0;  // 0..reads-1: chunk then read; reads: residual then barrier
     Nanos compute_left = 0;
     Nanos since = 0;
@@ -255,11 +256,9 @@ class alignas(64) Node {
   void set_category(Process& p, Category category);
   void change_category(Process& p, Category category);
   void on_cpu_timer();
-  // Whether process p spins without end at its waits (gang; FCS's CS processes).
-  bool spins_always(const Process& p) const {
-    return always_spin_ ||
-           (spin_by_process_ && scheduler_->process_always_spins(static_cast<int>(&p - processes_.data())));
-  }
+  // Whether process p spins without end at its waits (gang; FCS's CS processes, whose class the node
+  // keeps in p.spins: it changes only when measure_processes says so).
+  bool spins_always(const Process& p) const { return always_spin_ || (spin_by_process_ && p.spins); }
   sched::ProcessActivity activity_of(const Process& p) const;
   void measure_processes();
   void run_cpu();

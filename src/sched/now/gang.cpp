@@ -186,7 +186,11 @@ void Gang::admit(ProcessId process, JobId job, ProcessShare, SimTime now) {
   processes_.emplace(process, Process{job, State::Ready});
   ready_.push_back(process);
   if (job == kSystemJob) ++ready_system_;
-  if (matrix_->flexible()) measured_.emplace(process, Measured{});  // every process starts CS
+  if (matrix_->flexible()) {  // every process starts CS
+    if (process >= static_cast<ProcessId>(measured_.size()))
+      measured_.resize(static_cast<std::size_t>(process) + 1);
+    measured_[static_cast<std::size_t>(process)].admitted = true;
+  }
 }
 
 void Gang::wake(ProcessId process, SimTime now) {
@@ -275,9 +279,15 @@ std::optional<SimTime> Gang::next_tick() const {
   return matrix_->slot_end(latest_time_);
 }
 
+const Gang::Measured* Gang::measured(ProcessId process) const {
+  if (process < 0 || process >= static_cast<ProcessId>(measured_.size())) return nullptr;
+  const Measured& m = measured_[static_cast<std::size_t>(process)];
+  return m.admitted ? &m : nullptr;
+}
+
 FcsClass Gang::class_of(ProcessId process) const {
-  auto it = measured_.find(process);
-  return it == measured_.end() ? FcsClass::CS : it->second.record.cls;
+  const Measured* m = measured(process);
+  return m ? m->record.cls : FcsClass::CS;
 }
 
 std::deque<ProcessId>::const_iterator Gang::ready_flexible(SimTime now) const {
@@ -304,10 +314,8 @@ bool Gang::flexible_preempts(ProcessId running, SimTime now) const {
 }
 
 bool Gang::measure(ProcessId process, const ProcessActivity& so_far, SimTime now) {
-  auto it = measured_.find(process);
-  if (it == measured_.end())
-    throw std::logic_error(fmt::format("gang: unknown process {} measured", process));
-  Measured& m = it->second;
+  if (!measured(process)) throw std::logic_error(fmt::format("gang: unknown process {} measured", process));
+  Measured& m = measured_[static_cast<std::size_t>(process)];
   const ProcessActivity slot{so_far.compute - m.last.compute, so_far.waiting - m.last.waiting,
                              so_far.waits - m.last.waits};
   m.last = so_far;
@@ -315,7 +323,11 @@ bool Gang::measure(ProcessId process, const ProcessActivity& so_far, SimTime now
   // filler in other rows' slots says nothing of how it runs coscheduled.
   const std::int64_t ended = matrix_->slot_at(now) - 1;
   if (ended < 0 || matrix_->row_for_slot(ended) != matrix_->row_of(find(process).job)) return false;
-  const FcsClass next = matrix_->classify(slot, m.record.cls);
+  // Judged on its own slots with a memory (docs/models/now-streams.md 3.6): a slot's cut through a steady
+  // process's waits (9 or 10 of them in 10 ms) alone would flip a process near a threshold at every slot.
+  m.window = {slot.compute + m.window.compute / 2, slot.waiting + m.window.waiting / 2,
+              slot.waits + m.window.waits / 2};
+  const FcsClass next = matrix_->classify(m.window, m.record.cls);
   if (next == m.record.cls) return false;
   m.record.cls = next;
   ++m.record.reclassifications;
@@ -327,9 +339,9 @@ bool Gang::process_always_spins(ProcessId process) const {
 }
 
 std::optional<FcsRecord> Gang::fcs_record(ProcessId process) const {
-  auto it = measured_.find(process);
-  if (it == measured_.end()) return std::nullopt;
-  return it->second.record;
+  const Measured* m = measured(process);
+  if (!m) return std::nullopt;
+  return m->record;
 }
 
 namespace {

@@ -156,13 +156,16 @@ class Gang final : public LocalScheduler {
 
   std::shared_ptr<GangMatrix> matrix_;
   std::map<ProcessId, Process> processes_;
-  // Flexible coscheduling, by process (kept after it finishes, for the record): its activity at the last
-  // tick, and its class.
+  // Flexible coscheduling, by process id (a workstation numbers its processes 0, 1, ...; kept after a
+  // process finishes, for the record): whether it was admitted, its activity at the last tick, its class.
   struct Measured {
+    bool admitted = false;
     ProcessActivity last;
+    ProcessActivity window;  // its own slots, each earlier one weighing half as much as the next
     FcsRecord record;
   };
-  std::map<ProcessId, Measured> measured_;
+  const Measured* measured(ProcessId process) const;
+  std::vector<Measured> measured_;
   std::deque<ProcessId> ready_;
   int ready_system_ = 0;  // ready processes of kSystemJob (noise daemons): ready_owner looks for them first
   SimTime latest_time_ = 0;  // next_tick() takes no time: the latest one seen stands in for now
