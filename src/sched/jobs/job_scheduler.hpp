@@ -9,7 +9,9 @@
 // workstation, each job alone on its workstations); gang (an Ousterhout matrix of `mpl` rows: the job's
 // processes share each workstation with the other rows' jobs, one row owning all workstations per global
 // slot); time-share (up to `mpl` processes per workstation, the local schedulers and the jobs' waiting
-// algorithms doing the rest: implicit coscheduling).
+// algorithms doing the rest: implicit coscheduling); fcs (gang's matrix, its workstations classing their
+// processes and filling idle slots: flexible coscheduling); slurm-gang (Slurm's time slicer, which suspends
+// and resumes whole jobs: take_signals, next_wakeup).
 
 #include <fmt/format.h>
 
