@@ -93,8 +93,7 @@ std::vector<int> Stream::decide(Nanos now) {
     for (std::size_t rank = 0; rank < start.workstations.size(); ++rank) {
       const int w = start.workstations[rank];
       ++load_[by_rows() ? start.row : 0][w];
-      queue_event(w, {at, job, static_cast<int>(rank)});
-      if (std::find(touched.begin(), touched.end(), w) == touched.end()) touched.push_back(w);
+      queue_event(w, {at, job, static_cast<int>(rank)}, touched);
     }
   }
   carry_out_signals(now, at, touched);
@@ -112,13 +111,13 @@ void Stream::carry_out_signals(Nanos now, Nanos at, std::vector<int>& touched) {
     XBT_DEBUG("t=%ss job %s (%d): %s at t=%ss", seconds(now).c_str(), name(signal.job).c_str(), signal.job,
               signal.run ? "resumed" : "suspended", seconds(effective).c_str());
     for (int w : (*layouts_)[signal.job].workstation_of) {
-      queue_event(w, {effective, signal.job, ProcessStart::kSignal});
-      if (std::find(touched.begin(), touched.end(), w) == touched.end()) touched.push_back(w);
+      queue_event(w, {effective, signal.job, ProcessStart::kSignal}, touched);
     }
   }
 }
 
-void Stream::queue_event(int w, ProcessStart event) {
+void Stream::queue_event(int w, ProcessStart event, std::vector<int>& touched) {
+  if (std::find(touched.begin(), touched.end(), w) == touched.end()) touched.push_back(w);
   auto& pending = pending_[w];
   auto after = std::upper_bound(pending.begin(), pending.end(), event.at,
                                 [](Nanos at, const ProcessStart& queued) { return at < queued.at; });

@@ -84,8 +84,9 @@ class Stream {
  private:
   void check_start(const sched::JobStart& start) const;
   bool by_rows() const { return matrix_ && matrix_->by_rows(); }
-  // Queues an event for workstation w, in time order (a resumption's cost may place it after later ones).
-  void queue_event(int w, ProcessStart event);
+  // Queues an event for workstation w, in time order (a resumption's cost may place it after later ones),
+  // and adds w to `touched` (the workstations given events by one decision) unless it is there.
+  void queue_event(int w, ProcessStart event, std::vector<int>& touched);
   // The suspensions and resumptions the job scheduler decided at `now`, reaching the workstations at `at`.
   void carry_out_signals(Nanos now, Nanos at, std::vector<int>& touched);
   // The decision lines of cosched_now_jobs: a job's name, a time, a start.

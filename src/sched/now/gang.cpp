@@ -237,10 +237,7 @@ std::deque<ProcessId>::const_iterator Gang::ready_owner(SimTime now) const {
     return std::find_if(ready_.begin(), ready_.end(),
                         [&](ProcessId id) { return matrix_->active(find(id).job, now); });
   if (matrix_->by_rows()) {
-    const auto row = matrix_->row_for_slot(matrix_->slot_at(now));
-    if (!row) return ready_.end();
-    return std::find_if(ready_.begin(), ready_.end(),
-                        [&](ProcessId id) { return matrix_->row_of(find(id).job) == row; });
+    return ready_in_row(matrix_->row_for_slot(matrix_->slot_at(now)));
   }
   auto owner = matrix_->job_for_slot(matrix_->slot_at(now));
   if (!owner) return ready_.end();
@@ -290,13 +287,15 @@ FcsClass Gang::class_of(ProcessId process) const {
   return m ? m->record.cls : FcsClass::CS;
 }
 
+std::deque<ProcessId>::const_iterator Gang::ready_in_row(std::optional<int> row) const {
+  if (!row) return ready_.end();
+  return std::find_if(ready_.begin(), ready_.end(),
+                      [&](ProcessId id) { return matrix_->row_of(find(id).job) == row; });
+}
+
 std::deque<ProcessId>::const_iterator Gang::ready_flexible(SimTime now) const {
-  const auto row = matrix_->row_for_slot(matrix_->slot_at(now));
-  if (row) {
-    auto owner = std::find_if(ready_.begin(), ready_.end(),
-                              [&](ProcessId id) { return matrix_->row_of(find(id).job) == row; });
-    if (owner != ready_.end()) return owner;
-  }
+  auto owner = ready_in_row(matrix_->row_for_slot(matrix_->slot_at(now)));
+  if (owner != ready_.end()) return owner;
   // A filler: the first ready process classed F or DC, whatever its row, in the order they became ready.
   return std::find_if(ready_.begin(), ready_.end(),
                       [&](ProcessId id) { return class_of(id) != FcsClass::CS; });
@@ -306,9 +305,7 @@ bool Gang::flexible_preempts(ProcessId running, SimTime now) const {
   const auto row = matrix_->row_for_slot(matrix_->slot_at(now));
   if (row && matrix_->row_of(find(running).job) == row) return false;  // its own slot
   // The slot's row has a ready process here: it takes the CPU from a filler or from another row's process.
-  if (row && std::any_of(ready_.begin(), ready_.end(),
-                         [&](ProcessId id) { return matrix_->row_of(find(id).job) == row; }))
-    return true;
+  if (ready_in_row(row) != ready_.end()) return true;
   // Otherwise a filler goes on; a CS process runs in its own slots only.
   return class_of(running) == FcsClass::CS;
 }

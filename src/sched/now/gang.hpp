@@ -148,6 +148,8 @@ class Gang final : public LocalScheduler {
   // The first ready process of the job (closed matrix) or row (open workload) owning the slot at `now`, in
   // the order they became ready.
   std::deque<ProcessId>::const_iterator ready_owner(SimTime now) const;
+  // The first ready process of `row`'s jobs (none for no row), in the order they became ready.
+  std::deque<ProcessId>::const_iterator ready_in_row(std::optional<int> row) const;
 
   // Flexible coscheduling: the first ready process of the slot's row, else the first ready F or DC one.
   std::deque<ProcessId>::const_iterator ready_flexible(SimTime now) const;

@@ -159,6 +159,15 @@ GangMatrix::Flexible thresholds() {
   return {1 * kMs, 0.5};
 }
 
+// A flexible matrix of two rows: job 1 in row 0, job 2 in row 1, both from time 0.
+std::shared_ptr<GangMatrix> flexible_two_rows() {
+  auto matrix = std::make_shared<GangMatrix>(kSlot, GangMatrix::Rows{2});
+  matrix->set_flexible(thresholds());
+  matrix->enter_row(1, 0, 0);
+  matrix->enter_row(2, 1, 0);
+  return matrix;
+}
+
 TEST(Gang, FlexibleClassesByGranularityThenWaiting) {
   GangMatrix matrix(kSlot, GangMatrix::Rows{2});
   matrix.set_flexible(thresholds());
@@ -175,11 +184,7 @@ TEST(Gang, FlexibleClassesByGranularityThenWaiting) {
 }
 
 TEST(Gang, FlexibleFillsAnIdleSlotWithFAndDcProcessesOnly) {
-  auto matrix = std::make_shared<GangMatrix>(kSlot, GangMatrix::Rows{2});
-  matrix->set_flexible(thresholds());
-  matrix->enter_row(1, 0, 0);
-  matrix->enter_row(2, 1, 0);
-  Gang gang(matrix);
+  Gang gang(flexible_two_rows());
   EXPECT_FALSE(gang.processes_always_spin());
   EXPECT_TRUE(gang.measures());
   gang.admit(0, 1, 1, 0);
@@ -222,11 +227,7 @@ TEST(Gang, FlexibleFillsAnIdleSlotWithFAndDcProcessesOnly) {
 }
 
 TEST(Gang, FlexibleCsProcessLeavesAnotherRowsSlotEvenWithNothingToReplaceIt) {
-  auto matrix = std::make_shared<GangMatrix>(kSlot, GangMatrix::Rows{2});
-  matrix->set_flexible(thresholds());
-  matrix->enter_row(1, 0, 0);
-  matrix->enter_row(2, 1, 0);
-  Gang gang(matrix);
+  Gang gang(flexible_two_rows());
   gang.admit(0, 1, 1, 0);  // row 1's job 2 has no process on this workstation
   ASSERT_EQ(gang.pick_next(0), 0) << "slot 0: row 0's job 1";
   EXPECT_FALSE(gang.should_preempt(0, 5 * kMs, 5 * kMs)) << "its own slot";
