@@ -228,10 +228,16 @@ std::optional<Nanos> Node::next_timer() const {
 }
 
 std::optional<Nanos> Node::next_send_bound() const {
-  if (cpu_state_ == CpuState::Running && op_ == Op::Send) return op_end_;
-  auto next = next_timer();
-  if (!next) return std::nullopt;
-  return *next + params_.overhead;
+  // Held messages leave at their time; nothing else sends before a send's end, or a timer plus a send.
+  std::optional<Nanos> bound;
+  if (cpu_state_ == CpuState::Running && op_ == Op::Send) {
+    bound = op_end_;
+  } else if (auto next = next_timer()) {
+    bound = *next + params_.overhead;
+  }
+  const Nanos release = release_time();
+  if (release >= 0 && (!bound || release < *bound)) bound = release;
+  return bound;
 }
 
 void Node::advance_quietly(Nanos limit) {
@@ -242,12 +248,21 @@ template <bool kQuietly>
 bool Node::process_timers(Nanos limit) {
   // A workstation whose processes have all finished has nothing left to do: its scheduler's later ticks
   // are not events, whatever engine drives it and however far ahead.
-  while (unfinished_ > 0) {
+  while (unfinished_ > 0 || !held_.empty()) {
+    if (unfinished_ == 0) {  // the processes are done; only their last messages are still to leave
+      if (release_time() > limit) return true;
+      if (kQuietly) return false;
+      now_ = release_time();
+      ++events_;
+      release_held();
+      continue;
+    }
     // (None, -1, compares as the largest unsigned value: one comparison.)
     const bool cpu_due = static_cast<std::uint64_t>(cpu_timer_) <= static_cast<std::uint64_t>(limit);
-    // Scheduler ticks, keep-alive timers, detours and daemon events, when the node has any (most have none):
-    // the earliest first, and at one instant the tick, the CPU's timer (the work that ends as a detour
-    // begins is done), a keep-alive (it sends nothing by itself), a detour, a daemon's event.
+    // Scheduler ticks, keep-alive timers, detours, daemon events and held messages leaving, when the node has
+    // any (most have none): the earliest first, and at one instant the tick, the CPU's timer (the work that
+    // ends as a detour begins is done), a keep-alive (it sends nothing by itself), a detour, a daemon's
+    // event, held messages leaving (which changes nothing on the node: quietly, it stops before them).
     if (!only_cpu_timer()) {
       static constexpr Nanos kNone = std::numeric_limits<Nanos>::max();
       const auto due = [limit](Nanos at) { return at >= 0 && at <= limit ? at : kNone; };
@@ -255,7 +270,8 @@ bool Node::process_timers(Nanos limit) {
       const Nanos keepalive = due(keepalive_timer_);
       const Nanos detour = due(detour_.start);
       const Nanos daemon = due(daemon_event_.start);
-      const Nanos first = std::min({tick, cpu_due ? cpu_timer_ : kNone, keepalive, detour, daemon});
+      const Nanos release = due(release_time());
+      const Nanos first = std::min({tick, cpu_due ? cpu_timer_ : kNone, keepalive, detour, daemon, release});
       if (first == kNone) return true;
       if (tick == first) {
         now_ = tick;
@@ -266,14 +282,17 @@ bool Node::process_timers(Nanos limit) {
         continue;
       }
       if (!cpu_due || cpu_timer_ != first) {
+        if (kQuietly && keepalive != first && detour != first && daemon != first) return false;
         now_ = first;
         ++events_;
         if (keepalive == first) {
           on_keepalive_timer();
         } else if (detour == first) {
           begin_detour();
-        } else {
+        } else if (daemon == first) {
           daemon_event();
+        } else {
+          release_held();
         }
         continue;
       }
@@ -289,6 +308,24 @@ bool Node::process_timers(Nanos limit) {
 }
 template bool Node::process_timers<false>(Nanos limit);
 template bool Node::process_timers<true>(Nanos limit);
+
+// Buffered coscheduling (docs/models/now-streams.md section 3.7, Petrini & Feng 2000): a message is
+// buffered as its send ends, and leaves after the strobe that ends the strobe interval it was sent in, once
+// the strobe's total exchange is done. A send ending on a strobe belongs to the interval it opens.
+void Node::hold(const Envelope& sent) {
+  const Nanos strobe = (now_ / params_.strobe + 1) * params_.strobe;
+  held_.push_back(sent);
+  held_.back().leaves = strobe + params_.exchange;
+  update_only_cpu_timer();
+}
+
+void Node::release_held() {
+  while (!held_.empty() && held_.front().leaves <= now_) {
+    outbox_->push_back(held_.front());
+    held_.pop_front();
+  }
+  update_only_cpu_timer();
+}
 
 void Node::add_time(TimeBreakdown& time, Category category, Nanos elapsed) {
   // The field of each category, indexed by Category (a table: this runs at every change of state).
@@ -724,6 +761,10 @@ Nanos Node::daemon_ran() const {
         auto& sent = outbox_->back();
         sent.message.trace_id = static_cast<std::int32_t>(params_.messages->sent(
             params_.workstation, sent.workstation, static_cast<int>(sent.message.kind), now_));
+      }
+      if (params_.strobe > 0) [[unlikely]] {
+        hold(outbox_->back());
+        outbox_->pop_back();
       }
       p.to_send.pop_front();
       ++messages_sent_;

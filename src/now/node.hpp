@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -74,6 +75,11 @@ struct NodeParams {
   const std::vector<workload::NoiseSource>* noise = nullptr;
   // The layout of the workstation's noise daemon (section 8.2), when a source has as: daemon.
   const JobLayout* daemon = nullptr;
+  // Buffered coscheduling (docs/models/now-streams.md section 3.7): strobes every `strobe` from time 0;
+  // each message whose send ends leaves at the first strobe after, plus `exchange`. 0: messages leave as
+  // their sends end.
+  Nanos strobe = 0;
+  Nanos exchange = 0;
 };
 
 class alignas(64) Node {
@@ -111,12 +117,15 @@ class alignas(64) Node {
   std::optional<Nanos> next_timer() const;
   // The same, -1 for none (cheaper in an engine's inner loop).
   Nanos next_timer_time() const {
-    if (only_cpu_timer()) return cpu_timer_;  // most nodes, most of the time
+    if (only_cpu_timer()) return cpu_timer_;      // most nodes, most of the time
+    if (unfinished_ == 0) return release_time();  // its processes are done: only held messages are left
     const Nanos tick = tick_time();
     Nanos next = cpu_timer_ < 0 ? tick : (tick >= 0 && tick < cpu_timer_ ? tick : cpu_timer_);
     if (keepalive_timer_ >= 0 && (next < 0 || keepalive_timer_ < next)) next = keepalive_timer_;
     if (detour_.start >= 0 && (next < 0 || detour_.start < next)) next = detour_.start;
     if (daemon_event_.start >= 0 && (next < 0 || daemon_event_.start < next)) next = daemon_event_.start;
+    const Nanos release = release_time();
+    if (release >= 0 && (next < 0 || release < next)) next = release;
     return next;
   }
   // A lower bound of when the node next puts a message on the network if no message arrives before:
@@ -128,7 +137,8 @@ class alignas(64) Node {
   // Puts the node's messages in `outbox` (which must outlive the node's sends) rather than its own; an
   // engine that empties it after each node's turn may give all its nodes one (it then stays in cache).
   void share_outbox(std::vector<Envelope>* outbox) { outbox_ = outbox; }
-  bool finished() const { return unfinished_ == 0; }
+  // Every process has finished and every message it sent has left.
+  bool finished() const { return unfinished_ == 0 && held_.empty(); }
 
   // Results.
   struct ProcessReport {
@@ -290,8 +300,14 @@ class alignas(64) Node {
   void on_keepalive_timer();
   void update_keepalive_timer();
   void update_only_cpu_timer() {
-    only_cpu_timer_ = !ticks_ && keepalive_timer_ < 0 && detour_.start < 0 && daemon_event_.start < 0;
+    only_cpu_timer_ =
+        !ticks_ && keepalive_timer_ < 0 && detour_.start < 0 && daemon_event_.start < 0 && held_.empty();
   }
+  // Buffered coscheduling (section 3.7): when the held messages next leave, -1 for none; a message whose send
+  // just ended is held; the held messages due at now_ leave.
+  Nanos release_time() const { return held_.empty() ? -1 : held_.front().leaves; }
+  void hold(const Envelope& sent);
+  void release_held();
   // A detour takes the CPU (section 8): the operation in progress waits for its end.
   void begin_detour();
   // A daemon event (section 8.2): work for the daemon, which is admitted or woken.
@@ -363,6 +379,9 @@ class alignas(64) Node {
   int last_process_ = -1;  // the process that ran just before, when no gap followed
   sched::LeaveReason pending_reason_ = sched::LeaveReason::Preempted;
   std::vector<Envelope> own_outbox_;
+  // Buffered coscheduling: the messages sent and not yet left, each with the time it leaves, in the order
+  // sent (and so of leaving).
+  std::deque<Envelope> held_;
   // Noise (section 8): the workstation's detours, the next one (start -1: none), and what they took.
   std::unique_ptr<workload::NoiseStream> noise_;
   workload::Detour detour_{-1, 0};

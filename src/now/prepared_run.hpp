@@ -14,6 +14,7 @@
 #include "now/node.hpp"
 #include "now/stream.hpp"
 #include "platform/now_platform.hpp"
+#include "sched/jobs/job_scheduler.hpp"
 #include "sched/now/gang.hpp"
 
 namespace cosched::now {
@@ -29,6 +30,8 @@ struct PreparedRun {
   std::unique_ptr<JobLayout> daemon;
   std::unique_ptr<JobTracker> tracker;
   std::shared_ptr<sched::GangMatrix> gang;  // under gang scheduling only
+  // Buffered coscheduling's strobes (job_scheduler.policy buffered); interval 0: none.
+  sched::MessageStrobe strobe;
   // An open workload's stream and job scheduler (docs/models/now-streams.md section 5); null for a closed
   // workload. Its jobs are `jobs`, their workstations filled in as they start.
   std::unique_ptr<Stream> stream;

@@ -193,7 +193,9 @@ void add_nodes(PreparedRun& run, const config::Scenario& scenario, const sched::
                       now_config.output.records_timeline(),
                       run.messages.get(),
                       &now_config.noise,
-                      run.daemon.get()};
+                      run.daemon.get(),
+                      run.strobe.interval,
+                      run.strobe.exchange};
     run.nodes.push_back(std::make_unique<Node>(params, policy.make(*now_config.scheduler.params, run.gang),
                                                &run.jobs, run.tracker.get()));
   }
@@ -218,6 +220,7 @@ void prepare_stream(PreparedRun& run, const config::Scenario& scenario) {
                                                    sched::GangMatrix::Rows{now_config.mpl()});
   if (entry.suspends) run.gang = std::make_shared<sched::GangMatrix>(sched::GangMatrix::Suspensions{});
   if (entry.configure_matrix) entry.configure_matrix(*js_config.params, *run.gang);
+  if (entry.strobe) run.strobe = entry.strobe(*js_config.params, now_config.scheduler_params().quantum());
   // Section 5.3: the finish message to the coordinator (o + L + o) and the start message (L + o).
   const Nanos latency = run.platform.min_latency;
   const StreamTiming timing{latency + 2 * now_config.overhead, latency + now_config.overhead};

@@ -118,6 +118,11 @@ const PolicyCase kPolicies[] = {
      {"job_scheduler={policy: fcs, mpl: 2}",
       "scheduler={policy: gang, quantum: 10ms, context_switch: 100us}"},
      2},
+    {"buffered",
+     "buffered",
+     {"job_scheduler={policy: buffered, mpl: 2, strobe: 2ms, exchange: 20us}",
+      "scheduler={policy: gang, quantum: 10ms, context_switch: 100us}"},
+     2},
     {"slurm_gang",
      "slurm-gang",
      {"job_scheduler={policy: slurm-gang, time_slice: 300ms, oversubscribe: 2}",
@@ -227,6 +232,33 @@ TEST_P(NowStreamPolicy, BothEnginesGiveTheSameConsistentRecords) {
   EXPECT_EQ(sequential["resolved"]["job_scheduler"]["policy"], policy.policy);
   EXPECT_EQ(sequential["resolved"]["workload"]["stream"]["arrival_scale"], 0.01)
       << "expected resolved to record the arrival scale as applied";
+}
+
+// Buffered coscheduling holds every message until a strobe (docs/models/now-streams.md section 3.7). With
+// one row each job has its workstations to itself under gang and under buffered alike, so that only its
+// messages' waits tell the runs apart: job 5, of one process, sends none and runs as long; every other job
+// takes longer, its reads waiting for the 1 ms strobes.
+TEST(NowStream, BufferedCoschedulingHoldsEveryMessageUntilAStrobe) {
+  Sandbox box;
+  const auto run = [&](const std::string& job_scheduler, const char* dir) {
+    run_summary(box,
+                {(kStreams / "fcfs-small.yaml").string(), "--set", "job_scheduler=" + job_scheduler, "--set",
+                 "scheduler={policy: gang, quantum: 10ms, context_switch: 100us}"},
+                dir);
+    return read_jobs(box.work() / dir / "jobs.csv");
+  };
+  const auto gang = run("{policy: gang, mpl: 2}", "gang");
+  const auto buffered = run("{policy: buffered, mpl: 2, strobe: 1ms}", "buffered");
+  ASSERT_EQ(gang.size(), 8u);
+  ASSERT_EQ(buffered.size(), 8u);
+  for (std::size_t j = 0; j < gang.size(); ++j) {
+    const auto ran = [](const auto& job) { return number(job, "end") - number(job, "start"); };
+    if (number(gang[j], "processors") == 1) {
+      EXPECT_NEAR(ran(buffered[j]), ran(gang[j]), 1e-9) << "job " << j + 1 << " sends no message";
+    } else {
+      EXPECT_GT(ran(buffered[j]), ran(gang[j]) + 0.01) << "job " << j + 1 << "'s reads wait for the strobes";
+    }
+  }
 }
 
 // Flexible coscheduling classes each process by what it does (docs/models/now-streams.md section 3.6):
@@ -400,6 +432,15 @@ const BadStreamCase kBadStreamCases[] = {
     {"job-scheduler-without-stream.yaml", "13:16: job_scheduler: ", "open workload only"},
     {"job-scheduler-unknown.yaml", "13:25: job_scheduler.policy: ", "got \"sjf\""},
     {"mpl-on-fcfs.yaml", "13:36: job_scheduler.mpl: ", "got \"2\""},
+    {"buffered-exchange-negative.yaml", "13:53: job_scheduler.exchange: ", "got \"-5us\""},
+    {"buffered-exchange-past-the-strobe.yaml", "13:66: job_scheduler.exchange: ",
+     "shorter than strobe (0.001 s; each total exchange ends before the next"},
+    {"buffered-key-misspelt.yaml", "13:43: job_scheduler.strobbe: ", "did you mean 'strobe'?"},
+    {"buffered-mpl-too-many.yaml",
+     "13:40: job_scheduler.mpl: ", "from 1 to 16 for policy buffered, got \"17\""},
+    {"buffered-strobe-zero.yaml", "13:51: job_scheduler.strobe: ", "positive duration"},
+    {"buffered-time-slice.yaml", "13:55: job_scheduler.time_slice: ", "applies to policy slurm-gang only"},
+    {"buffered-without-gang.yaml", "10:11: scheduler.policy: ", "buffered needs scheduler.policy gang"},
     {"fcs-blocking-not-a-number.yaml", "13:48: job_scheduler.blocking: ", "expected a number, got \"half\""},
     {"fcs-blocking-one.yaml", "13:48: job_scheduler.blocking: ", "between 0 and 1, exclusive, got \"1\""},
     {"fcs-granularity-zero.yaml", "13:51: job_scheduler.granularity: ", "positive duration"},
@@ -409,7 +450,7 @@ const BadStreamCase kBadStreamCases[] = {
     {"fcs-without-gang.yaml", "10:11: scheduler.policy: ", "fcs needs scheduler.policy gang"},
     {"slurm-gang-key-misspelt.yaml", "12:37: job_scheduler.time_slise: ", "did you mean 'time_slice'?"},
     {"slurm-gang-mpl.yaml",
-     "12:42: job_scheduler.mpl: ", "applies to policies fcfs, easy, gang, time-share and fcs only"},
+     "12:42: job_scheduler.mpl: ", "applies to policies fcfs, easy, gang, time-share, fcs and buffered only"},
     {"slurm-gang-oversubscribe-too-many.yaml",
      "12:52: job_scheduler.oversubscribe: ", "from 1 to 16, got \"17\""},
     {"slurm-gang-suspend-resume-negative.yaml", "12:53: job_scheduler.suspend_resume: ", "got \"-1ms\""},

@@ -78,6 +78,7 @@ now_cases=(
   "stream-time-share|$streams/time-share-small.yaml|4|"
   "stream-slurm-gang|$streams/slurm-gang-small.yaml|5|job_scheduler.suspend_resume=1ms"
   "stream-fcs|$streams/fcs-small.yaml|6|"
+  "stream-buffered|$streams/buffered-small.yaml|7|"
 )
 
 # SMP runs: round robin, linux24, partitioned. name | scenario | seed | --set overrides (separated by ';')

@@ -10,7 +10,8 @@
 // processes share each workstation with the other rows' jobs, one row owning all workstations per global
 // slot); time-share (up to `mpl` processes per workstation, the local schedulers and the jobs' waiting
 // algorithms doing the rest: implicit coscheduling); fcs (gang's matrix, its workstations classing their
-// processes and filling idle slots: flexible coscheduling); slurm-gang (Slurm's time slicer, which suspends
+// processes and filling idle slots: flexible coscheduling); buffered (gang's matrix, every message held until
+// the next global strobe: buffered coscheduling, strobe); slurm-gang (Slurm's time slicer, which suspends
 // and resumes whole jobs: take_signals, next_wakeup).
 
 #include <fmt/format.h>
@@ -69,6 +70,13 @@ class JobScheduler {
   virtual std::optional<SimTime> next_wakeup() const { return std::nullopt; }
 };
 
+// Buffered coscheduling's strobes (docs/models/now-streams.md section 3.7): a global strobe every `interval`
+// from time 0, and each message leaving `exchange` after the first strobe that follows the end of its send.
+struct MessageStrobe {
+  SimTime interval = 0;
+  SimTime exchange = 0;
+};
+
 // A job scheduler as its registry lists it (sched/jobs/job_scheduler_registry.hpp); each policy declares its
 // own beside its code: what every policy declares (its parameters derive from config::JobSchedulerParams),
 // and the family's traits and factory.
@@ -85,6 +93,9 @@ struct JobSchedulerEntry {
   // Sets what the policy adds to the workstations' gang matrix (fcs: its classification thresholds); null:
   // nothing.
   void (*configure_matrix)(const config::PolicyParams& params, GangMatrix& matrix) = nullptr;
+  // The strobes its workstations buffer their messages to, given the gang slot (buffered); null: none, each
+  // message leaves as its send ends.
+  MessageStrobe (*strobe)(const config::PolicyParams& params, SimTime slot) = nullptr;
   // The local scheduler it needs (gang_rows, suspends): gang.
   bool needs_gang() const { return gang_rows || suspends; }
 };

@@ -1,5 +1,6 @@
 #include "sched/jobs/job_scheduler_registry.hpp"
 
+#include "sched/jobs/buffered.hpp"
 #include "sched/jobs/easy.hpp"
 #include "sched/jobs/fcfs.hpp"
 #include "sched/jobs/fcs.hpp"
@@ -11,7 +12,7 @@ namespace cosched::sched {
 namespace {
 
 const JobSchedulerEntry* const kEntries[] = {
-    &kFcfsEntry, &kEasyEntry, &kGangJobEntry, &kTimeShareEntry, &kSlurmGangEntry, &kFcsEntry,
+    &kFcfsEntry, &kEasyEntry, &kGangJobEntry, &kTimeShareEntry, &kSlurmGangEntry, &kFcsEntry, &kBufferedEntry,
 };
 
 }  // namespace

@@ -252,6 +252,66 @@ TEST(NowNode, AMessageFindsItsJobsProcessAmongFewOrManyJobs) {
 
 // A process's message queue: first in, first out, a reply pushed at the front goes first, and it keeps
 // its order when it outgrows its inline slots and when it is moved (as a Process is, into its node).
+// Buffered coscheduling (docs/models/now-streams.md section 3.7): strobes every 1 ms, a 50us exchange.
+std::unique_ptr<Node> buffered_node(Fixture& f) {
+  NodeParams params{0, 2 * kUs, 100 * kUs, 1};
+  params.strobe = 1 * kMs;
+  params.exchange = 50 * kUs;
+  return std::make_unique<Node>(params, std::make_unique<sched::Stride>(10 * kMs, true), &f.jobs, &f.tracker);
+}
+
+TEST(NowNode, BufferedMessagesLeaveAtTheExchangeAfterTheNextStrobe) {
+  // Rank 0 computes 5 ms from 100us. The reply to a request arriving at 500us ends its send at 504us, as
+  // without strobes, but is held until the 1 ms strobe's exchange ends: it leaves at 1.05 ms. A reply whose
+  // send ends on the 2 ms strobe was sent in the interval it opens: it leaves at 3.05 ms.
+  Fixture f({compute_only_job("A", 2, 5 * kMs, pairwise())});
+  f.node = buffered_node(f);
+  f.node->add_process(0, 0);
+  f.node->start();
+  f.node->advance(500 * kUs);
+  f.node->deliver(500 * kUs, request(0, 1, 0));
+  f.node->advance(504 * kUs);
+  EXPECT_TRUE(f.node->outbox().empty()) << "the reply is held";
+  EXPECT_EQ(f.node->next_send_bound(), 1050 * kUs) << "it leaves before the computation's next event";
+  f.node->advance_quietly(2 * kMs);
+  EXPECT_TRUE(f.node->outbox().empty()) << "running ahead quietly stops before a held message leaves";
+  f.node->advance(1049 * kUs);
+  EXPECT_TRUE(f.node->outbox().empty());
+  f.node->advance(1050 * kUs);
+  ASSERT_EQ(f.node->outbox().size(), 1u) << "the reply leaves at 1.05 ms";
+  EXPECT_EQ(f.node->outbox()[0].leaves, 1050 * kUs);
+  EXPECT_EQ(f.node->outbox()[0].message.kind, Message::Kind::ReadReply);
+  f.node->outbox().clear();
+  f.node->advance(1996 * kUs);
+  f.node->deliver(1996 * kUs, request(0, 1, 0));
+  f.node->advance(3049 * kUs);
+  EXPECT_TRUE(f.node->outbox().empty()) << "sent at 2 ms, on the strobe: held to the next one";
+  f.node->advance(3050 * kUs);
+  ASSERT_EQ(f.node->outbox().size(), 1u);
+  EXPECT_EQ(f.node->outbox()[0].leaves, 3050 * kUs);
+}
+
+TEST(NowNode, BufferedWorkstationStaysUntilItsLastMessagesLeave) {
+  // The root of a 2-process job computes 1 ms (to 1.1 ms) and blocks at the barrier. Rank 1's arrival
+  // comes at 2 ms: the root is switched in (to 2.1 ms), handles it (o), sends the notice (o, to 2.104 ms)
+  // and passes the last barrier. Its process is done, but the workstation is not: the notice leaves at
+  // 3.05 ms.
+  Fixture f({compute_only_job("A", 2, 1 * kMs, std::make_shared<wait::FixedWait>(wait::FixedWait::block()))});
+  f.node = buffered_node(f);
+  f.node->add_process(0, 0);
+  f.node->start();
+  f.node->advance(2 * kMs);
+  f.node->deliver(2 * kMs, Message{Message::Kind::BarrierArrival, 0, 1, 0, 0});
+  f.node->advance(2104 * kUs);
+  EXPECT_TRUE(f.node->outbox().empty());
+  EXPECT_FALSE(f.node->finished()) << "its notice is still held";
+  EXPECT_EQ(f.node->next_timer(), 3050 * kUs);
+  f.node->advance(3050 * kUs);
+  ASSERT_EQ(f.node->outbox().size(), 1u);
+  EXPECT_EQ(f.node->outbox()[0].message.kind, Message::Kind::BarrierNotice);
+  EXPECT_TRUE(f.node->finished());
+}
+
 TEST(MessageRing, KeepsItsOrderAcrossGrowingAndMoving) {
   MessageRing<int, 4> ring;
   for (int i = 1; i <= 3; ++i) ring.push_back(i);

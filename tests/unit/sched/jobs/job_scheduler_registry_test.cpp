@@ -36,6 +36,14 @@ TEST(JobSchedulerRegistry, EntriesAsDocumented) {
   EXPECT_FALSE(slurm->gang_rows);
   EXPECT_TRUE(slurm->suspends);
   EXPECT_TRUE(slurm->needs_gang());
+  const auto* buffered = registry.find("buffered");
+  ASSERT_NE(buffered, nullptr);
+  EXPECT_TRUE(buffered->gang_rows);
+  ASSERT_NE(buffered->strobe, nullptr);
+  const auto defaults = buffered->spec.defaults();
+  EXPECT_EQ(buffered->strobe(*defaults, 10'000'000).interval, 10'000'000) << "by default, the gang slot";
+  EXPECT_EQ(buffered->strobe(*defaults, 10'000'000).exchange, 0);
+  EXPECT_EQ(registry.at("gang").strobe, nullptr) << "gang's messages leave as their sends end";
   EXPECT_EQ(registry.find("batch"), nullptr);
   // Each job level is a key: mpl (1 only for the dedicated ones), or Slurm's own name for it.
   for (const auto* entry : registry.entries())
@@ -48,7 +56,7 @@ TEST(JobSchedulerRegistry, EntriesAsDocumented) {
   // The factories build the policy named: a gang of 2 rows places two full-width jobs, time-share with
   // mpl 2 as well, fcfs only one.
   for (const auto& [name, expected] : std::vector<std::pair<std::string, std::size_t>>{
-           {"fcfs", 1}, {"easy", 1}, {"gang", 2}, {"time-share", 2}, {"slurm-gang", 2}}) {
+           {"fcfs", 1}, {"easy", 1}, {"gang", 2}, {"time-share", 2}, {"slurm-gang", 2}, {"buffered", 2}}) {
     auto params = registry.at(name).spec.defaults();
     static_cast<config::JobSchedulerParams&>(*params).mpl = 2;
     auto scheduler = registry.at(name).make(*params, 3);
