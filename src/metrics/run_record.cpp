@@ -123,6 +123,10 @@ Json now_job_json(const NowJobRecord& job) {
       out["fcs_class"] = *st->fcs_class;
       out["fcs_reclassifications"] = st->fcs_reclassifications.value_or(0);
     }
+    if (st->paired_slots) {
+      out["cpu_utilization"] = or_null(st->cpu_utilization);
+      out["paired_slots"] = *st->paired_slots;
+    }
   }
   return out;
 }

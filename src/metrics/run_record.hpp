@@ -144,6 +144,10 @@ struct NowStreamJobRecord {
   // Under fcs (now-streams.md 3.6): the class most of its processes ended in, and their class changes.
   std::optional<std::string> fcs_class;
   std::optional<std::int64_t> fcs_reclassifications;
+  // Under paired-gang (now-streams.md 3.8): its CPU utilization as the pairing last saw it (null: never
+  // measured), and the slots its row ran paired while it held it.
+  std::optional<double> cpu_utilization;
+  std::optional<std::int64_t> paired_slots;
 };
 
 // Under fcs: a process's change of class, at the end of one of its slots (classes.csv).

@@ -220,6 +220,14 @@ void prepare_stream(PreparedRun& run, const config::Scenario& scenario) {
                                                    sched::GangMatrix::Rows{now_config.mpl()});
   if (entry.suspends) run.gang = std::make_shared<sched::GangMatrix>(sched::GangMatrix::Suspensions{});
   if (entry.configure_matrix) entry.configure_matrix(*js_config.params, *run.gang);
+  // Paired gang's workstations share each slot's measurements as it ends, and the pairing of a slot uses
+  // those of the slot before the last one: a slot must exceed how far one workstation's events may be
+  // processed ahead of (L) or behind (o) another's (docs/models/now-streams.md 3.8).
+  if (entry.shares_slot_reports && run.gang->quantum() <= run.platform.min_latency + now_config.overhead)
+    throw config::InputError(fmt::format(
+        "{}: scheduler.quantum: expected a gang slot longer than the platform's smallest latency plus the "
+        "overhead ({} ns) under job_scheduler.policy paired-gang, got {} ns",
+        run.scenario_file, run.platform.min_latency + now_config.overhead, run.gang->quantum()));
   if (entry.strobe) run.strobe = entry.strobe(*js_config.params, now_config.scheduler_params().quantum());
   // Section 5.3: the finish message to the coordinator (o + L + o) and the start message (L + o).
   const Nanos latency = run.platform.min_latency;
@@ -512,6 +520,11 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
   if (run.gang && run.gang->by_suspensions())
     for (std::size_t j = 0; j < jobs.size(); ++j)
       out.jobs[j].stream->suspensions = run.stream->suspensions(static_cast<int>(j));
+  if (run.gang && run.gang->paired())
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      out.jobs[j].stream->cpu_utilization = run.gang->utilization(static_cast<sched::JobId>(j));
+      out.jobs[j].stream->paired_slots = run.gang->paired_slots(static_cast<sched::JobId>(j));
+    }
   return out;
 }
 

@@ -309,10 +309,25 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCo
                              entry.gang_rows ? "its slots are scheduler.quantum"
                                              : "its workstations run the jobs it has not suspended",
                              now.scheduler.name));
-      at.error(fmt::format(
-          "scheduler.policy gang needs job_scheduler.policy gang, fcs or slurm-gang in an open workload, "
-          "got \"{}\"",
-          now.job_scheduler->name));
+      std::string gang_policies;  // "gang, slurm-gang, ... or paired-gang"
+      std::vector<std::string_view> names;
+      for (const auto* e : sched::job_schedulers().entries())
+        if (e->needs_gang()) names.push_back(e->spec.name);
+      for (std::size_t n = 0; n < names.size(); ++n)
+        gang_policies += fmt::format("{}{}", n == 0 ? "" : n + 1 == names.size() ? " or " : ", ", names[n]);
+      at.error(
+          fmt::format("scheduler.policy gang needs job_scheduler.policy {} in an open workload, got \"{}\"",
+                      gang_policies, now.job_scheduler->name));
+    }
+    // Paired gang's pairing uses reports a slot old: a slot must exceed the engines' lookahead L plus o
+    // (docs/models/now-streams.md 3.8). A platform file's latencies are checked as the run is prepared.
+    const Nanos slot = now.scheduler_params().quantum();
+    if (entry.shares_slot_reports && now.platform_file.empty() && slot <= now.latency + now.overhead) {
+      const auto quantum = scheduler.node()["quantum"];
+      (quantum ? scheduler.child(quantum, "quantum") : scheduler)
+          .error(fmt::format("job_scheduler.policy {} needs a gang slot (scheduler.quantum) longer than "
+                             "platform.latency plus platform.overhead ({} ns), got {} ns",
+                             now.job_scheduler->name, now.latency + now.overhead, slot));
     }
     // slurm-gang has no slots: its time slice is its own key, and a gang slot would do nothing.
     if (entry.suspends && scheduler.node()["quantum"])

@@ -123,6 +123,11 @@ const PolicyCase kPolicies[] = {
      {"job_scheduler={policy: buffered, mpl: 2, strobe: 2ms, exchange: 20us}",
       "scheduler={policy: gang, quantum: 10ms, context_switch: 100us}"},
      2},
+    {"paired_gang",
+     "paired-gang",
+     {"job_scheduler={policy: paired-gang, mpl: 2, pair_limit: 1.5}",
+      "scheduler={policy: gang, quantum: 10ms, context_switch: 100us}"},
+     2},
     {"slurm_gang",
      "slurm-gang",
      {"job_scheduler={policy: slurm-gang, time_slice: 300ms, oversubscribe: 2}",
@@ -259,6 +264,32 @@ TEST(NowStream, BufferedCoschedulingHoldsEveryMessageUntilAStrobe) {
       EXPECT_GT(ran(buffered[j]), ran(gang[j]) + 0.01) << "job " << j + 1 << "'s reads wait for the strobes";
     }
   }
+}
+
+// Paired gang measures each job's use of the CPU and pairs rows by it (docs/models/now-streams.md section
+// 3.8). scenarios/streams/paired-gang-small.yaml draws compute-bound and imbalanced jobs: the compute-bound
+// ones use nearly all of their slots, the imbalanced ones' processes wait at barriers for the slowest; with
+// the scenario's limit of 1.5 some rows pair, with a limit of 0.1 none does.
+TEST(NowStream, PairedGangMeasuresEachJobAndPairsRowsByIt) {
+  Sandbox box;
+  const std::string scenario = (kStreams / "paired-gang-small.yaml").string();
+  run_summary(box, {scenario}, "paired");
+  int paired = 0;
+  for (const auto& job : read_jobs(box.work() / "paired" / "jobs.csv")) {
+    const double use = number(job, "cpu_utilization");
+    EXPECT_GT(use, 0) << job.at("name");
+    EXPECT_LE(use, 1) << job.at("name");
+    if (job.at("class") == "compute") {
+      EXPECT_GT(use, 0.99) << job.at("name") << " computes all its slot";
+    } else if (number(job, "processors") > 1) {
+      EXPECT_LT(use, 0.9) << job.at("name") << "'s processes wait at its barriers";
+    }
+    if (number(job, "paired_slots") > 0) ++paired;
+  }
+  EXPECT_GT(paired, 0) << "expected some rows to pair under a limit of 1.5";
+  run_summary(box, {scenario, "--set", "job_scheduler.pair_limit=0.1"}, "strict");
+  for (const auto& job : read_jobs(box.work() / "strict" / "jobs.csv"))
+    EXPECT_EQ(number(job, "paired_slots"), 0) << job.at("name") << ": no two rows use only 0.1 of a CPU";
 }
 
 // Flexible coscheduling classes each process by what it does (docs/models/now-streams.md section 3.6):
@@ -448,9 +479,16 @@ const BadStreamCase kBadStreamCases[] = {
     {"fcs-mpl-too-many.yaml", "13:35: job_scheduler.mpl: ", "from 1 to 16 for policy fcs, got \"17\""},
     {"fcs-time-slice.yaml", "13:50: job_scheduler.time_slice: ", "applies to policy slurm-gang only"},
     {"fcs-without-gang.yaml", "10:11: scheduler.policy: ", "fcs needs scheduler.policy gang"},
+    {"paired-gang-key-misspelt.yaml", "13:46: job_scheduler.pair_limt: ", "did you mean 'pair_limit'?"},
+    {"paired-gang-mpl-too-many.yaml", "13:43: job_scheduler.mpl: ", "from 1 to 16 for policy paired-gang"},
+    {"paired-gang-pair-limit-not-a-number.yaml", "13:58: job_scheduler.pair_limit: ", "expected a number"},
+    {"paired-gang-pair-limit-two.yaml", "13:58: job_scheduler.pair_limit: ", "between 0 and 2, exclusive"},
+    {"paired-gang-slot-within-the-latency.yaml", "11:12: scheduler.quantum: ",
+     "longer than platform.latency plus platform.overhead (12000 ns), got 12000"},
+    {"paired-gang-without-gang.yaml", "10:11: scheduler.policy: ", "paired-gang needs scheduler.policy gang"},
     {"slurm-gang-key-misspelt.yaml", "12:37: job_scheduler.time_slise: ", "did you mean 'time_slice'?"},
-    {"slurm-gang-mpl.yaml",
-     "12:42: job_scheduler.mpl: ", "applies to policies fcfs, easy, gang, time-share, fcs and buffered only"},
+    {"slurm-gang-mpl.yaml", "12:42: job_scheduler.mpl: ",
+     "applies to policies fcfs, easy, gang, time-share, fcs, buffered and paired-gang only"},
     {"slurm-gang-oversubscribe-too-many.yaml",
      "12:52: job_scheduler.oversubscribe: ", "from 1 to 16, got \"17\""},
     {"slurm-gang-suspend-resume-negative.yaml", "12:53: job_scheduler.suspend_resume: ", "got \"-1ms\""},

@@ -79,6 +79,7 @@ now_cases=(
   "stream-slurm-gang|$streams/slurm-gang-small.yaml|5|job_scheduler.suspend_resume=1ms"
   "stream-fcs|$streams/fcs-small.yaml|6|"
   "stream-buffered|$streams/buffered-small.yaml|7|"
+  "stream-paired-gang|$streams/paired-gang-small.yaml|8|"
 )
 
 # SMP runs: round robin, linux24, partitioned. name | scenario | seed | --set overrides (separated by ';')

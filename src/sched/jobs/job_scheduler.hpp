@@ -11,8 +11,9 @@
 // slot); time-share (up to `mpl` processes per workstation, the local schedulers and the jobs' waiting
 // algorithms doing the rest: implicit coscheduling); fcs (gang's matrix, its workstations classing their
 // processes and filling idle slots: flexible coscheduling); buffered (gang's matrix, every message held until
-// the next global strobe: buffered coscheduling, strobe); slurm-gang (Slurm's time slicer, which suspends
-// and resumes whole jobs: take_signals, next_wakeup).
+// the next global strobe: buffered coscheduling, strobe); paired-gang (gang's matrix, its rows sharing slots
+// in pairs by their measured CPU use); slurm-gang (Slurm's time slicer, which suspends and resumes whole
+// jobs: take_signals, next_wakeup).
 
 #include <fmt/format.h>
 
@@ -90,12 +91,16 @@ struct JobSchedulerEntry {
   // The workstations run the gang local scheduler over the jobs the policy has running (JobStart::suspended,
   // JobSignal).
   bool suspends = false;
-  // Sets what the policy adds to the workstations' gang matrix (fcs: its classification thresholds); null:
-  // nothing.
+  // Sets what the policy adds to the workstations' gang matrix (fcs: its classification thresholds;
+  // paired-gang: its pairing rule); null: nothing.
   void (*configure_matrix)(const config::PolicyParams& params, GangMatrix& matrix) = nullptr;
   // The strobes its workstations buffer their messages to, given the gang slot (buffered); null: none, each
   // message leaves as its send ends.
   MessageStrobe (*strobe)(const config::PolicyParams& params, SimTime slot) = nullptr;
+  // Its workstations share what each measured in a slot as the slot ends, and every one decides the next
+  // slots on all the reports (paired-gang): a slot must exceed how far one workstation's events may be
+  // processed ahead of (L) or behind (o) another's.
+  bool shares_slot_reports = false;
   // The local scheduler it needs (gang_rows, suspends): gang.
   bool needs_gang() const { return gang_rows || suspends; }
 };

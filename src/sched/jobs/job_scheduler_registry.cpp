@@ -5,6 +5,7 @@
 #include "sched/jobs/fcfs.hpp"
 #include "sched/jobs/fcs.hpp"
 #include "sched/jobs/gang.hpp"
+#include "sched/jobs/paired_gang.hpp"
 #include "sched/jobs/slurm_gang.hpp"
 #include "sched/jobs/time_share.hpp"
 
@@ -12,7 +13,8 @@ namespace cosched::sched {
 namespace {
 
 const JobSchedulerEntry* const kEntries[] = {
-    &kFcfsEntry, &kEasyEntry, &kGangJobEntry, &kTimeShareEntry, &kSlurmGangEntry, &kFcsEntry, &kBufferedEntry,
+    &kFcfsEntry,      &kEasyEntry, &kGangJobEntry,  &kTimeShareEntry,
+    &kSlurmGangEntry, &kFcsEntry,  &kBufferedEntry, &kPairedGangEntry,
 };
 
 }  // namespace

@@ -44,7 +44,7 @@ bool GangMatrix::has_job(JobId job) const {
 void GangMatrix::enter_row(JobId job, int row, SimTime from) {
   if (row < 0 || row >= rows_)
     throw std::logic_error(fmt::format("gang matrix: job {} placed in row {} of {}", job, row, rows_));
-  const auto [it, entered] = tenure_.emplace(job, RowTenure{row, from, std::nullopt});
+  const auto [it, entered] = tenure_.emplace(job, RowTenure{row, from, std::nullopt, job});
   if (!entered) throw std::logic_error(fmt::format("gang matrix: job {} entered twice", job));
   live_.push_back(&it->second);  // map nodes stay where they are
 }
@@ -64,26 +64,119 @@ std::optional<int> GangMatrix::row_of(JobId job) const {
 std::optional<int> GangMatrix::row_for_slot(std::int64_t slot) {
   if (slot < 0) throw std::logic_error(fmt::format("gang matrix: no slot {}", slot));
   while (static_cast<std::int64_t>(row_owners_.size()) <= slot) {
-    const SimTime start = static_cast<SimTime>(row_owners_.size()) * quantum_;
-    std::vector<bool> held(static_cast<std::size_t>(rows_), false);
+    const auto next = static_cast<std::int64_t>(row_owners_.size());
+    const SimTime start = next * quantum_;
     std::erase_if(live_, [start](const RowTenure* t) { return t->until && *t->until <= start; });
+    std::vector<const RowTenure*> holders;
     for (const RowTenure* t : live_)
-      if (t->from <= start) held[t->row] = true;
-    // Ousterhout's rotation over the rows: the next row after the last slot's owner that holds a job.
+      if (t->from <= start) holders.push_back(t);
+    std::vector<bool> held(static_cast<std::size_t>(rows_), false);
+    for (const RowTenure* t : holders) held[t->row] = true;
+    std::vector<int> partner(static_cast<std::size_t>(rows_), -1);
+    if (paired_) {
+      fold_reports(next - 1);
+      partner = pair_rows(holders);
+    }
+    // Ousterhout's rotation over the rows: the next row after the last slot's owner that holds a job. A row
+    // paired with a lower one runs in that one's slots, not in slots of its own.
     int owner = -1;
     for (int step = 1; step <= rows_; ++step) {
       const int candidate = (last_row_ + step + rows_) % rows_;
-      if (held[candidate]) {
+      const int with = partner[candidate];
+      if (held[candidate] && (with < 0 || with > candidate)) {
         owner = candidate;
         break;
       }
     }
     if (owner >= 0) last_row_ = owner;
     row_owners_.push_back(owner);
+    if (!paired_) continue;
+    const int with = owner >= 0 ? partner[owner] : -1;
+    row_partners_.push_back(with);
+    if (with >= 0)
+      for (const RowTenure* t : holders)
+        if (t->row == owner || t->row == with) ++paired_slots_[t->job];
   }
   const int owner = row_owners_[slot];
   if (owner < 0) return std::nullopt;
   return owner;
+}
+
+std::optional<int> GangMatrix::partner_for_slot(std::int64_t slot) {
+  if (!paired_) return std::nullopt;
+  row_for_slot(slot);
+  const int with = row_partners_[static_cast<std::size_t>(slot)];
+  if (with < 0) return std::nullopt;
+  return with;
+}
+
+void GangMatrix::report(std::int64_t slot, JobId job, SimTime compute, SimTime busy) {
+  if (slot < folded_before_)
+    throw std::logic_error(fmt::format(
+        "gang matrix: slot {} reported after the pairing used it (a workstation ran too far behind)", slot));
+  Usage& use = reports_[slot][job];
+  use.compute += compute;
+  use.busy += busy;
+}
+
+// The reports of the slots before `before`, in slot order, into each job's use: each slot's figures plus
+// half of the memory before it (the halving memory of fcs's classification, docs/models/now-streams.md 3.6).
+void GangMatrix::fold_reports(std::int64_t before) {
+  while (!reports_.empty() && reports_.begin()->first < before) {
+    for (const auto& [job, slot_use] : reports_.begin()->second) {
+      Usage& use = usage_[job];
+      use = {slot_use.compute + use.compute / 2, slot_use.busy + use.busy / 2};
+    }
+    reports_.erase(reports_.begin());
+  }
+  folded_before_ = std::max(folded_before_, before);
+}
+
+// The pairs of a slot (docs/models/now-streams.md 3.8): the rows holding a job, each measured (its jobs'
+// computation over their computation and waiting) once every job in it has a measured slot, from the most
+// to the least used; the most used row not yet paired goes with the least used one when their utilizations
+// sum to at most the limit, and alone when even the least used is too much for it. Unmeasured rows run alone.
+std::vector<int> GangMatrix::pair_rows(const std::vector<const RowTenure*>& holders) const {
+  std::vector<Usage> row_use(static_cast<std::size_t>(rows_));
+  std::vector<bool> measured(static_cast<std::size_t>(rows_), true);
+  for (const RowTenure* t : holders) {
+    auto it = usage_.find(t->job);
+    if (it == usage_.end() || it->second.busy <= 0) {
+      measured[t->row] = false;
+      continue;
+    }
+    row_use[t->row].compute += it->second.compute;
+    row_use[t->row].busy += it->second.busy;
+  }
+  std::vector<std::pair<double, int>> rows;  // (utilization, row)
+  for (int r = 0; r < rows_; ++r)
+    if (measured[r] && row_use[r].busy > 0)
+      rows.emplace_back(static_cast<double>(row_use[r].compute) / static_cast<double>(row_use[r].busy), r);
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  std::vector<int> partner(static_cast<std::size_t>(rows_), -1);
+  std::size_t heavy = 0, light = rows.size();
+  while (heavy + 1 < light) {
+    if (rows[heavy].first + rows[light - 1].first <= paired_->limit) {
+      partner[rows[heavy].second] = rows[light - 1].second;
+      partner[rows[light - 1].second] = rows[heavy].second;
+      --light;
+    }
+    ++heavy;
+  }
+  return partner;
+}
+
+std::optional<double> GangMatrix::utilization(JobId job) const {
+  auto it = usage_.find(job);
+  if (it == usage_.end() || it->second.busy <= 0) return std::nullopt;
+  return static_cast<double>(it->second.compute) / static_cast<double>(it->second.busy);
+}
+
+std::int64_t GangMatrix::paired_slots(JobId job) const {
+  auto it = paired_slots_.find(job);
+  return it == paired_slots_.end() ? 0 : it->second;
 }
 
 void GangMatrix::set_active(JobId job, bool active, SimTime from) {
@@ -186,7 +279,7 @@ void Gang::admit(ProcessId process, JobId job, ProcessShare, SimTime now) {
   processes_.emplace(process, Process{job, State::Ready});
   ready_.push_back(process);
   if (job == kSystemJob) ++ready_system_;
-  if (matrix_->flexible()) {  // every process starts CS
+  if (matrix_->flexible() || matrix_->paired()) {  // measured (fcs: every process starts CS)
     if (process >= static_cast<ProcessId>(measured_.size()))
       measured_.resize(static_cast<std::size_t>(process) + 1);
     measured_[static_cast<std::size_t>(process)].admitted = true;
@@ -200,6 +293,7 @@ void Gang::wake(ProcessId process, SimTime now) {
   }
   observe(now);
   entry.state = State::Ready;
+  entry.woken = true;
   ready_.push_back(process);
   if (entry.job == kSystemJob) ++ready_system_;
 }
@@ -237,7 +331,8 @@ std::deque<ProcessId>::const_iterator Gang::ready_owner(SimTime now) const {
     return std::find_if(ready_.begin(), ready_.end(),
                         [&](ProcessId id) { return matrix_->active(find(id).job, now); });
   if (matrix_->by_rows()) {
-    return ready_in_row(matrix_->row_for_slot(matrix_->slot_at(now)));
+    const std::int64_t slot = matrix_->slot_at(now);
+    return ready_in_row(matrix_->row_for_slot(slot), matrix_->partner_for_slot(slot));
   }
   auto owner = matrix_->job_for_slot(matrix_->slot_at(now));
   if (!owner) return ready_.end();
@@ -253,6 +348,7 @@ std::optional<ProcessId> Gang::pick_next(SimTime now) {
   ready_.erase(it);
   auto& entry = find(next);
   entry.state = State::Running;
+  entry.woken = false;
   if (entry.job == kSystemJob) --ready_system_;
   return next;
 }
@@ -265,6 +361,7 @@ SimTime Gang::time_slice(ProcessId, SimTime now) const {
 bool Gang::should_preempt(ProcessId running, SimTime now, SimTime) const {
   if (find(running).job == kSystemJob) return false;  // a daemon runs its work out
   if (matrix_->flexible()) return flexible_preempts(running, now);
+  if (matrix_->paired()) return paired_preempts(running, now);
   // A suspended job's process stops at once, whether another runs or the CPU idles.
   if (matrix_->by_suspensions() && !matrix_->active(find(running).job, now)) return true;
   auto it = ready_owner(now);
@@ -287,10 +384,29 @@ FcsClass Gang::class_of(ProcessId process) const {
   return m ? m->record.cls : FcsClass::CS;
 }
 
-std::deque<ProcessId>::const_iterator Gang::ready_in_row(std::optional<int> row) const {
+std::deque<ProcessId>::const_iterator Gang::ready_in_row(std::optional<int> row,
+                                                         std::optional<int> partner) const {
   if (!row) return ready_.end();
-  return std::find_if(ready_.begin(), ready_.end(),
-                      [&](ProcessId id) { return matrix_->row_of(find(id).job) == row; });
+  return std::find_if(ready_.begin(), ready_.end(), [&](ProcessId id) {
+    const auto own = matrix_->row_of(find(id).job);
+    return own == row || (partner && own == partner);
+  });
+}
+
+bool Gang::paired_preempts(ProcessId running, SimTime now) const {
+  const std::int64_t slot = matrix_->slot_at(now);
+  const auto row = matrix_->row_for_slot(slot);
+  const auto partner = matrix_->partner_for_slot(slot);
+  const auto own = matrix_->row_of(find(running).job);
+  // Outside its slot, as under gang: a process of the slot's rows takes the CPU.
+  if (own != row && own != partner) return ready_in_row(row, partner) != ready_.end();
+  // In its slot: a process of the other row woken since it last ran takes the CPU (the local scheduler
+  // favours the process that blocked, as decay-usage schedulers do, so that the lightly used job is served).
+  const auto other = own == row ? partner : row;
+  return other && std::any_of(ready_.begin(), ready_.end(), [&](ProcessId id) {
+           const Process& p = find(id);
+           return p.woken && matrix_->row_of(p.job) == other;
+         });
 }
 
 std::deque<ProcessId>::const_iterator Gang::ready_flexible(SimTime now) const {
@@ -316,9 +432,17 @@ bool Gang::measure(ProcessId process, const ProcessActivity& so_far, SimTime now
   const ProcessActivity slot{so_far.compute - m.last.compute, so_far.waiting - m.last.waiting,
                              so_far.waits - m.last.waits};
   m.last = so_far;
+  const std::int64_t ended = matrix_->slot_at(now) - 1;
+  if (matrix_->paired()) {
+    // Its use of the CPU in a slot its row ran in, for the pairing (docs/models/now-streams.md 3.8).
+    if (ended < 0) return false;
+    const auto own = matrix_->row_of(find(process).job);
+    if (own == matrix_->row_for_slot(ended) || own == matrix_->partner_for_slot(ended))
+      matrix_->report(ended, find(process).job, slot.compute, slot.compute + slot.waiting);
+    return false;
+  }
   // Classed by its own slots only (the one that just ended, when its row owned it): what it does as a
   // filler in other rows' slots says nothing of how it runs coscheduled.
-  const std::int64_t ended = matrix_->slot_at(now) - 1;
   if (ended < 0 || matrix_->row_for_slot(ended) != matrix_->row_of(find(process).job)) return false;
   // Judged on its own slots with a memory (docs/models/now-streams.md 3.6): a slot's cut through a steady
   // process's waits (9 or 10 of them in 10 ms) alone would flip a process near a threshold at every slot.

@@ -74,6 +74,28 @@ class GangMatrix {
   // or `current` when the slot says nothing (no wait completed and less computation than the granularity).
   FcsClass classify(const ProcessActivity& slot, FcsClass current) const;
 
+  // Paired gang scheduling (an open workload's matrix of rows, job_scheduler.policy paired-gang;
+  // docs/models/now-streams.md section 3.8): each slot's row may run with a partner row, paired by how
+  // much of the CPU their jobs were measured to use, the local scheduler running either row's process.
+  struct Paired {
+    double limit = 1;  // two rows are paired when their utilizations sum to at most this
+  };
+  void set_paired(Paired rule) { paired_ = rule; }
+  const std::optional<Paired>& paired() const { return paired_; }
+  // The row running beside the owner of `slot`; nothing when the owner runs alone.
+  std::optional<int> partner_for_slot(std::int64_t slot);
+  // What one process of `job` did in `slot`, one its row ran in: its computation, and its computation plus
+  // its waiting. Each workstation reports a slot as it ends; the pairing of slot s folds in the slots before
+  // s - 1 only, which every workstation has reported by the time any reaches s (a slot exceeds how far the
+  // engines let one workstation run ahead of another, L, or behind, o). A report for a slot already folded
+  // in is a program error.
+  void report(std::int64_t slot, JobId job, SimTime compute, SimTime busy);
+  // `job`'s CPU utilization as the pairing last saw it (its computation over its computation and waiting in
+  // its row's slots, each earlier slot weighing half as much as the next); nothing before its first
+  // measured slot. And how many slots its row ran paired while it held it.
+  std::optional<double> utilization(JobId job) const;
+  std::int64_t paired_slots(JobId job) const;
+
   // Suspensions (a matrix built with Suspensions). Whether it is one.
   bool by_suspensions() const { return suspensions_; }
   // `job` runs from `from` on (started or resumed), or is stopped from `from` on (suspended); a change
@@ -96,6 +118,7 @@ class GangMatrix {
     int row = 0;
     SimTime from = 0;
     std::optional<SimTime> until;
+    JobId job = 0;
   };
   int rows_ = 0;
   std::map<JobId, RowTenure> tenure_;
@@ -106,6 +129,20 @@ class GangMatrix {
   std::vector<int> row_owners_;  // by slot: the row, -1 for none
   int last_row_ = -1;            // the last slot's owner other than none
   std::optional<Flexible> flexible_;
+  // Paired gang: the rows each slot's owner row runs with (-1: alone), by slot; the reports not yet folded
+  // in, by slot; each job's measured use with its memory, and its paired slots.
+  struct Usage {
+    SimTime compute = 0;
+    SimTime busy = 0;
+  };
+  void fold_reports(std::int64_t before);
+  std::vector<int> pair_rows(const std::vector<const RowTenure*>& holders) const;
+  std::optional<Paired> paired_;
+  std::vector<int> row_partners_;
+  std::map<std::int64_t, std::map<JobId, Usage>> reports_;
+  std::int64_t folded_before_ = 0;  // the slots before this one are folded in
+  std::map<JobId, Usage> usage_;
+  std::map<JobId, std::int64_t> paired_slots_;
   // Suspensions: each job's changes, (time, runs from then on), in time order.
   bool suspensions_ = false;
   std::map<JobId, std::vector<std::pair<SimTime, bool>>> changes_;
@@ -128,8 +165,10 @@ class Gang final : public LocalScheduler {
   bool has_ready() const override { return !ready_.empty(); }
   // Under flexible coscheduling only CS processes spin without end; F and DC ones wait by their jobs'
   // algorithms, so that a filler may take the CPU when they block.
-  bool processes_always_spin() const override { return !matrix_->flexible(); }
-  bool measures() const override { return matrix_->flexible().has_value(); }
+  // Under paired gang every process waits by its job's algorithm, so that the partner's process may run
+  // when it blocks.
+  bool processes_always_spin() const override { return !matrix_->flexible() && !matrix_->paired(); }
+  bool measures() const override { return matrix_->flexible() || matrix_->paired(); }
   bool measure(ProcessId process, const ProcessActivity& so_far, SimTime now) override;
   bool spins_by_process() const override { return matrix_->flexible().has_value(); }
   bool process_always_spins(ProcessId process) const override;
@@ -140,6 +179,7 @@ class Gang final : public LocalScheduler {
   struct Process {
     JobId job;
     State state;
+    bool woken = false;  // woken since it last ran (paired gang: it takes the CPU from its partner's process)
   };
 
   Process& find(ProcessId process);
@@ -148,8 +188,11 @@ class Gang final : public LocalScheduler {
   // The first ready process of the job (closed matrix) or row (open workload) owning the slot at `now`, in
   // the order they became ready.
   std::deque<ProcessId>::const_iterator ready_owner(SimTime now) const;
-  // The first ready process of `row`'s jobs (none for no row), in the order they became ready.
-  std::deque<ProcessId>::const_iterator ready_in_row(std::optional<int> row) const;
+  // The first ready process of `row`'s jobs or `partner`'s (none for no row), in the order they became ready.
+  std::deque<ProcessId>::const_iterator ready_in_row(std::optional<int> row,
+                                                     std::optional<int> partner = std::nullopt) const;
+  // Paired gang: whether `running` leaves the CPU to a process of the slot's other row.
+  bool paired_preempts(ProcessId running, SimTime now) const;
 
   // Flexible coscheduling: the first ready process of the slot's row, else the first ready F or DC one.
   std::deque<ProcessId>::const_iterator ready_flexible(SimTime now) const;

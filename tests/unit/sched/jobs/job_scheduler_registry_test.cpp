@@ -8,6 +8,8 @@
 #include <set>
 #include <vector>
 
+#include "sched/now/gang.hpp"
+
 namespace cosched::sched {
 namespace {
 
@@ -44,6 +46,15 @@ TEST(JobSchedulerRegistry, EntriesAsDocumented) {
   EXPECT_EQ(buffered->strobe(*defaults, 10'000'000).interval, 10'000'000) << "by default, the gang slot";
   EXPECT_EQ(buffered->strobe(*defaults, 10'000'000).exchange, 0);
   EXPECT_EQ(registry.at("gang").strobe, nullptr) << "gang's messages leave as their sends end";
+  const auto* paired = registry.find("paired-gang");
+  ASSERT_NE(paired, nullptr);
+  EXPECT_TRUE(paired->gang_rows);
+  EXPECT_TRUE(paired->shares_slot_reports) << "its pairing needs every workstation's reports";
+  GangMatrix matrix(10'000'000, GangMatrix::Rows{2});
+  paired->configure_matrix(*paired->spec.defaults(), matrix);
+  ASSERT_TRUE(matrix.paired().has_value());
+  EXPECT_EQ(matrix.paired()->limit, 1.0) << "heavy with light: together no more than one CPU";
+  EXPECT_FALSE(registry.at("gang").shares_slot_reports);
   EXPECT_EQ(registry.find("batch"), nullptr);
   // Each job level is a key: mpl (1 only for the dedicated ones), or Slurm's own name for it.
   for (const auto* entry : registry.entries())
@@ -55,8 +66,13 @@ TEST(JobSchedulerRegistry, EntriesAsDocumented) {
 
   // The factories build the policy named: a gang of 2 rows places two full-width jobs, time-share with
   // mpl 2 as well, fcfs only one.
-  for (const auto& [name, expected] : std::vector<std::pair<std::string, std::size_t>>{
-           {"fcfs", 1}, {"easy", 1}, {"gang", 2}, {"time-share", 2}, {"slurm-gang", 2}, {"buffered", 2}}) {
+  for (const auto& [name, expected] : std::vector<std::pair<std::string, std::size_t>>{{"fcfs", 1},
+                                                                                       {"easy", 1},
+                                                                                       {"gang", 2},
+                                                                                       {"time-share", 2},
+                                                                                       {"slurm-gang", 2},
+                                                                                       {"buffered", 2},
+                                                                                       {"paired-gang", 2}}) {
     auto params = registry.at(name).spec.defaults();
     static_cast<config::JobSchedulerParams&>(*params).mpl = 2;
     auto scheduler = registry.at(name).make(*params, 3);

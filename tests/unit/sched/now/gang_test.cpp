@@ -238,6 +238,81 @@ TEST(Gang, FlexibleCsProcessLeavesAnotherRowsSlotEvenWithNothingToReplaceIt) {
   EXPECT_EQ(gang.pick_next(2 * kSlot), 0) << "back in its own slot";
 }
 
+// ---- paired gang (docs/models/now-streams.md section 3.8) ----
+
+// Three rows: job 1 in row 0, job 2 in row 1, job 3 in row 2, from time 0. The rotation is asked slot by slot
+// with each slot's report in between, as the workstations do: job 1 computes 9 of its 10 ms in slot 0, job 2
+// 2 of 10 in slot 1, job 3 5 of 10 in slot 2.
+std::shared_ptr<GangMatrix> paired_three_rows(double limit) {
+  auto matrix = std::make_shared<GangMatrix>(kSlot, GangMatrix::Rows{3});
+  matrix->set_paired({limit});
+  for (int job = 1; job <= 3; ++job) matrix->enter_row(job, job - 1, 0);
+  const SimTime compute[] = {9 * kMs, 2 * kMs, 5 * kMs};
+  for (int slot = 0; slot < 3; ++slot) {
+    EXPECT_EQ(matrix->row_for_slot(slot), slot) << "unmeasured rows run alone, in rotation";
+    EXPECT_FALSE(matrix->partner_for_slot(slot).has_value());
+    matrix->report(slot, slot + 1, compute[slot], kSlot);
+  }
+  return matrix;
+}
+
+TEST(Gang, PairedRowsShareSlotsTheHeavyWithTheLight) {
+  auto matrix = paired_three_rows(1.0);
+  // Slot 3 folds in slots 0 and 1 only: rows 0 (0.9) and 1 (0.2) sum to 1.1, over the limit; row 2 is not
+  // measured yet.
+  EXPECT_EQ(matrix->row_for_slot(3), 0);
+  EXPECT_FALSE(matrix->partner_for_slot(3).has_value());
+  // From slot 4 all three are: 0.9 goes with nobody (even 0.9 + 0.2 is too much), 0.5 with 0.2.
+  EXPECT_EQ(matrix->row_for_slot(4), 1);
+  EXPECT_EQ(matrix->partner_for_slot(4), 2);
+  EXPECT_EQ(matrix->row_for_slot(5), 0) << "row 2 runs in row 1's slots, not in slots of its own";
+  EXPECT_FALSE(matrix->partner_for_slot(5).has_value());
+  EXPECT_EQ(matrix->row_for_slot(6), 1);
+  EXPECT_EQ(matrix->partner_for_slot(6), 2);
+  EXPECT_DOUBLE_EQ(*matrix->utilization(1), 0.9);
+  EXPECT_DOUBLE_EQ(*matrix->utilization(2), 0.2);
+  EXPECT_EQ(matrix->paired_slots(1), 0);
+  EXPECT_EQ(matrix->paired_slots(2), 2) << "slots 4 and 6";
+  EXPECT_EQ(matrix->paired_slots(3), 2);
+  EXPECT_THROW(matrix->report(4, 2, kMs, kSlot), std::logic_error)
+      << "slot 6's pairing has folded in slot 4: a report for it now would come from a workstation too late";
+}
+
+TEST(Gang, PairedMeasuresEachJobWithAHalvingMemoryAndKeepsToTheLimit) {
+  auto matrix = paired_three_rows(0.5);
+  EXPECT_EQ(matrix->row_for_slot(3), 0);
+  matrix->report(3, 1, 1 * kMs, kSlot);  // job 1 now computes 1 ms of its 10
+  EXPECT_EQ(matrix->row_for_slot(4), 1);
+  EXPECT_FALSE(matrix->partner_for_slot(4).has_value()) << "0.5 + 0.2 is over a limit of 0.5";
+  EXPECT_EQ(matrix->row_for_slot(5), 2);
+  EXPECT_DOUBLE_EQ(*matrix->utilization(1), (1.0 + 9.0 / 2) / (10.0 + 10.0 / 2))
+      << "slot 3 weighs twice as much as slot 0";
+  EXPECT_FALSE(matrix->partner_for_slot(5).has_value()) << "0.37 + 0.2 is still over 0.5";
+  EXPECT_FALSE(matrix->utilization(4).has_value()) << "a job never measured";
+}
+
+TEST(Gang, PairedSlotRunsEitherRowsProcessTheWokenOneFirst) {
+  Gang gang(paired_three_rows(1.0));
+  EXPECT_FALSE(gang.processes_always_spin()) << "processes block, so that the partner's may run";
+  EXPECT_TRUE(gang.measures());
+  const SimTime t = 4 * kSlot;  // slot 4: row 1 with row 2
+  gang.admit(0, 2, 1, t);       // row 1's job 2
+  gang.admit(1, 3, 1, t);       // row 2's job 3
+  gang.admit(2, 1, 1, t);       // row 0's job 1
+  ASSERT_EQ(gang.pick_next(t), 0) << "the first ready process of the pair";
+  EXPECT_FALSE(gang.should_preempt(0, t + kMs, kMs)) << "job 3's process is ready, but was not woken";
+  gang.leave_cpu(0, LeaveReason::Blocked, t + kMs, kMs);
+  ASSERT_EQ(gang.pick_next(t + kMs), 1) << "the partner row's process, not row 0's";
+  gang.wake(0, t + 2 * kMs);
+  EXPECT_TRUE(gang.should_preempt(1, t + 2 * kMs, kMs)) << "the woken process takes the CPU back";
+  gang.leave_cpu(1, LeaveReason::Preempted, t + 2 * kMs, kMs);
+  ASSERT_EQ(gang.pick_next(t + 2 * kMs), 0);
+  EXPECT_FALSE(gang.should_preempt(0, t + 3 * kMs, kMs)) << "the preempted one was not woken: no ping-pong";
+  EXPECT_TRUE(gang.should_preempt(0, 5 * kSlot, kMs)) << "slot 5 is row 0's alone";
+  gang.leave_cpu(0, LeaveReason::QuantumExpired, 5 * kSlot, kMs);
+  EXPECT_EQ(gang.pick_next(5 * kSlot), 2);
+}
+
 TEST(GangRegistry, BuildsEveryPolicyAndRefusesGangWithoutAMatrix) {
   auto matrix = std::make_shared<GangMatrix>(kSlot, std::vector<JobId>{0});
   const auto& registry = local_schedulers();
