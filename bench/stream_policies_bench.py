@@ -7,9 +7,9 @@ one markdown table.
 
 The run: scenarios/streams/lublin-32.yaml (1000 jobs of the Lublin-Feitelson stream on 32 workstations, the
 coarse class, time_scale 0.02) at offered load 0.7, on each stream seed given (the seed names the stream,
-lublin-32-seedS.swf, as in sweeps/streams-lublin.yaml), under gang, fcs (10 ms slots, the gang local
-scheduler) and slurm-gang (Slurm's 30 s time slice scaled by the time_scale: 600 ms) with 2 and 4 places
-per workstation. The target is each new policy within 1.5 times gang's CPU seconds.
+lublin-32-seedS.swf, as in sweeps/streams-lublin.yaml), under gang, fcs, buffered and paired-gang (10 ms
+slots, the gang local scheduler, each new policy's keys at their defaults) and slurm-gang (Slurm's 30 s time
+slice scaled by the time_scale: 600 ms) with 2 and 4 places per workstation. The target is each new policy within 1.5 times gang's CPU seconds.
 
 Measured per run: CPU seconds of the `cosched` child (user + system, the deltas of
 resource.getrusage(RUSAGE_CHILDREN) around it), and from its summary.json the events and the simulated
@@ -42,10 +42,14 @@ POLICIES = [
     ("fcs mpl 2", "{policy: fcs, mpl: 2}", GANG_LOCAL, "gang mpl 2"),
     ("slurm-gang oversubscribe 2", "{policy: slurm-gang, time_slice: 600ms, oversubscribe: 2}",
      "{policy: gang, context_switch: 100us}", "gang mpl 2"),
+    ("buffered mpl 2", "{policy: buffered, mpl: 2}", GANG_LOCAL, "gang mpl 2"),
+    ("paired-gang mpl 2", "{policy: paired-gang, mpl: 2}", GANG_LOCAL, "gang mpl 2"),
     ("gang mpl 4", "{policy: gang, mpl: 4}", GANG_LOCAL, "gang mpl 4"),
     ("fcs mpl 4", "{policy: fcs, mpl: 4}", GANG_LOCAL, "gang mpl 4"),
     ("slurm-gang oversubscribe 4", "{policy: slurm-gang, time_slice: 600ms, oversubscribe: 4}",
      "{policy: gang, context_switch: 100us}", "gang mpl 4"),
+    ("buffered mpl 4", "{policy: buffered, mpl: 4}", GANG_LOCAL, "gang mpl 4"),
+    ("paired-gang mpl 4", "{policy: paired-gang, mpl: 4}", GANG_LOCAL, "gang mpl 4"),
 ]
 TARGET = 1.5
 

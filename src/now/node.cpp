@@ -230,7 +230,7 @@ std::optional<Nanos> Node::next_timer() const {
 std::optional<Nanos> Node::next_send_bound() const {
   // Held messages leave at their time; nothing else sends before a send's end, or a timer plus a send.
   std::optional<Nanos> bound;
-  if (cpu_state_ == CpuState::Running && op_ == Op::Send) {
+  if (cpu_state_ == CpuState::Running && op_ == Op::Send && params_.strobe == 0) {
     bound = op_end_;
   } else if (auto next = next_timer()) {
     bound = *next + params_.overhead;
@@ -298,7 +298,8 @@ bool Node::process_timers(Nanos limit) {
       }
     }
     if (!cpu_due) return true;
-    if (kQuietly && cpu_state_ == CpuState::Running && op_ == Op::Send) return false;  // the end of a send
+    // The end of a send puts its message on the network (unless buffered: then it leaves at a strobe).
+    if (kQuietly && cpu_state_ == CpuState::Running && op_ == Op::Send && params_.strobe == 0) return false;
     now_ = cpu_timer_;
     cpu_timer_ = -1;
     ++events_;
@@ -322,9 +323,17 @@ void Node::hold(const Envelope& sent) {
 void Node::release_held() {
   while (!held_.empty() && held_.front().leaves <= now_) {
     outbox_->push_back(held_.front());
+    leave(outbox_->back());
     held_.pop_front();
   }
   update_only_cpu_timer();
+}
+
+void Node::leave(Envelope& sent) {
+  sent.leaves = now_;
+  if (params_.messages)
+    sent.message.trace_id = static_cast<std::int32_t>(params_.messages->sent(
+        params_.workstation, sent.workstation, static_cast<int>(sent.message.kind), now_));
 }
 
 void Node::add_time(TimeBreakdown& time, Category category, Nanos elapsed) {
@@ -755,16 +764,11 @@ Nanos Node::daemon_ran() const {
         ++p.diagnostics.keepalives_sent;
         p.keepalive.queued[p.to_send.front().message.to] = 0;
       }
-      outbox_->push_back(p.to_send.front());
-      outbox_->back().leaves = now_;
-      if (params_.messages) {
-        auto& sent = outbox_->back();
-        sent.message.trace_id = static_cast<std::int32_t>(params_.messages->sent(
-            params_.workstation, sent.workstation, static_cast<int>(sent.message.kind), now_));
-      }
       if (params_.strobe > 0) [[unlikely]] {
-        hold(outbox_->back());
-        outbox_->pop_back();
+        hold(p.to_send.front());
+      } else {
+        outbox_->push_back(p.to_send.front());
+        leave(outbox_->back());
       }
       p.to_send.pop_front();
       ++messages_sent_;

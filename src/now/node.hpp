@@ -308,6 +308,8 @@ class alignas(64) Node {
   Nanos release_time() const { return held_.empty() ? -1 : held_.front().leaves; }
   void hold(const Envelope& sent);
   void release_held();
+  // A message goes on the network at now_ (its `leaves`; the traces record it).
+  void leave(Envelope& sent);
   // A detour takes the CPU (section 8): the operation in progress waits for its end.
   void begin_detour();
   // A daemon event (section 8.2): work for the daemon, which is admitted or woken.

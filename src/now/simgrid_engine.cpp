@@ -220,12 +220,13 @@ void drive_with_actors(PreparedRun& run, const SimgridEngineOptions& options,
                        const metrics::ProgressSink& progress) {
   const int workstations = run.workstations();
   // One mailbox per receiver is exact when messages cannot overtake each other: equal route latencies,
-  // and a sender's messages spaced (by o) more than a transfer lasts.
+  // and a sender's messages spaced (by o) more than a transfer lasts, which buffered coscheduling's strobes
+  // undo (a workstation's buffer leaves at once).
   const double transfer_ns =
       static_cast<double>(kMessageBytes) / run.config->bandwidth_bytes_per_second * 1e9;
   const bool in_send_order = run.platform.uniform_latency &&
                              static_cast<double>(run.config->overhead) > transfer_ns &&
-                             !options.mailbox_per_pair;
+                             run.strobe.interval == 0 && !options.mailbox_per_pair;
   // Under logp each transfer runs at its route's rate (platform::build_now_platform unbinds the links).
   RouteRate rate;
   if (run.config->network == config::NowNetwork::LogP)

@@ -329,6 +329,16 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCo
                              "platform.latency plus platform.overhead ({} ns), got {} ns",
                              now.job_scheduler->name, now.latency + now.overhead, slot));
     }
+    // Buffered coscheduling: each strobe's total exchange ends before the next strobe (the exchanges would
+    // overlap), the strobe interval being the gang slot unless job_scheduler.strobe says otherwise.
+    if (entry.strobe) {
+      const sched::MessageStrobe strobe = entry.strobe(*now.job_scheduler->params, slot);
+      if (strobe.exchange >= strobe.interval)
+        f->child(f->node()["exchange"], "exchange")
+            .fail(fmt::format("a duration shorter than the strobe interval ({:g} s; each total exchange ends "
+                              "before the next strobe)",
+                              static_cast<double>(strobe.interval) * 1e-9));
+    }
     // slurm-gang has no slots: its time slice is its own key, and a gang slot would do nothing.
     if (entry.suspends && scheduler.node()["quantum"])
       scheduler.child(scheduler.node()["quantum"], "quantum")

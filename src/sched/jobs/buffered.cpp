@@ -33,33 +33,25 @@ void buffered_json(const config::PolicyParams& params, nlohmann::ordered_json& o
 }  // namespace
 
 const JobSchedulerEntry kBufferedEntry{
-    {kBufferedName,
-     "buffered coscheduling: gang's matrix of mpl rows, every message buffered on its workstation until the "
-     "next global strobe and its total exchange",
-     kBufferedKeys, config::default_params<BufferedParams>, buffered_json,
-     [](config::MapReader& map, const config::PolicyParams& params) {
-       const auto& buffered = static_cast<const BufferedParams&>(params);
-       const auto& section = map.field();
-       // A strobe comes before the last one's exchange is done: the exchanges would overlap.
-       if (buffered.strobe > 0 && buffered.exchange >= buffered.strobe)
-         section.child(section.node()["exchange"], "exchange")
-             .fail(fmt::format("a duration shorter than strobe ({:g} s; each total exchange ends before the "
-                               "next strobe)",
-                               static_cast<double>(buffered.strobe) * 1e-9));
-       warn_single_level(map, params,
-                         "buffered with mpl 1 has one row: each job has its workstations to itself, its "
-                         "messages still waiting for the strobes");
-     }},
-    false,
-    true,
-    [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {
+    .spec =
+        {kBufferedName,
+         "buffered coscheduling: gang's matrix of mpl rows, every message buffered on its workstation until "
+         "the next global strobe and its total exchange",
+         kBufferedKeys, config::default_params<BufferedParams>, buffered_json,
+         [](config::MapReader& map, const config::PolicyParams& params) {
+           warn_single_level(map, params,
+                             "buffered with mpl 1 has one row: each job has its workstations to itself, its "
+                             "messages still waiting for the strobes");
+         }},
+    .gang_rows = true,
+    .make = [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {
       return std::make_unique<GangJobScheduler>(workstations, static_cast<const BufferedParams&>(params).mpl);
     },
-    false,
-    nullptr,
-    [](const config::PolicyParams& params, SimTime slot) {
-      const auto& buffered = static_cast<const BufferedParams&>(params);
-      return MessageStrobe{buffered.strobe > 0 ? buffered.strobe : slot, buffered.exchange};
-    }};
+    .strobe =
+        [](const config::PolicyParams& params, SimTime slot) {
+          const auto& buffered = static_cast<const BufferedParams&>(params);
+          return MessageStrobe{buffered.strobe > 0 ? buffered.strobe : slot, buffered.exchange};
+        },
+};
 
 }  // namespace cosched::sched

@@ -32,26 +32,27 @@ void paired_gang_json(const config::PolicyParams& params, nlohmann::ordered_json
 }  // namespace
 
 const JobSchedulerEntry kPairedGangEntry{
-    {kPairedGangName,
-     "paired gang scheduling: gang's matrix of mpl rows, a heavily used row sharing its slots with a lightly "
-     "used one by the CPU utilization measured as they run, either row's process running in a paired slot",
-     kPairedGangKeys, config::default_params<PairedGangParams>, paired_gang_json,
-     [](config::MapReader& map, const config::PolicyParams& params) {
-       warn_single_level(map, params,
-                         "paired-gang with mpl 1 has one row: there is no row to pair it with, and the jobs "
-                         "start in fcfs order, as under policy fcfs");
-     }},
-    false,
-    true,
-    [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {
+    .spec =
+        {kPairedGangName,
+         "paired gang scheduling: gang's matrix of mpl rows, a heavily used row sharing its slots with a "
+         "lightly used one by the CPU utilization measured as they run, either row's process running in a "
+         "paired slot",
+         kPairedGangKeys, config::default_params<PairedGangParams>, paired_gang_json,
+         [](config::MapReader& map, const config::PolicyParams& params) {
+           warn_single_level(map, params,
+                             "paired-gang with mpl 1 has one row: there is no row to pair it with, and the "
+                             "jobs start in fcfs order, as under policy fcfs");
+         }},
+    .gang_rows = true,
+    .make = [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {
       return std::make_unique<GangJobScheduler>(workstations,
                                                 static_cast<const PairedGangParams&>(params).mpl);
     },
-    false,
-    [](const config::PolicyParams& params, GangMatrix& matrix) {
-      matrix.set_paired({static_cast<const PairedGangParams&>(params).pair_limit});
-    },
-    nullptr,
-    true};
+    .configure_matrix =
+        [](const config::PolicyParams& params, GangMatrix& matrix) {
+          matrix.set_paired({static_cast<const PairedGangParams&>(params).pair_limit});
+        },
+    .shares_slot_reports = true,
+};
 
 }  // namespace cosched::sched

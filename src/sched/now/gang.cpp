@@ -30,6 +30,7 @@ GangMatrix::GangMatrix(SimTime quantum, Rows rows) : quantum_(quantum), notice_d
         fmt::format("scheduler.quantum: expected a positive gang slot, got {} ns", quantum));
   }
   if (rows.count < 1) throw std::invalid_argument("gang matrix: expected at least one row");
+  partner_.assign(static_cast<std::size_t>(rows.count), -1);
 }
 
 GangMatrix::GangMatrix(Suspensions)
@@ -72,28 +73,29 @@ std::optional<int> GangMatrix::row_for_slot(std::int64_t slot) {
       if (t->from <= start) holders.push_back(t);
     std::vector<bool> held(static_cast<std::size_t>(rows_), false);
     for (const RowTenure* t : holders) held[t->row] = true;
-    std::vector<int> partner(static_cast<std::size_t>(rows_), -1);
-    if (paired_) {
-      fold_reports(next - 1);
-      partner = pair_rows(holders);
-    }
-    // Ousterhout's rotation over the rows: the next row after the last slot's owner that holds a job. A row
-    // paired with a lower one runs in that one's slots, not in slots of its own.
-    int owner = -1;
-    for (int step = 1; step <= rows_; ++step) {
-      const int candidate = (last_row_ + step + rows_) % rows_;
-      const int with = partner[candidate];
-      if (held[candidate] && (with < 0 || with > candidate)) {
-        owner = candidate;
-        break;
+    if (paired_) fold_reports(next - 1);
+    // Ousterhout's rotation over the rows: the next row after the last slot's owner that holds a job, in
+    // cycles from the lowest row to the highest. Paired gang decides its pairs as each cycle starts and
+    // keeps them for the cycle: a row paired with a lower one that holds a job runs in that one's slot, not
+    // in a slot of its own, so every row runs once a cycle.
+    const auto next_owner = [&](int after) {
+      for (int row = after + 1; row < rows_; ++row) {
+        const int with = partner_[static_cast<std::size_t>(row)];
+        if (held[row] && !(with >= 0 && with < row && held[with])) return row;
       }
+      return -1;
+    };
+    int owner = next_owner(last_row_);
+    if (owner < 0) {
+      if (paired_) partner_ = pair_rows(holders);
+      owner = next_owner(-1);
     }
     if (owner >= 0) last_row_ = owner;
     row_owners_.push_back(owner);
     if (!paired_) continue;
-    const int with = owner >= 0 ? partner[owner] : -1;
-    row_partners_.push_back(with);
-    if (with >= 0)
+    const int with = owner >= 0 ? partner_[static_cast<std::size_t>(owner)] : -1;
+    row_partners_.push_back(with >= 0 && held[with] ? with : -1);
+    if (row_partners_.back() >= 0)
       for (const RowTenure* t : holders)
         if (t->row == owner || t->row == with) ++paired_slots_[t->job];
   }
@@ -456,6 +458,7 @@ bool Gang::measure(ProcessId process, const ProcessActivity& so_far, SimTime now
 }
 
 bool Gang::process_always_spins(ProcessId process) const {
+  if (matrix_->paired()) return false;
   return !matrix_->flexible() || class_of(process) == FcsClass::CS;
 }
 

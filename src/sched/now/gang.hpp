@@ -138,7 +138,8 @@ class GangMatrix {
   void fold_reports(std::int64_t before);
   std::vector<int> pair_rows(const std::vector<const RowTenure*>& holders) const;
   std::optional<Paired> paired_;
-  std::vector<int> row_partners_;
+  std::vector<int> partner_;       // by row: its partner in the rotation's current cycle, -1 for none
+  std::vector<int> row_partners_;  // by slot: the row beside its owner, -1 for none
   std::map<std::int64_t, std::map<JobId, Usage>> reports_;
   std::int64_t folded_before_ = 0;  // the slots before this one are folded in
   std::map<JobId, Usage> usage_;

@@ -250,8 +250,6 @@ TEST(NowNode, AMessageFindsItsJobsProcessAmongFewOrManyJobs) {
   }
 }
 
-// A process's message queue: first in, first out, a reply pushed at the front goes first, and it keeps
-// its order when it outgrows its inline slots and when it is moved (as a Process is, into its node).
 // Buffered coscheduling (docs/models/now-streams.md section 3.7): strobes every 1 ms, a 50us exchange.
 std::unique_ptr<Node> buffered_node(Fixture& f) {
   NodeParams params{0, 2 * kUs, 100 * kUs, 1};
@@ -305,13 +303,18 @@ TEST(NowNode, BufferedWorkstationStaysUntilItsLastMessagesLeave) {
   f.node->advance(2104 * kUs);
   EXPECT_TRUE(f.node->outbox().empty());
   EXPECT_FALSE(f.node->finished()) << "its notice is still held";
-  EXPECT_EQ(f.node->next_timer(), 3050 * kUs);
+  EXPECT_EQ(f.node->next_timer(), 3050 * kUs) << "its scheduler's later ticks are no events now";
+  EXPECT_EQ(f.node->next_send_bound(), 3050 * kUs);
+  f.node->advance_quietly(4 * kMs);
+  EXPECT_TRUE(f.node->outbox().empty()) << "running ahead quietly stops before the notice leaves";
   f.node->advance(3050 * kUs);
   ASSERT_EQ(f.node->outbox().size(), 1u);
   EXPECT_EQ(f.node->outbox()[0].message.kind, Message::Kind::BarrierNotice);
   EXPECT_TRUE(f.node->finished());
 }
 
+// A process's message queue: first in, first out, a reply pushed at the front goes first, and it keeps
+// its order when it outgrows its inline slots and when it is moved (as a Process is, into its node).
 TEST(MessageRing, KeepsItsOrderAcrossGrowingAndMoving) {
   MessageRing<int, 4> ring;
   for (int i = 1; i <= 3; ++i) ring.push_back(i);

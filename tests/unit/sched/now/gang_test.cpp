@@ -258,24 +258,50 @@ std::shared_ptr<GangMatrix> paired_three_rows(double limit) {
 
 TEST(Gang, PairedRowsShareSlotsTheHeavyWithTheLight) {
   auto matrix = paired_three_rows(1.0);
-  // Slot 3 folds in slots 0 and 1 only: rows 0 (0.9) and 1 (0.2) sum to 1.1, over the limit; row 2 is not
-  // measured yet.
-  EXPECT_EQ(matrix->row_for_slot(3), 0);
-  EXPECT_FALSE(matrix->partner_for_slot(3).has_value());
-  // From slot 4 all three are: 0.9 goes with nobody (even 0.9 + 0.2 is too much), 0.5 with 0.2.
-  EXPECT_EQ(matrix->row_for_slot(4), 1);
-  EXPECT_EQ(matrix->partner_for_slot(4), 2);
-  EXPECT_EQ(matrix->row_for_slot(5), 0) << "row 2 runs in row 1's slots, not in slots of its own";
-  EXPECT_FALSE(matrix->partner_for_slot(5).has_value());
-  EXPECT_EQ(matrix->row_for_slot(6), 1);
-  EXPECT_EQ(matrix->partner_for_slot(6), 2);
+  // The cycle that starts at slot 3 folds in slots 0 and 1 only: rows 0 (0.9) and 1 (0.2) sum to 1.1, over
+  // the limit, and row 2 is not measured yet. Every row runs alone.
+  for (int slot = 3; slot < 6; ++slot) {
+    EXPECT_EQ(matrix->row_for_slot(slot), slot - 3);
+    EXPECT_FALSE(matrix->partner_for_slot(slot).has_value());
+  }
+  // The cycle that starts at slot 6 knows all three: 0.9 goes with nobody (even 0.9 + 0.2 is too much), 0.5
+  // with 0.2. A pair costs the cycle one slot: cycles of two slots from then on.
+  EXPECT_EQ(matrix->row_for_slot(6), 0);
+  EXPECT_FALSE(matrix->partner_for_slot(6).has_value());
+  EXPECT_EQ(matrix->row_for_slot(7), 1);
+  EXPECT_EQ(matrix->partner_for_slot(7), 2);
+  EXPECT_EQ(matrix->row_for_slot(8), 0) << "row 2 runs in row 1's slots, not in slots of its own";
+  EXPECT_EQ(matrix->row_for_slot(9), 1);
+  EXPECT_EQ(matrix->partner_for_slot(9), 2);
   EXPECT_DOUBLE_EQ(*matrix->utilization(1), 0.9);
   EXPECT_DOUBLE_EQ(*matrix->utilization(2), 0.2);
   EXPECT_EQ(matrix->paired_slots(1), 0);
-  EXPECT_EQ(matrix->paired_slots(2), 2) << "slots 4 and 6";
+  EXPECT_EQ(matrix->paired_slots(2), 2) << "slots 7 and 9";
   EXPECT_EQ(matrix->paired_slots(3), 2);
-  EXPECT_THROW(matrix->report(4, 2, kMs, kSlot), std::logic_error)
-      << "slot 6's pairing has folded in slot 4: a report for it now would come from a workstation too late";
+  EXPECT_THROW(matrix->report(7, 2, kMs, kSlot), std::logic_error)
+      << "slot 9 has folded in slot 7: a report for it now would come from a workstation too far behind";
+}
+
+TEST(Gang, PairedKeepsEveryRowInTheRotationWhenPairsChange) {
+  // Rows 0 and 1 are heavy and alternate as the heavier; row 2 is light and pairs with whichever is heavier
+  // as a cycle starts. Over many slots every row runs, each at least once a cycle.
+  auto matrix = std::make_shared<GangMatrix>(kSlot, GangMatrix::Rows{3});
+  matrix->set_paired({1.0});
+  for (int job = 1; job <= 3; ++job) matrix->enter_row(job, job - 1, 0);
+  std::vector<int> runs(3, 0);
+  for (int slot = 0; slot < 60; ++slot) {
+    const auto owner = matrix->row_for_slot(slot);
+    ASSERT_TRUE(owner.has_value());
+    ++runs[*owner];
+    if (const auto with = matrix->partner_for_slot(slot)) ++runs[*with];
+    for (int row : {*owner, matrix->partner_for_slot(slot).value_or(-1)}) {
+      if (row < 0) continue;
+      const bool heavier = (slot / 3) % 2 == row;  // rows 0 and 1 take turns at 0.8
+      matrix->report(slot, row + 1, row == 2 ? 2 * kMs : (heavier ? 8 : 7) * kMs, kSlot);
+    }
+  }
+  for (int row = 0; row < 3; ++row) EXPECT_GE(runs[row], 20) << "row " << row << " starved";
+  EXPECT_GT(matrix->paired_slots(3), 0) << "the light row was paired";
 }
 
 TEST(Gang, PairedMeasuresEachJobWithAHalvingMemoryAndKeepsToTheLimit) {
@@ -283,19 +309,23 @@ TEST(Gang, PairedMeasuresEachJobWithAHalvingMemoryAndKeepsToTheLimit) {
   EXPECT_EQ(matrix->row_for_slot(3), 0);
   matrix->report(3, 1, 1 * kMs, kSlot);  // job 1 now computes 1 ms of its 10
   EXPECT_EQ(matrix->row_for_slot(4), 1);
-  EXPECT_FALSE(matrix->partner_for_slot(4).has_value()) << "0.5 + 0.2 is over a limit of 0.5";
   EXPECT_EQ(matrix->row_for_slot(5), 2);
+  EXPECT_EQ(matrix->row_for_slot(6), 0);
   EXPECT_DOUBLE_EQ(*matrix->utilization(1), (1.0 + 9.0 / 2) / (10.0 + 10.0 / 2))
       << "slot 3 weighs twice as much as slot 0";
-  EXPECT_FALSE(matrix->partner_for_slot(5).has_value()) << "0.37 + 0.2 is still over 0.5";
+  EXPECT_FALSE(matrix->partner_for_slot(6).has_value()) << "0.5 + 0.2 and 0.37 + 0.2 are over 0.5";
+  EXPECT_EQ(matrix->row_for_slot(7), 1);
+  EXPECT_FALSE(matrix->partner_for_slot(7).has_value());
   EXPECT_FALSE(matrix->utilization(4).has_value()) << "a job never measured";
 }
 
 TEST(Gang, PairedSlotRunsEitherRowsProcessTheWokenOneFirst) {
-  Gang gang(paired_three_rows(1.0));
+  auto matrix = paired_three_rows(1.0);
+  Gang gang(matrix);
   EXPECT_FALSE(gang.processes_always_spin()) << "processes block, so that the partner's may run";
+  EXPECT_FALSE(gang.process_always_spins(0));
   EXPECT_TRUE(gang.measures());
-  const SimTime t = 4 * kSlot;  // slot 4: row 1 with row 2
+  const SimTime t = 7 * kSlot;  // slot 7: row 1 with row 2
   gang.admit(0, 2, 1, t);       // row 1's job 2
   gang.admit(1, 3, 1, t);       // row 2's job 3
   gang.admit(2, 1, 1, t);       // row 0's job 1
@@ -308,9 +338,17 @@ TEST(Gang, PairedSlotRunsEitherRowsProcessTheWokenOneFirst) {
   gang.leave_cpu(1, LeaveReason::Preempted, t + 2 * kMs, kMs);
   ASSERT_EQ(gang.pick_next(t + 2 * kMs), 0);
   EXPECT_FALSE(gang.should_preempt(0, t + 3 * kMs, kMs)) << "the preempted one was not woken: no ping-pong";
-  EXPECT_TRUE(gang.should_preempt(0, 5 * kSlot, kMs)) << "slot 5 is row 0's alone";
-  gang.leave_cpu(0, LeaveReason::QuantumExpired, 5 * kSlot, kMs);
-  EXPECT_EQ(gang.pick_next(5 * kSlot), 2);
+  // Slot 7 ends: the processes of both its rows report, row 0's does not (its row did not run).
+  EXPECT_FALSE(gang.measure(0, {6 * kMs, 2 * kMs, 3}, 8 * kSlot)) << "no class to change";
+  gang.measure(1, {1 * kMs, 9 * kMs, 1}, 8 * kSlot);
+  gang.measure(2, {10 * kMs, 0, 1}, 8 * kSlot);
+  EXPECT_TRUE(gang.should_preempt(0, 8 * kSlot, kMs)) << "slot 8 is row 0's alone";
+  gang.leave_cpu(0, LeaveReason::QuantumExpired, 8 * kSlot, kMs);
+  EXPECT_EQ(gang.pick_next(8 * kSlot), 2);
+  matrix->row_for_slot(9);  // a cycle starts, folding in slot 7
+  EXPECT_DOUBLE_EQ(*matrix->utilization(2), (6.0 + 2.0 / 2) / (8.0 + 10.0 / 2));
+  EXPECT_DOUBLE_EQ(*matrix->utilization(3), (1.0 + 5.0 / 2) / (10.0 + 10.0 / 2));
+  EXPECT_DOUBLE_EQ(*matrix->utilization(1), 0.9) << "row 0 did not run in slot 7: nothing reported";
 }
 
 TEST(GangRegistry, BuildsEveryPolicyAndRefusesGangWithoutAMatrix) {
