@@ -15,6 +15,7 @@
 #include "scenario/models.hpp"
 #include "sched/jobs/job_scheduler_registry.hpp"
 #include "sched/now/local_scheduler_registry.hpp"
+#include "util/registry.hpp"
 #include "wait/now/now_wait_registry.hpp"
 
 namespace cosched::config {
@@ -309,15 +310,12 @@ NowConfig read_now(MapReader& top, const std::string& scenario_dir, CalibratedCo
                              entry.gang_rows ? "its slots are scheduler.quantum"
                                              : "its workstations run the jobs it has not suspended",
                              now.scheduler.name));
-      std::string gang_policies;  // "gang, slurm-gang, ... or paired-gang"
-      std::vector<std::string_view> names;
+      std::vector<std::string_view> gang_policies;
       for (const auto* e : sched::job_schedulers().entries())
-        if (e->needs_gang()) names.push_back(e->spec.name);
-      for (std::size_t n = 0; n < names.size(); ++n)
-        gang_policies += fmt::format("{}{}", n == 0 ? "" : n + 1 == names.size() ? " or " : ", ", names[n]);
+        if (e->needs_gang()) gang_policies.push_back(e->spec.name);
       at.error(
           fmt::format("scheduler.policy gang needs job_scheduler.policy {} in an open workload, got \"{}\"",
-                      gang_policies, now.job_scheduler->name));
+                      util::join_list(gang_policies, " or "), now.job_scheduler->name));
     }
     // Paired gang's pairing uses reports a slot old: a slot must exceed the engines' lookahead L plus o
     // (docs/models/now-streams.md 3.8). A platform file's latencies are checked as the run is prepared.

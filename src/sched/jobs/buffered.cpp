@@ -1,7 +1,5 @@
 #include "sched/jobs/buffered.hpp"
 
-#include <fmt/format.h>
-
 #include "sched/jobs/gang.hpp"
 
 namespace cosched::sched {

@@ -1,7 +1,5 @@
 #include "sched/jobs/paired_gang.hpp"
 
-#include <fmt/format.h>
-
 #include "sched/jobs/gang.hpp"
 #include "sched/now/gang.hpp"
 

@@ -143,7 +143,7 @@ std::vector<int> GangMatrix::pair_rows(const std::vector<const RowTenure*>& hold
   std::vector<bool> measured(static_cast<std::size_t>(rows_), true);
   for (const RowTenure* t : holders) {
     auto it = usage_.find(t->job);
-    if (it == usage_.end() || it->second.busy <= 0) {
+    if (it == usage_.end() || !it->second.utilization()) {
       measured[t->row] = false;
       continue;
     }
@@ -152,8 +152,7 @@ std::vector<int> GangMatrix::pair_rows(const std::vector<const RowTenure*>& hold
   }
   std::vector<std::pair<double, int>> rows;  // (utilization, row)
   for (int r = 0; r < rows_; ++r)
-    if (measured[r] && row_use[r].busy > 0)
-      rows.emplace_back(static_cast<double>(row_use[r].compute) / static_cast<double>(row_use[r].busy), r);
+    if (const auto use = row_use[r].utilization(); measured[r] && use) rows.emplace_back(*use, r);
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });
@@ -172,8 +171,8 @@ std::vector<int> GangMatrix::pair_rows(const std::vector<const RowTenure*>& hold
 
 std::optional<double> GangMatrix::utilization(JobId job) const {
   auto it = usage_.find(job);
-  if (it == usage_.end() || it->second.busy <= 0) return std::nullopt;
-  return static_cast<double>(it->second.compute) / static_cast<double>(it->second.busy);
+  if (it == usage_.end()) return std::nullopt;
+  return it->second.utilization();
 }
 
 std::int64_t GangMatrix::paired_slots(JobId job) const {

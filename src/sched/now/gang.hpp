@@ -134,6 +134,11 @@ class GangMatrix {
   struct Usage {
     SimTime compute = 0;
     SimTime busy = 0;
+    // Its computation over its computation and waiting; nothing before any.
+    std::optional<double> utilization() const {
+      if (busy <= 0) return std::nullopt;
+      return static_cast<double>(compute) / static_cast<double>(busy);
+    }
   };
   void fold_reports(std::int64_t before);
   std::vector<int> pair_rows(const std::vector<const RowTenure*>& holders) const;
