@@ -6,7 +6,8 @@ What it reads (results.csv, flattened from each run's summary.json, and runs/<ru
   arrival_scale, time_scale}          per run (seconds for times)
   workload.stream.load                the sweep's load axis (the target offered load), else stream.offered_load
   job_scheduler.policy, job_scheduler.mpl
-                                      the axes (else resolved.job_scheduler.*): one curve per policy and MPL
+                                      the axes (else resolved.job_scheduler.*): one curve per policy and MPL,
+                                      and per value of any other key of the policy that varies
   jobs.csv: submit, start, end, wait, response, slowdown, bounded_slowdown, processors, class (s, per job)
             and workstations, the job's ranks' workstations joined by ';' ("0;1;2;3"), for the Gantt chart.
 
@@ -60,7 +61,10 @@ def load_column(results: pd.DataFrame) -> str:
 def scheduler_label(results: pd.DataFrame) -> pd.Series:
     """Each run's curve: the job scheduler's policy, with its multiprogramming level when it is above 1
     (`gang mpl 2`), or its oversubscribe under slurm-gang (`slurm-gang oversubscribe 4`); fcfs and easy run
-    one job per workstation (mpl 1) and are named alone."""
+    one job per workstation (mpl 1) and are named alone. Any other key of the policy that differs between
+    its runs names them too, a duration by its seconds and a key left to its default as `default`
+    (`paired-gang mpl 4 pair_limit 1`, `paired-gang mpl 4 pair_limit 1.8`; `buffered mpl 2 strobe default`,
+    `buffered mpl 2 strobe 0.005 s`): runs that differ in a policy's keys are never one curve."""
     policy_column = _first(results, POLICY_SOURCES)
     policy = results[policy_column].astype(str) if policy_column else pd.Series("-", index=results.index)
     named = policy
@@ -71,7 +75,35 @@ def scheduler_label(results: pd.DataFrame) -> pd.Series:
         level = pd.to_numeric(results[column], errors="coerce")
         named = named.where(~(level.notna() & (level != 1)) | (named != policy),
                             policy + f" {word} " + level.map(lambda v: f"{v:g}"))
+    for key, column in _policy_keys(results):
+        value = results[column].map(_key_value)
+        for name in policy.unique():
+            runs = policy == name
+            if value[runs].nunique(dropna=False) > 1:
+                shown = key[:-2] if key.endswith("_s") else key
+                unit = " s" if key.endswith("_s") else ""
+                named = named.where(~runs, named + f" {shown} " + value.where(value == "default", value + unit))
     return named
+
+
+def _policy_keys(results: pd.DataFrame) -> list[tuple[str, str]]:
+    """The job scheduler's keys other than its policy and level, as (key, the column that has it): the run's
+    resolved scenario when results.csv has it, else the sweep's axis."""
+    named = {"policy", "mpl", "oversubscribe"}
+    keys = {}
+    for prefix in ("job_scheduler.", "resolved.job_scheduler."):  # the resolved value wins
+        for column in results.columns:
+            key = column[len(prefix):] if column.startswith(prefix) else None
+            if key and key not in named:
+                keys[key] = column
+    return sorted(keys.items())
+
+
+def _key_value(value) -> str:
+    if value is None or (isinstance(value, float) and pd.isna(value)):
+        return "default"
+    number = pd.to_numeric(value, errors="coerce")
+    return f"{number:g}" if pd.notna(number) else str(value)
 
 
 def against_load(results: pd.DataFrame, metric: str) -> pd.DataFrame:

@@ -144,6 +144,24 @@ def test_slurm_gang_is_named_by_its_oversubscribe():
         "fcfs", "gang mpl 2", "slurm-gang oversubscribe 2", "slurm-gang oversubscribe 4"]
 
 
+def test_a_policys_runs_that_differ_in_another_key_are_other_curves():
+    # Two paired-gang limits and two buffered strobes (one left to its default, the slot) in one results.csv:
+    # each is a curve of its own; gang, whose keys agree across its runs, keeps its short name.
+    results = pd.DataFrame({
+        "resolved.job_scheduler.policy": ["gang", "paired-gang", "paired-gang", "buffered", "buffered", "gang"],
+        "resolved.job_scheduler.mpl": [4, 4, 4, 2, 2, 4],
+        "resolved.job_scheduler.pair_limit": [None, 1, 1.8, None, None, None],
+        "resolved.job_scheduler.strobe_s": [None, None, None, None, 0.005, None],
+        "resolved.job_scheduler.exchange_s": [None, None, None, 0, 0, None],
+    })
+    assert list(streams.scheduler_label(results)) == [
+        "gang mpl 4", "paired-gang mpl 4 pair_limit 1", "paired-gang mpl 4 pair_limit 1.8",
+        "buffered mpl 2 strobe default", "buffered mpl 2 strobe 0.005 s", "gang mpl 4"]
+    table = streams.against_load(results.assign(**{"workload.stream.load": 0.7, "stream.mean_bounded_slowdown": 1.0}),
+                                 "mean_bounded_slowdown")
+    assert len(table) == 5
+
+
 FCS_JOBS_CSV = """name,start,end,processors,workstations
 a,0,10,3,0;1;2
 b,2,6,1,3
