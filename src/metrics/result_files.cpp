@@ -125,7 +125,7 @@ void ResultStaging::commit(const std::map<std::string, std::string>& files) {
   fs::remove(target_ / kSummaryFile);
   // A result file of the earlier run that this one does not write (a NOW run's, replaced by an SMP run).
   for (const char* name :
-       {kWorkstationsFile, kBarriersFile, kClassesFile, kTimelineFile, kPajeFile, kChromeFile})
+       {kWorkstationsFile, kBarriersFile, kClassesFile, kPairsFile, kTimelineFile, kPajeFile, kChromeFile})
     if (!files.count(name)) fs::remove(target_ / name);
   for (const auto& [name, content] : files)
     if (name != kSummaryFile) fs::rename(staging / name, target_ / name);

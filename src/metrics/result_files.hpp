@@ -22,6 +22,7 @@ inline const char* const kWorkstationsFile = "workstations.csv";
 inline const char* const kBarriersFile = "barriers.csv";  // NOW: one line per job instance and barrier
 inline const char* const kNetworkFile = "network.csv";    // NUMA: one line per switch level
 inline const char* const kClassesFile = "classes.csv";    // NOW under fcs: one line per change of class
+inline const char* const kPairsFile = "pairs.csv";  // NOW under paired-gang: one line per change of pair
 
 // The staging directory of one run. Creating it checks, before anything is simulated, that the output
 // directory can receive results (throws config::InputError naming `--out` otherwise); destroying it

@@ -254,6 +254,18 @@ std::string classes_csv(const std::vector<NowClassChangeRecord>& rows) {
   return csv;
 }
 
+std::string pairs_csv(const std::vector<NowPairChangeRecord>& rows) {
+  const auto share = [](const std::optional<double>& v) {
+    return v ? fmt::format("{:.6f}", *v) : std::string();
+  };
+  std::string csv = "time_s,row,partner,utilization,partner_utilization,jobs,partner_jobs\n";
+  for (const auto& p : rows)
+    csv += fmt::format("{:.9f},{},{},{},{},{},{}\n", p.time_s, p.row,
+                       p.partner ? std::to_string(*p.partner) : "", share(p.utilization),
+                       share(p.partner_utilization), csv_cell(p.jobs), csv_cell(p.partner_jobs));
+  return csv;
+}
+
 // Scalars of `value` as cells, '.'-joined paths, lists skipped.
 void flatten(const Json& value, const std::string& prefix,
              std::vector<std::pair<std::string, std::string>>& out) {
@@ -446,6 +458,7 @@ ResultFiles result_files(const NowRunRecord& record) {
                     {kWorkstationsFile, workstations_csv(record.workstations)},
                     {kBarriersFile, barriers_csv(record.barriers)}};
   if (record.class_changes) files.emplace(kClassesFile, classes_csv(*record.class_changes));
+  if (record.pair_changes) files.emplace(kPairsFile, pairs_csv(*record.pair_changes));
   return files;
 }
 

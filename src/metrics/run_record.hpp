@@ -159,6 +159,15 @@ struct NowClassChangeRecord {
   std::string cls;
 };
 
+// Under paired-gang: a row's partner changing as a cycle of the rotation starts (pairs.csv).
+struct NowPairChangeRecord {
+  double time_s = 0;
+  int row = 0;
+  std::optional<int> partner;                              // none: the row runs alone from then on
+  std::optional<double> utilization, partner_utilization;  // as the pairing saw them; none: not measured
+  std::string jobs, partner_jobs;                          // each row's jobs then, ';'-joined names
+};
+
 // An open workload's run as a whole (docs/models/now-streams.md section 6).
 struct NowStreamRecord {
   std::int64_t jobs = 0;
@@ -255,6 +264,7 @@ struct NowRunRecord : RunHeader {
   std::optional<NowStreamRecord> stream;                           // an open workload only
   std::optional<NowNoiseRecord> noise;                             // a run with `noise` only
   std::optional<std::vector<NowClassChangeRecord>> class_changes;  // classes.csv, under fcs only
+  std::optional<std::vector<NowPairChangeRecord>> pair_changes;    // pairs.csv, under paired-gang only
 
   SpinCount spins() const;  // barrier waits over all jobs
 };

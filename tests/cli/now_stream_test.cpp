@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -288,9 +289,28 @@ TEST(NowStream, PairedGangMeasuresEachJobAndPairsRowsByIt) {
     if (number(job, "paired_slots") > 0) ++paired;
   }
   EXPECT_GT(paired, 0) << "expected some rows to pair under a limit of 1.5";
+  // pairs.csv: each change of a row's partner, in time order; a pair's utilizations within the limit, and
+  // every job that ran paired named in a line that paired its row.
+  std::set<std::string> named;
+  double previous = 0;
+  const auto changes = read_jobs(box.work() / "paired" / "pairs.csv");
+  for (const auto& change : changes) {
+    EXPECT_GE(number(change, "time_s"), previous) << "expected pairs.csv in time order";
+    previous = number(change, "time_s");
+    const auto partner = change.find("partner");
+    if (partner == change.end() || partner->second.empty()) continue;
+    EXPECT_LE(number(change, "utilization") + number(change, "partner_utilization"), 1.5 + 1e-6);
+    std::stringstream jobs(change.at("jobs") + ";" + change.at("partner_jobs"));
+    for (std::string job; std::getline(jobs, job, ';');) named.insert(job);
+  }
+  for (const auto& job : read_jobs(box.work() / "paired" / "jobs.csv"))
+    if (number(job, "paired_slots") > 0) {
+      EXPECT_TRUE(named.contains(job.at("name"))) << job.at("name");
+    }
   run_summary(box, {scenario, "--set", "job_scheduler.pair_limit=0.1"}, "strict");
   for (const auto& job : read_jobs(box.work() / "strict" / "jobs.csv"))
     EXPECT_EQ(number(job, "paired_slots"), 0) << job.at("name") << ": no two rows use only 0.1 of a CPU";
+  EXPECT_TRUE(read_jobs(box.work() / "strict" / "pairs.csv").empty()) << "no row ever paired: a header only";
 }
 
 // The pairing reads reports a slot old, which every workstation has made by then because a slot exceeds
@@ -306,7 +326,7 @@ TEST(NowStream, PairedGangAgreesUnderBothEnginesAtTheShortestSlot) {
     a.insert(a.end(), {"--engine", engine});
     run_summary(box, a, engine);
   }
-  for (const char* file : {"jobs.csv", "workstations.csv", "barriers.csv"})
+  for (const char* file : {"jobs.csv", "workstations.csv", "barriers.csv", "pairs.csv"})
     EXPECT_EQ(read_text(box.work() / "sequential" / file), read_text(box.work() / "simgrid" / file))
         << "expected identical " << file << " from the two engines";
   double paired = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regression check of whole runs: runs a fixed set of NOW scenario variants (with both engines) and SMP
 # and NUMA scenarios, and compares the SHA-256 of every result file each run writes (summary.json without
-# its wall_seconds line, jobs.csv, workstations.csv, barriers.csv, classes.csv, network.csv, timeline.csv) with
+# its wall_seconds line, jobs.csv, workstations.csv, barriers.csv, classes.csv, pairs.csv, network.csv, timeline.csv) with
 # run_digests.sha256.
 #
 # The digests are NOT model expectations: they record what the implementation computed when they were
@@ -100,7 +100,7 @@ run() {
   regression_run "$@"
   local dir="$work/$name"
   echo "$name summary.json $(regression_summary_digest "$dir")" >>"$out"
-  for file in jobs.csv workstations.csv barriers.csv classes.csv network.csv timeline.csv; do
+  for file in jobs.csv workstations.csv barriers.csv classes.csv pairs.csv network.csv timeline.csv; do
     [ -f "$dir/$file" ] && echo "$name $file $(sha256sum <"$dir/$file" | cut -d' ' -f1)" >>"$out"
   done
   return 0

@@ -87,7 +87,7 @@ std::optional<int> GangMatrix::row_for_slot(std::int64_t slot) {
     };
     int owner = next_owner(last_row_);
     if (owner < 0) {
-      if (paired_) partner_ = pair_rows(holders);
+      if (paired_) pair_cycle(start, holders);
       owner = next_owner(-1);
     }
     if (owner >= 0) last_row_ = owner;
@@ -134,11 +134,10 @@ void GangMatrix::fold_reports(std::int64_t before) {
   folded_before_ = std::max(folded_before_, before);
 }
 
-// The pairs of a slot (docs/models/now-streams.md 3.8): the rows holding a job, each measured (its jobs'
-// computation over their computation and waiting) once every job in it has a measured slot, from the most
-// to the least used; the most used row not yet paired goes with the least used one when their utilizations
-// sum to at most the limit, and alone when even the least used is too much for it. Unmeasured rows run alone.
-std::vector<int> GangMatrix::pair_rows(const std::vector<const RowTenure*>& holders) const {
+// Each row's measured use (docs/models/now-streams.md 3.8): its jobs' computation over their computation and
+// waiting, once every job in it has a measured slot.
+std::vector<std::optional<double>> GangMatrix::row_utilizations(
+    const std::vector<const RowTenure*>& holders) const {
   std::vector<Usage> row_use(static_cast<std::size_t>(rows_));
   std::vector<bool> measured(static_cast<std::size_t>(rows_), true);
   for (const RowTenure* t : holders) {
@@ -150,9 +149,19 @@ std::vector<int> GangMatrix::pair_rows(const std::vector<const RowTenure*>& hold
     row_use[t->row].compute += it->second.compute;
     row_use[t->row].busy += it->second.busy;
   }
+  std::vector<std::optional<double>> use(static_cast<std::size_t>(rows_));
+  for (int r = 0; r < rows_; ++r)
+    if (measured[r]) use[r] = row_use[r].utilization();
+  return use;
+}
+
+// The pairs of a cycle (docs/models/now-streams.md 3.8): the measured rows from the most to the least used;
+// the most used row not yet paired goes with the least used one when their utilizations sum to at most the
+// limit, and alone when even the least used is too much for it. Unmeasured rows run alone.
+std::vector<int> GangMatrix::pair_rows(const std::vector<std::optional<double>>& use) const {
   std::vector<std::pair<double, int>> rows;  // (utilization, row)
   for (int r = 0; r < rows_; ++r)
-    if (const auto use = row_use[r].utilization(); measured[r] && use) rows.emplace_back(*use, r);
+    if (use[r]) rows.emplace_back(*use[r], r);
   std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
     return a.first != b.first ? a.first > b.first : a.second < b.second;
   });
@@ -167,6 +176,25 @@ std::vector<int> GangMatrix::pair_rows(const std::vector<const RowTenure*>& hold
     ++heavy;
   }
   return partner;
+}
+
+void GangMatrix::pair_cycle(SimTime start, const std::vector<const RowTenure*>& holders) {
+  const auto use = row_utilizations(holders);
+  std::vector<int> partner = pair_rows(use);
+  const auto jobs_of = [&](int row) {
+    std::vector<JobId> jobs;
+    for (const RowTenure* t : holders)
+      if (t->row == row) jobs.push_back(t->job);
+    std::sort(jobs.begin(), jobs.end());
+    return jobs;
+  };
+  for (int r = 0; r < rows_; ++r) {
+    const int with = partner[r];
+    if (with == partner_[r]) continue;
+    pair_changes_.push_back({start, r, with, use[r], with >= 0 ? use[with] : std::nullopt, jobs_of(r),
+                             with >= 0 ? jobs_of(with) : std::vector<JobId>{}});
+  }
+  partner_ = std::move(partner);
 }
 
 std::optional<double> GangMatrix::utilization(JobId job) const {

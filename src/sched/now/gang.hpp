@@ -95,6 +95,17 @@ class GangMatrix {
   // measured slot. And how many slots its row ran paired while it held it.
   std::optional<double> utilization(JobId job) const;
   std::int64_t paired_slots(JobId job) const;
+  // A row's partner changing as a cycle of the rotation starts (pairs.csv): the row, its new partner (-1:
+  // alone), the utilizations the pairing used (nothing: a row not measured yet), and each row's jobs then.
+  struct PairChange {
+    SimTime time = 0;  // the start of the cycle's first slot
+    int row = 0;
+    int partner = -1;
+    std::optional<double> utilization, partner_utilization;
+    std::vector<JobId> jobs, partner_jobs;
+  };
+  // Every change so far, in time order, then by row.
+  const std::vector<PairChange>& pair_changes() const { return pair_changes_; }
 
   // Suspensions (a matrix built with Suspensions). Whether it is one.
   bool by_suspensions() const { return suspensions_; }
@@ -141,7 +152,12 @@ class GangMatrix {
     }
   };
   void fold_reports(std::int64_t before);
-  std::vector<int> pair_rows(const std::vector<const RowTenure*>& holders) const;
+  // Each row's utilization: its jobs' computation over their computation and waiting, once every job in it
+  // has a measured slot; nothing for a row not measured yet or holding no job.
+  std::vector<std::optional<double>> row_utilizations(const std::vector<const RowTenure*>& holders) const;
+  std::vector<int> pair_rows(const std::vector<std::optional<double>>& use) const;
+  // Decides the pairs of the cycle starting at `start`, recording each row whose partner changes.
+  void pair_cycle(SimTime start, const std::vector<const RowTenure*>& holders);
   std::optional<Paired> paired_;
   std::vector<int> partner_;       // by row: its partner in the rotation's current cycle, -1 for none
   std::vector<int> row_partners_;  // by slot: the row beside its owner, -1 for none
@@ -149,6 +165,7 @@ class GangMatrix {
   std::int64_t folded_before_ = 0;  // the slots before this one are folded in
   std::map<JobId, Usage> usage_;
   std::map<JobId, std::int64_t> paired_slots_;
+  std::vector<PairChange> pair_changes_;
   // Suspensions: each job's changes, (time, runs from then on), in time order.
   bool suspensions_ = false;
   std::map<JobId, std::vector<std::pair<SimTime, bool>>> changes_;

@@ -280,6 +280,19 @@ TEST(Gang, PairedRowsShareSlotsTheHeavyWithTheLight) {
   EXPECT_EQ(matrix->paired_slots(3), 2);
   EXPECT_THROW(matrix->report(7, 2, kMs, kSlot), std::logic_error)
       << "slot 9 has folded in slot 7: a report for it now would come from a workstation too far behind";
+  // pairs.csv's lines: the cycle starting at slot 6 paired rows 1 and 2, one line for each, with the
+  // utilizations the pairing used and each row's jobs; the cycle at slot 8 kept them (no line).
+  const auto& changes = matrix->pair_changes();
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_EQ(changes[0].time, 6 * kSlot);
+  EXPECT_EQ(changes[0].row, 1);
+  EXPECT_EQ(changes[0].partner, 2);
+  EXPECT_DOUBLE_EQ(*changes[0].utilization, 0.2);
+  EXPECT_DOUBLE_EQ(*changes[0].partner_utilization, 0.5);
+  EXPECT_EQ(changes[0].jobs, std::vector<JobId>{2});
+  EXPECT_EQ(changes[0].partner_jobs, std::vector<JobId>{3});
+  EXPECT_EQ(changes[1].row, 2);
+  EXPECT_EQ(changes[1].partner, 1);
 }
 
 TEST(Gang, PairedKeepsEveryRowInTheRotationWhenPairsChange) {
@@ -317,6 +330,7 @@ TEST(Gang, PairedMeasuresEachJobWithAHalvingMemoryAndKeepsToTheLimit) {
   EXPECT_EQ(matrix->row_for_slot(7), 1);
   EXPECT_FALSE(matrix->partner_for_slot(7).has_value());
   EXPECT_FALSE(matrix->utilization(4).has_value()) << "a job never measured";
+  EXPECT_TRUE(matrix->pair_changes().empty()) << "no row was ever paired";
 }
 
 TEST(Gang, PairedSlotRunsEitherRowsProcessTheWokenOneFirst) {
