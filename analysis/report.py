@@ -488,11 +488,30 @@ def _stream_fcs_classes(sweep: Sweep) -> list[Section]:
     return sections
 
 
+def _stream_paired_rows(sweep: Sweep) -> list[Section]:
+    sections = []
+    for scheduler, run_id, load in streams.gantt_runs(sweep.results):
+        folder = sweep.folders[run_id] / "runs" / run_id
+        if not (folder / "pairs.csv").is_file():
+            continue
+        row = sweep.results[sweep.results["run_id"].astype(str) == run_id].iloc[0]
+        rows = int(row["stream.mpl"])
+        table = streams.paired_rows_table(streams.load_jobs(folder), streams.load_pairs(folder), rows)
+        sections.append(Section(
+            f"stream_paired_rows_{_slug(scheduler)}", f"Each row's partner over time: {scheduler}, load {load:g}",
+            f"Run {run_id}, the Gantt chart's window: the row each matrix row ran paired with (pairs.csv), grey "
+            f"while it ran alone; the CSV gives the utilizations the pairing compared.",
+            table, streams.paired_rows_figure(table, rows, f"{scheduler}, load {load:g}, run {run_id}"),
+            per_run=True))
+    return sections
+
+
 # Open workloads (stream runs, streams.py), in report.md's order, as SECTION_TABLE.
 STREAM_SECTION_TABLE: list[tuple[Callable[[Sweep], bool], Callable[[Sweep], Section | list[Section] | str]]] = [
     (lambda s: True, _stream_against_load),
     (lambda s: True, _stream_gantt),
     (lambda s: True, _stream_fcs_classes),
+    (lambda s: True, _stream_paired_rows),
 ]
 
 

@@ -10,6 +10,8 @@ What it reads (results.csv, flattened from each run's summary.json, and runs/<ru
                                       and per value of any other key of the policy that varies
   jobs.csv: submit, start, end, wait, response, slowdown, bounded_slowdown, processors, class (s, per job)
             and workstations, the job's ranks' workstations joined by ';' ("0;1;2;3"), for the Gantt chart.
+  classes.csv (fcs) and pairs.csv (paired-gang): each process's changes of class, each row's changes of
+            partner, for the figures of those policies over the Gantt chart's window.
 
 Bands over seeds are min-max: every seed's run lies inside the band. With the handful of seeds a sweep runs
 (3 to 5), a 95% confidence interval of the mean rests on a normality the slowdowns (heavy-tailed) do not
@@ -277,5 +279,61 @@ def fcs_class_figure(table: pd.DataFrame, title: str) -> Figure:
     ax.set_ylabel("job")
     ax.invert_yaxis()
     ax.legend(title="class", loc="upper left", bbox_to_anchor=(1, 1))
+    ax.set_title(title)
+    return fig
+
+
+def load_pairs(run_folder) -> pd.DataFrame:
+    path = run_folder / "pairs.csv"
+    if not path.is_file():
+        raise ContractError(f"{path}: no such file (a run under job_scheduler.policy paired-gang writes one)")
+    return read_csv_strict(path)
+
+
+def paired_rows_table(jobs: pd.DataFrame, pairs: pd.DataFrame, rows: int, window_jobs: int = GANTT_JOBS,
+                      begin: float | None = None) -> pd.DataFrame:
+    """Paired gang: each row's partner over the Gantt window (`gantt_table`'s span). A row runs alone until
+    pairs.csv pairs it, and keeps a partner until pairs.csv changes it. Columns: row, start, end (s), partner
+    (`alone` or `row k`), utilization, partner_utilization (as the pairing last compared them; empty while
+    alone or unmeasured): one row per stretch."""
+    missing = [c for c in ("time_s", "row", "partner", "utilization", "partner_utilization") if c not in pairs.columns]
+    if missing:
+        raise ContractError(f"pairs.csv: missing column(s) {', '.join(missing)}")
+    window = gantt_table(jobs, window_jobs, begin)
+    columns = ["row", "start", "end", "partner", "utilization", "partner_utilization"]
+    if window.empty:
+        return pd.DataFrame(columns=columns)
+    shown_from, shown_to = float(window["start"].min()), float(window["end"].max())
+    changes = pairs.assign(time_s=pd.to_numeric(pairs["time_s"]), row=pd.to_numeric(pairs["row"]).astype(int),
+                           partner=pd.to_numeric(pairs["partner"], errors="coerce"))
+    table = []
+    for row in range(rows):
+        mine = changes[changes["row"] == row].sort_values("time_s", kind="stable")
+        states = [(float("-inf"), "alone", None, None)] + [
+            (c.time_s, "alone" if pd.isna(c.partner) else f"row {int(c.partner)}",
+             None if pd.isna(c.partner) else c.utilization, None if pd.isna(c.partner) else c.partner_utilization)
+            for c in mine.itertuples(index=False)]
+        ends = [t for t, *_ in states[1:]] + [float("inf")]
+        for (since, partner, use, partner_use), until in zip(states, ends):
+            since, until = max(since, shown_from), min(until, shown_to)
+            if until > since:
+                table.append({"row": row, "start": since, "end": until, "partner": partner,
+                              "utilization": use, "partner_utilization": partner_use})
+    return pd.DataFrame(table, columns=columns)
+
+
+def paired_rows_figure(table: pd.DataFrame, rows: int, title: str) -> Figure:
+    """A lane per row, coloured by its partner over time (grey while it runs alone)."""
+    fig, ax = plt.subplots(figsize=(10, 1.5 + 0.4 * max(1, rows)), layout="constrained")
+    colours = plt.get_cmap("tab10").colors
+    for partner, bars in table.groupby("partner", sort=True):
+        colour = "lightgrey" if partner == "alone" else colours[int(partner.split()[1]) % len(colours)]
+        ax.barh(bars["row"], bars["end"] - bars["start"], left=bars["start"], height=0.8, color=colour,
+                linewidth=0, label=f"with {partner}" if partner != "alone" else "alone")
+    ax.set_yticks(range(rows), [f"row {r}" for r in range(rows)], fontsize="small")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("matrix row")
+    ax.invert_yaxis()
+    ax.legend(title="partner", loc="upper left", bbox_to_anchor=(1, 1))
     ax.set_title(title)
     return fig

@@ -195,3 +195,33 @@ def test_fcs_class_table_needs_classes_csv(tmp_path):
     (tmp_path / "jobs.csv").write_text(FCS_JOBS_CSV)
     with pytest.raises(streams.ContractError, match="classes.csv: no such file"):
         streams.load_classes(tmp_path)
+
+
+# Two rows: rows 0 and 1 pair at 2 and part at 6 (row 1 emptied); the window is job a's 0-10.
+PAIRS_CSV = """time_s,row,partner,utilization,partner_utilization,jobs,partner_jobs
+2,0,1,0.900000,0.100000,a,b
+2,1,0,0.100000,0.900000,b,a
+6,0,,,,a,
+6,1,,,,,
+"""
+
+
+def test_paired_rows_table_is_each_rows_partner_over_time(tmp_path):
+    (tmp_path / "jobs.csv").write_text(FCS_JOBS_CSV)
+    (tmp_path / "pairs.csv").write_text(PAIRS_CSV)
+    table = streams.paired_rows_table(streams.load_jobs(tmp_path), streams.load_pairs(tmp_path), 2, begin=0)
+    rows = [tuple(r) for r in table[["row", "start", "end", "partner"]].itertuples(index=False)]
+    assert rows == [(0, 0, 2, "alone"), (0, 2, 6, "row 1"), (0, 6, 10, "alone"),
+                    (1, 0, 2, "alone"), (1, 2, 6, "row 0"), (1, 6, 10, "alone")]
+    assert table["utilization"].iloc[1] == 0.9 and table["partner_utilization"].iloc[1] == 0.1
+    fig = streams.paired_rows_figure(table, 2, "t")
+    assert len(fig.axes[0].patches) == 6
+    plt.close(fig)
+
+
+def test_paired_rows_without_any_pair_are_alone_throughout(tmp_path):
+    (tmp_path / "jobs.csv").write_text(FCS_JOBS_CSV)
+    (tmp_path / "pairs.csv").write_text(PAIRS_CSV.splitlines()[0] + "\n")
+    table = streams.paired_rows_table(streams.load_jobs(tmp_path), streams.load_pairs(tmp_path), 3, begin=0)
+    assert list(table["partner"]) == ["alone"] * 3
+    assert list(table["end"] - table["start"]) == [10, 10, 10]
