@@ -274,13 +274,18 @@ def fcs_class_figure(table: pd.DataFrame, title: str) -> Figure:
         # paint the lane black.
         ax.barh(bars["job"].map(lane), bars["end"] - bars["start"], left=bars["start"], height=0.8,
                 color=colours[cls], linewidth=0, label=cls)
-    ax.set_yticks(range(len(jobs)), jobs, fontsize="small")
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("job")
-    ax.invert_yaxis()
-    ax.legend(title="class", loc="upper left", bbox_to_anchor=(1, 1))
-    ax.set_title(title)
+    _label_lanes(ax, jobs, "job", "class", title)
     return fig
+
+
+def _label_lanes(ax, lanes: list[str], y_title: str, legend_title: str, title: str) -> None:
+    """A figure of lanes over time (lane i at y = i, top down), named, with its legend beside it."""
+    ax.set_yticks(range(len(lanes)), lanes, fontsize="small")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(y_title)
+    ax.invert_yaxis()
+    ax.legend(title=legend_title, loc="upper left", bbox_to_anchor=(1, 1))
+    ax.set_title(title)
 
 
 def load_pairs(run_folder) -> pd.DataFrame:
@@ -330,10 +335,5 @@ def paired_rows_figure(table: pd.DataFrame, rows: int, title: str) -> Figure:
         colour = "lightgrey" if partner == "alone" else colours[int(partner.split()[1]) % len(colours)]
         ax.barh(bars["row"], bars["end"] - bars["start"], left=bars["start"], height=0.8, color=colour,
                 linewidth=0, label=f"with {partner}" if partner != "alone" else "alone")
-    ax.set_yticks(range(rows), [f"row {r}" for r in range(rows)], fontsize="small")
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("matrix row")
-    ax.invert_yaxis()
-    ax.legend(title="partner", loc="upper left", bbox_to_anchor=(1, 1))
-    ax.set_title(title)
+    _label_lanes(ax, [f"row {r}" for r in range(rows)], "matrix row", "partner", title)
     return fig
