@@ -494,13 +494,12 @@ def _stream_paired_rows(sweep: Sweep) -> list[Section]:
         folder = sweep.folders[run_id] / "runs" / run_id
         if not (folder / "pairs.csv").is_file():
             continue
-        row = sweep.results[sweep.results["run_id"].astype(str) == run_id].iloc[0]
-        rows = int(row["stream.mpl"])
+        rows = streams.matrix_rows(sweep.results, run_id)
         table = streams.paired_rows_table(streams.load_jobs(folder), streams.load_pairs(folder), rows)
         sections.append(Section(
             f"stream_paired_rows_{_slug(scheduler)}", f"Each row's partner over time: {scheduler}, load {load:g}",
-            f"Run {run_id}, the Gantt chart's window: the row each matrix row ran paired with (pairs.csv), grey "
-            f"while it ran alone; the CSV gives the utilizations the pairing compared.",
+            f"Run {run_id}, the Gantt chart's window: each matrix row's partner as decided at each cycle's start "
+            f"(pairs.csv), grey while alone; the CSV gives the utilizations the pairing compared.",
             table, streams.paired_rows_figure(table, rows, f"{scheduler}, load {load:g}, run {run_id}"),
             per_run=True))
     return sections

@@ -11,7 +11,8 @@ What it reads (results.csv, flattened from each run's summary.json, and runs/<ru
   jobs.csv: submit, start, end, wait, response, slowdown, bounded_slowdown, processors, class (s, per job)
             and workstations, the job's ranks' workstations joined by ';' ("0;1;2;3"), for the Gantt chart.
   classes.csv (fcs) and pairs.csv (paired-gang): each process's changes of class, each row's changes of
-            partner, for the figures of those policies over the Gantt chart's window.
+            partner, for the figures of those policies over the Gantt chart's window; stream.mpl, the
+            matrix's rows, for paired gang's.
 
 Bands over seeds are min-max: every seed's run lies inside the band. With the handful of seeds a sweep runs
 (3 to 5), a 95% confidence interval of the mean rests on a normality the slowdowns (heavy-tailed) do not
@@ -81,7 +82,7 @@ def scheduler_label(results: pd.DataFrame) -> pd.Series:
         value = results[column].map(_key_value)
         for name in policy.unique():
             runs = policy == name
-            if value[runs].nunique(dropna=False) > 1:
+            if value[runs].nunique() > 1:
                 shown = key[:-2] if key.endswith("_s") else key
                 unit = " s" if key.endswith("_s") else ""
                 named = named.where(~runs, named + f" {shown} " + value.where(value == "default", value + unit))
@@ -89,20 +90,19 @@ def scheduler_label(results: pd.DataFrame) -> pd.Series:
 
 
 def _policy_keys(results: pd.DataFrame) -> list[tuple[str, str]]:
-    """The job scheduler's keys other than its policy and level, as (key, the column that has it): the run's
-    resolved scenario when results.csv has it, else the sweep's axis."""
+    """The job scheduler's keys other than its policy and level, as (key, its column): the resolved
+    scenario's (`resolved.job_scheduler.*`, durations in seconds: `strobe_s`) when results.csv has them,
+    else the sweep's axes (`job_scheduler.*`) alone. Never both: an axis `strobe` and its resolved `strobe_s`
+    are one key."""
     named = {"policy", "mpl", "oversubscribe"}
-    keys = {}
-    for prefix in ("job_scheduler.", "resolved.job_scheduler."):  # the resolved value wins
-        for column in results.columns:
-            key = column[len(prefix):] if column.startswith(prefix) else None
-            if key and key not in named:
-                keys[key] = column
-    return sorted(keys.items())
+    resolved = any(column.startswith("resolved.job_scheduler.") for column in results.columns)
+    prefix = "resolved.job_scheduler." if resolved else "job_scheduler."
+    return sorted((column[len(prefix):], column) for column in results.columns
+                  if column.startswith(prefix) and column[len(prefix):] not in named)
 
 
 def _key_value(value) -> str:
-    if value is None or (isinstance(value, float) and pd.isna(value)):
+    if value is None or value == "" or (isinstance(value, float) and pd.isna(value)):
         return "default"
     number = pd.to_numeric(value, errors="coerce")
     return f"{number:g}" if pd.notna(number) else str(value)
@@ -194,11 +194,15 @@ def gantt_figure(table: pd.DataFrame, title: str) -> Figure:
     return fig
 
 
-def load_jobs(run_folder) -> pd.DataFrame:
-    path = run_folder / "jobs.csv"
+def _load_run_csv(run_folder, name: str, written_by: str) -> pd.DataFrame:
+    path = run_folder / name
     if not path.is_file():
-        raise ContractError(f"{path}: no such file (a stream run writes one)")
+        raise ContractError(f"{path}: no such file ({written_by} writes one)")
     return read_csv_strict(path)
+
+
+def load_jobs(run_folder) -> pd.DataFrame:
+    return _load_run_csv(run_folder, "jobs.csv", "a stream run")
 
 
 def gantt_runs(results: pd.DataFrame) -> list[tuple[str, str, float]]:
@@ -218,10 +222,7 @@ def gantt_runs(results: pd.DataFrame) -> list[tuple[str, str, float]]:
 
 
 def load_classes(run_folder) -> pd.DataFrame:
-    path = run_folder / "classes.csv"
-    if not path.is_file():
-        raise ContractError(f"{path}: no such file (a run under job_scheduler.policy fcs writes one)")
-    return read_csv_strict(path)
+    return _load_run_csv(run_folder, "classes.csv", "a run under job_scheduler.policy fcs")
 
 
 def fcs_class_table(jobs: pd.DataFrame, classes: pd.DataFrame, window_jobs: int = GANTT_JOBS,
@@ -250,16 +251,22 @@ def fcs_class_table(jobs: pd.DataFrame, classes: pd.DataFrame, window_jobs: int 
                     current[int(change["rank"])] = str(change["class"])
             counts = {c: list(current.values()).count(c) for c in FCS_CLASSES}
             states.append((float(time), max(FCS_CLASSES, key=lambda c: counts[c])))
-        ends = [t for t, _ in states[1:]] + [float(job["end"])]
-        for (since, cls), until in zip(states, ends):
-            since, until = max(since, shown_from), min(until, shown_to)
-            if until <= since:
-                continue
+        for since, until, cls in _stretches(states, float(job["end"]), shown_from, shown_to):
             if rows and rows[-1]["job"] == job_name and rows[-1]["class"] == cls and rows[-1]["end"] == since:
                 rows[-1]["end"] = until
             else:
                 rows.append({"job": job_name, "start": since, "end": until, "class": cls})
     return pd.DataFrame(rows, columns=["job", "start", "end", "class"])
+
+
+def _stretches(states: list, last_end: float, shown_from: float, shown_to: float):
+    """(since, until, state) for each (time, state) of `states` (in time order), from its time to the next
+    one's (the last to `last_end`), clipped to [shown_from, shown_to]; stretches outside it left out."""
+    ends = [time for time, _ in states[1:]] + [last_end]
+    for (since, state), until in zip(states, ends):
+        since, until = max(since, shown_from), min(until, shown_to)
+        if until > since:
+            yield since, until, state
 
 
 def fcs_class_figure(table: pd.DataFrame, title: str) -> Figure:
@@ -289,19 +296,25 @@ def _label_lanes(ax, lanes: list[str], y_title: str, legend_title: str, title: s
 
 
 def load_pairs(run_folder) -> pd.DataFrame:
-    path = run_folder / "pairs.csv"
-    if not path.is_file():
-        raise ContractError(f"{path}: no such file (a run under job_scheduler.policy paired-gang writes one)")
-    return read_csv_strict(path)
+    return _load_run_csv(run_folder, "pairs.csv", "a run under job_scheduler.policy paired-gang")
+
+
+def matrix_rows(results: pd.DataFrame, run_id: str) -> int:
+    """A run's multiprogramming level, the rows of its matrix (summary.json's stream.mpl)."""
+    if "stream.mpl" not in results.columns:
+        raise ContractError("results.csv: no column 'stream.mpl' (a stream run's summary.json has stream.mpl)")
+    return int(results.loc[results["run_id"].astype(str) == run_id, "stream.mpl"].iloc[0])
 
 
 def paired_rows_table(jobs: pd.DataFrame, pairs: pd.DataFrame, rows: int, window_jobs: int = GANTT_JOBS,
                       begin: float | None = None) -> pd.DataFrame:
-    """Paired gang: each row's partner over the Gantt window (`gantt_table`'s span). A row runs alone until
-    pairs.csv pairs it, and keeps a partner until pairs.csv changes it. Columns: row, start, end (s), partner
-    (`alone` or `row k`), utilization, partner_utilization (as the pairing last compared them; empty while
-    alone or unmeasured): one row per stretch."""
-    missing = [c for c in ("time_s", "row", "partner", "utilization", "partner_utilization") if c not in pairs.columns]
+    """Paired gang: each row's partner as decided at each cycle's start, over the Gantt window (`gantt_table`'s
+    span). A row is alone until pairs.csv pairs it, and keeps a partner until pairs.csv changes it (a
+    partner whose row empties mid-cycle leaves it alone until the next cycle, which pairs.csv then records).
+    Columns: row, start, end (s), partner (`alone` or `row k`), utilization, partner_utilization (as the
+    pairing compared them; empty while alone): one row per stretch."""
+    missing = [c for c in ("time_s", "row", "partner", "utilization", "partner_utilization")
+               if c not in pairs.columns]
     if missing:
         raise ContractError(f"pairs.csv: missing column(s) {', '.join(missing)}")
     window = gantt_table(jobs, window_jobs, begin)
@@ -311,28 +324,30 @@ def paired_rows_table(jobs: pd.DataFrame, pairs: pd.DataFrame, rows: int, window
     shown_from, shown_to = float(window["start"].min()), float(window["end"].max())
     changes = pairs.assign(time_s=pd.to_numeric(pairs["time_s"]), row=pd.to_numeric(pairs["row"]).astype(int),
                            partner=pd.to_numeric(pairs["partner"], errors="coerce"))
+    alone = ("alone", None, None)
     table = []
     for row in range(rows):
         mine = changes[changes["row"] == row].sort_values("time_s", kind="stable")
-        states = [(float("-inf"), "alone", None, None)] + [
-            (c.time_s, "alone" if pd.isna(c.partner) else f"row {int(c.partner)}",
-             None if pd.isna(c.partner) else c.utilization, None if pd.isna(c.partner) else c.partner_utilization)
+        states = [(float("-inf"), alone)] + [
+            (c.time_s, alone if pd.isna(c.partner) else (f"row {int(c.partner)}", c.utilization, c.partner_utilization))
             for c in mine.itertuples(index=False)]
-        ends = [t for t, *_ in states[1:]] + [float("inf")]
-        for (since, partner, use, partner_use), until in zip(states, ends):
-            since, until = max(since, shown_from), min(until, shown_to)
-            if until > since:
-                table.append({"row": row, "start": since, "end": until, "partner": partner,
-                              "utilization": use, "partner_utilization": partner_use})
+        for since, until, (partner, use, partner_use) in _stretches(states, float("inf"), shown_from, shown_to):
+            table.append({"row": row, "start": since, "end": until, "partner": partner, "utilization": use,
+                          "partner_utilization": partner_use})
     return pd.DataFrame(table, columns=columns)
 
 
 def paired_rows_figure(table: pd.DataFrame, rows: int, title: str) -> Figure:
     """A lane per row, coloured by its partner over time (grey while it runs alone)."""
     fig, ax = plt.subplots(figsize=(10, 1.5 + 0.4 * max(1, rows)), layout="constrained")
-    colours = plt.get_cmap("tab10").colors
-    for partner, bars in table.groupby("partner", sort=True):
-        colour = "lightgrey" if partner == "alone" else colours[int(partner.split()[1]) % len(colours)]
+    colours = plt.get_cmap("tab20").colors  # a colour per row (mpl is at most 16)
+
+    def row_of(partner: str) -> int:  # `row k` -> k; alone first
+        return -1 if partner == "alone" else int(partner.split()[1])
+
+    for partner in sorted(table["partner"].unique(), key=row_of):
+        bars = table[table["partner"] == partner]
+        colour = "lightgrey" if partner == "alone" else colours[row_of(partner)]
         ax.barh(bars["row"], bars["end"] - bars["start"], left=bars["start"], height=0.8, color=colour,
                 linewidth=0, label=f"with {partner}" if partner != "alone" else "alone")
     _label_lanes(ax, [f"row {r}" for r in range(rows)], "matrix row", "partner", title)

@@ -134,6 +134,36 @@ def test_report_of_a_stream_sweep(sweep, tmp_path):
     assert "## Mean bounded slowdown against offered load" in report
 
 
+def test_report_draws_each_rows_partner_for_a_run_with_pairs_csv(sweep, tmp_path):
+    # The gang curve's Gantt run (load 0.9, seed 1) as if it had run under paired gang: pairs.csv and the
+    # matrix's rows (stream.mpl) give its section; the fcfs run, with no pairs.csv, gets none.
+    results = pd.read_csv(sweep / "results.csv")
+    results["stream.mpl"] = results["job_scheduler.mpl"]
+    results.to_csv(sweep / "results.csv", index=False)
+    (sweep / "runs" / run_id("gang", 0.9, 1) / "pairs.csv").write_text(PAIRS_CSV)
+    out = tmp_path / "report"
+    write_report(sweep, out)
+    assert (out / "stream_paired_rows_gang-mpl-2.png").read_bytes()[:4] == b"\x89PNG"
+    table = pd.read_csv(out / "stream_paired_rows_gang-mpl-2.csv")
+    assert list(table["partner"]) == ["row 1", "alone", "row 0", "alone"]  # the window: 4 to 40 s
+    assert not (out / "stream_paired_rows_fcfs.png").exists()
+    with pytest.raises(streams.ContractError, match="no column 'stream.mpl'"):
+        streams.matrix_rows(results.drop(columns=["stream.mpl"]), run_id("gang", 0.9, 1))
+
+
+def test_a_durations_axis_and_its_resolved_seconds_are_one_key():
+    # A sweep over job_scheduler.strobe has both the axis (`5ms`) and the resolved `strobe_s`: the name takes
+    # the resolved value once.
+    results = pd.DataFrame({
+        "job_scheduler.policy": ["buffered", "buffered"],
+        "job_scheduler.strobe": ["5ms", "10ms"],
+        "resolved.job_scheduler.policy": ["buffered", "buffered"],
+        "resolved.job_scheduler.mpl": [2, 2],
+        "resolved.job_scheduler.strobe_s": [0.005, 0.01],
+    })
+    assert list(streams.scheduler_label(results)) == ["buffered mpl 2 strobe 0.005 s", "buffered mpl 2 strobe 0.01 s"]
+
+
 def test_slurm_gang_is_named_by_its_oversubscribe():
     results = pd.DataFrame({
         "resolved.job_scheduler.policy": ["fcfs", "gang", "slurm-gang", "slurm-gang"],
@@ -198,11 +228,11 @@ def test_fcs_class_table_needs_classes_csv(tmp_path):
 
 
 # Two rows: rows 0 and 1 pair at 2 and part at 6 (row 1 emptied); the window is job a's 0-10.
-PAIRS_CSV = """time_s,row,partner,utilization,partner_utilization,jobs,partner_jobs
-2,0,1,0.900000,0.100000,a,b
-2,1,0,0.100000,0.900000,b,a
-6,0,,,,a,
-6,1,,,,,
+PAIRS_CSV = """time_s,row,partner,utilization,partner_utilization
+2,0,1,0.900000,0.100000
+2,1,0,0.100000,0.900000
+6,0,,0.950000,
+6,1,,,
 """
 
 

@@ -126,6 +126,7 @@ Json now_job_json(const NowJobRecord& job) {
     if (st->paired_slots) {
       out["cpu_utilization"] = or_null(st->cpu_utilization);
       out["paired_slots"] = *st->paired_slots;
+      out["matrix_row"] = or_null(st->matrix_row);
     }
   }
   return out;
@@ -258,11 +259,10 @@ std::string pairs_csv(const std::vector<NowPairChangeRecord>& rows) {
   const auto share = [](const std::optional<double>& v) {
     return v ? fmt::format("{:.6f}", *v) : std::string();
   };
-  std::string csv = "time_s,row,partner,utilization,partner_utilization,jobs,partner_jobs\n";
+  std::string csv = "time_s,row,partner,utilization,partner_utilization\n";
   for (const auto& p : rows)
-    csv += fmt::format("{:.9f},{},{},{},{},{},{}\n", p.time_s, p.row,
-                       p.partner ? std::to_string(*p.partner) : "", share(p.utilization),
-                       share(p.partner_utilization), csv_cell(p.jobs), csv_cell(p.partner_jobs));
+    csv += fmt::format("{:.9f},{},{},{},{}\n", p.time_s, p.row, p.partner ? std::to_string(*p.partner) : "",
+                       share(p.utilization), share(p.partner_utilization));
   return csv;
 }
 

@@ -148,6 +148,7 @@ struct NowStreamJobRecord {
   // measured), and the slots its row ran paired while it held it.
   std::optional<double> cpu_utilization;
   std::optional<std::int64_t> paired_slots;
+  std::optional<int> matrix_row;  // the row it held (pairs.csv names rows)
 };
 
 // Under fcs: a process's change of class, at the end of one of its slots (classes.csv).
@@ -165,7 +166,6 @@ struct NowPairChangeRecord {
   int row = 0;
   std::optional<int> partner;                              // none: the row runs alone from then on
   std::optional<double> utilization, partner_utilization;  // as the pairing saw them; none: not measured
-  std::string jobs, partner_jobs;                          // each row's jobs then, ';'-joined names
 };
 
 // An open workload's run as a whole (docs/models/now-streams.md section 6).

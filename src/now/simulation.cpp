@@ -1,7 +1,6 @@
 #include "now/simulation.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -525,18 +524,13 @@ metrics::NowRunRecord make_record(const config::Scenario& scenario, const Prepar
     for (std::size_t j = 0; j < jobs.size(); ++j) {
       out.jobs[j].stream->cpu_utilization = run.gang->utilization(static_cast<sched::JobId>(j));
       out.jobs[j].stream->paired_slots = run.gang->paired_slots(static_cast<sched::JobId>(j));
+      out.jobs[j].stream->matrix_row = run.gang->row_of(static_cast<sched::JobId>(j));
     }
-    const auto names = [&](const std::vector<sched::JobId>& ids) {
-      std::vector<std::string> named;
-      for (const sched::JobId id : ids) named.push_back(jobs[static_cast<std::size_t>(id)].name);
-      return fmt::format("{}", fmt::join(named, ";"));
-    };
     out.pair_changes.emplace();
     for (const auto& change : run.gang->pair_changes())
       out.pair_changes->push_back({seconds(change.time), change.row,
                                    change.partner >= 0 ? std::optional<int>(change.partner) : std::nullopt,
-                                   change.utilization, change.partner_utilization, names(change.jobs),
-                                   names(change.partner_jobs)});
+                                   change.utilization, change.partner_utilization});
   }
   return out;
 }

@@ -287,30 +287,37 @@ TEST(NowStream, PairedGangMeasuresEachJobAndPairsRowsByIt) {
       EXPECT_LT(use, 0.9) << job.at("name") << "'s processes wait at its barriers";
     }
     if (number(job, "paired_slots") > 0) ++paired;
+    EXPECT_GE(number(job, "matrix_row"), 0) << job.at("name");
+    EXPECT_LT(number(job, "matrix_row"), 3) << job.at("name") << ": the scenario's mpl is 3";
   }
   EXPECT_GT(paired, 0) << "expected some rows to pair under a limit of 1.5";
-  // pairs.csv: each change of a row's partner, in time order; a pair's utilizations within the limit, and
-  // every job that ran paired named in a line that paired its row.
-  std::set<std::string> named;
+  // pairs.csv: each change of a row's partner, in time order; a pair within the limit, and given twice at
+  // its time (row r with p, and p with r).
+  std::set<std::string> pairs;
   double previous = 0;
   const auto changes = read_jobs(box.work() / "paired" / "pairs.csv");
+  EXPECT_FALSE(changes.empty());
   for (const auto& change : changes) {
     EXPECT_GE(number(change, "time_s"), previous) << "expected pairs.csv in time order";
     previous = number(change, "time_s");
     const auto partner = change.find("partner");
     if (partner == change.end() || partner->second.empty()) continue;
     EXPECT_LE(number(change, "utilization") + number(change, "partner_utilization"), 1.5 + 1e-6);
-    std::stringstream jobs(change.at("jobs") + ";" + change.at("partner_jobs"));
-    for (std::string job; std::getline(jobs, job, ';');) named.insert(job);
+    pairs.insert(change.at("time_s") + " " + change.at("row") + " " + partner->second);
   }
-  for (const auto& job : read_jobs(box.work() / "paired" / "jobs.csv"))
-    if (number(job, "paired_slots") > 0) {
-      EXPECT_TRUE(named.contains(job.at("name"))) << job.at("name");
-    }
+  for (const auto& pair : pairs) {
+    std::stringstream fields(pair);
+    std::string time, row, with;
+    fields >> time >> row >> with;
+    EXPECT_TRUE(pairs.contains(time + " " + with + " " + row))
+        << "pairs.csv: " << pair << " without its mirror";
+  }
   run_summary(box, {scenario, "--set", "job_scheduler.pair_limit=0.1"}, "strict");
   for (const auto& job : read_jobs(box.work() / "strict" / "jobs.csv"))
     EXPECT_EQ(number(job, "paired_slots"), 0) << job.at("name") << ": no two rows use only 0.1 of a CPU";
-  EXPECT_TRUE(read_jobs(box.work() / "strict" / "pairs.csv").empty()) << "no row ever paired: a header only";
+  EXPECT_EQ(read_text(box.work() / "strict" / "pairs.csv"),
+            "time_s,row,partner,utilization,partner_utilization\n")
+      << "no row ever paired: a header only";
 }
 
 // The pairing reads reports a slot old, which every workstation has made by then because a slot exceeds
@@ -326,9 +333,11 @@ TEST(NowStream, PairedGangAgreesUnderBothEnginesAtTheShortestSlot) {
     a.insert(a.end(), {"--engine", engine});
     run_summary(box, a, engine);
   }
-  for (const char* file : {"jobs.csv", "workstations.csv", "barriers.csv", "pairs.csv"})
+  for (const char* file : {"jobs.csv", "workstations.csv", "barriers.csv", "pairs.csv"}) {
+    ASSERT_TRUE(fs::is_regular_file(box.work() / "sequential" / file)) << file;
     EXPECT_EQ(read_text(box.work() / "sequential" / file), read_text(box.work() / "simgrid" / file))
         << "expected identical " << file << " from the two engines";
+  }
   double paired = 0;
   for (const auto& job : read_jobs(box.work() / "sequential" / "jobs.csv"))
     paired += number(job, "paired_slots");

@@ -181,18 +181,10 @@ std::vector<int> GangMatrix::pair_rows(const std::vector<std::optional<double>>&
 void GangMatrix::pair_cycle(SimTime start, const std::vector<const RowTenure*>& holders) {
   const auto use = row_utilizations(holders);
   std::vector<int> partner = pair_rows(use);
-  const auto jobs_of = [&](int row) {
-    std::vector<JobId> jobs;
-    for (const RowTenure* t : holders)
-      if (t->row == row) jobs.push_back(t->job);
-    std::sort(jobs.begin(), jobs.end());
-    return jobs;
-  };
   for (int r = 0; r < rows_; ++r) {
     const int with = partner[r];
-    if (with == partner_[r]) continue;
-    pair_changes_.push_back({start, r, with, use[r], with >= 0 ? use[with] : std::nullopt, jobs_of(r),
-                             with >= 0 ? jobs_of(with) : std::vector<JobId>{}});
+    if (with != partner_[r])
+      pair_changes_.push_back({start, r, with, use[r], with >= 0 ? use[with] : std::nullopt});
   }
   partner_ = std::move(partner);
 }

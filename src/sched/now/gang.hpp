@@ -96,13 +96,12 @@ class GangMatrix {
   std::optional<double> utilization(JobId job) const;
   std::int64_t paired_slots(JobId job) const;
   // A row's partner changing as a cycle of the rotation starts (pairs.csv): the row, its new partner (-1:
-  // alone), the utilizations the pairing used (nothing: a row not measured yet), and each row's jobs then.
+  // alone), and the utilizations the pairing used (nothing: a row not measured yet, or holding no job).
   struct PairChange {
     SimTime time = 0;  // the start of the cycle's first slot
     int row = 0;
     int partner = -1;
     std::optional<double> utilization, partner_utilization;
-    std::vector<JobId> jobs, partner_jobs;
   };
   // Every change so far, in time order, then by row.
   const std::vector<PairChange>& pair_changes() const { return pair_changes_; }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <vector>
 
 #include "sched/now/local_scheduler_registry.hpp"
@@ -281,7 +282,7 @@ TEST(Gang, PairedRowsShareSlotsTheHeavyWithTheLight) {
   EXPECT_THROW(matrix->report(7, 2, kMs, kSlot), std::logic_error)
       << "slot 9 has folded in slot 7: a report for it now would come from a workstation too far behind";
   // pairs.csv's lines: the cycle starting at slot 6 paired rows 1 and 2, one line for each, with the
-  // utilizations the pairing used and each row's jobs; the cycle at slot 8 kept them (no line).
+  // utilizations the pairing used; the cycle at slot 8 kept them (no line).
   const auto& changes = matrix->pair_changes();
   ASSERT_EQ(changes.size(), 2u);
   EXPECT_EQ(changes[0].time, 6 * kSlot);
@@ -289,8 +290,6 @@ TEST(Gang, PairedRowsShareSlotsTheHeavyWithTheLight) {
   EXPECT_EQ(changes[0].partner, 2);
   EXPECT_DOUBLE_EQ(*changes[0].utilization, 0.2);
   EXPECT_DOUBLE_EQ(*changes[0].partner_utilization, 0.5);
-  EXPECT_EQ(changes[0].jobs, std::vector<JobId>{2});
-  EXPECT_EQ(changes[0].partner_jobs, std::vector<JobId>{3});
   EXPECT_EQ(changes[1].row, 2);
   EXPECT_EQ(changes[1].partner, 1);
 }
@@ -315,6 +314,40 @@ TEST(Gang, PairedKeepsEveryRowInTheRotationWhenPairsChange) {
   }
   for (int row = 0; row < 3; ++row) EXPECT_GE(runs[row], 20) << "row " << row << " starved";
   EXPECT_GT(matrix->paired_slots(3), 0) << "the light row was paired";
+  // pairs.csv's lines follow the light row from one heavy row to the other: it changes partner, and the
+  // heavy row it leaves goes alone (a line with no partner, its own utilization, none for a partner).
+  std::set<int> light_partners;
+  bool heavy_left_alone = false;
+  for (const auto& change : matrix->pair_changes()) {
+    if (change.row == 2) light_partners.insert(change.partner);
+    if (change.row < 2 && change.partner < 0) {
+      heavy_left_alone = true;
+      EXPECT_TRUE(change.utilization.has_value());
+      EXPECT_FALSE(change.partner_utilization.has_value());
+    }
+  }
+  EXPECT_EQ(light_partners, (std::set<int>{0, 1}));
+  EXPECT_TRUE(heavy_left_alone);
+}
+
+TEST(Gang, PairedRowWhoseJobLeavesEndsItsPairAtTheNextCycle) {
+  auto matrix = paired_three_rows(1.0);
+  EXPECT_EQ(matrix->row_for_slot(6), 0);
+  EXPECT_EQ(matrix->partner_for_slot(7), 2) << "rows 1 and 2 pair from the cycle at slot 6";
+  matrix->leave_row(3, 8 * kSlot);  // row 2's only job ends: it holds no slot from 8 on
+  EXPECT_EQ(matrix->row_for_slot(8), 0);
+  EXPECT_EQ(matrix->row_for_slot(9), 1);
+  EXPECT_FALSE(matrix->partner_for_slot(9).has_value());
+  // Two lines at slot 8's start: row 1 alone (measured, no partner), and row 2 alone (holding no job).
+  const auto& changes = matrix->pair_changes();
+  ASSERT_EQ(changes.size(), 4u);
+  EXPECT_EQ(changes[2].time, 8 * kSlot);
+  EXPECT_EQ(changes[2].row, 1);
+  EXPECT_EQ(changes[2].partner, -1);
+  EXPECT_DOUBLE_EQ(*changes[2].utilization, 0.2);
+  EXPECT_EQ(changes[3].row, 2);
+  EXPECT_EQ(changes[3].partner, -1);
+  EXPECT_FALSE(changes[3].utilization.has_value()) << "a row holding no job";
 }
 
 TEST(Gang, PairedMeasuresEachJobWithAHalvingMemoryAndKeepsToTheLimit) {
