@@ -460,10 +460,19 @@ def _stream_against_load(sweep: Sweep) -> list[Section]:
     return sections
 
 
+def _gantt_run_folders(sweep: Sweep, needs: str | None = None):
+    """(scheduler, run id, load, run folder) of each Gantt chart's run (streams.gantt_runs), those whose folder
+    has the file `needs` when it is given (classes.csv: fcs's runs; pairs.csv: paired gang's)."""
+    for scheduler, run_id, load in streams.gantt_runs(sweep.results):
+        folder = sweep.folders[run_id] / "runs" / run_id
+        if needs is None or (folder / needs).is_file():
+            yield scheduler, run_id, load, folder
+
+
 def _stream_gantt(sweep: Sweep) -> list[Section]:
     sections = []
-    for scheduler, run_id, load in streams.gantt_runs(sweep.results):
-        table = streams.gantt_table(streams.load_jobs(sweep.folders[run_id] / "runs" / run_id))
+    for scheduler, run_id, load, folder in _gantt_run_folders(sweep):
+        table = streams.gantt_table(streams.load_jobs(folder))
         sections.append(Section(
             f"stream_gantt_{_slug(scheduler)}", f"Which job ran where: {scheduler}, load {load:g}",
             f"Run {run_id} (its lowest seed at the highest load): each job's bars on its workstations (jobs.csv "
@@ -475,10 +484,7 @@ def _stream_gantt(sweep: Sweep) -> list[Section]:
 
 def _stream_fcs_classes(sweep: Sweep) -> list[Section]:
     sections = []
-    for scheduler, run_id, load in streams.gantt_runs(sweep.results):
-        folder = sweep.folders[run_id] / "runs" / run_id
-        if not (folder / "classes.csv").is_file():
-            continue
+    for scheduler, run_id, load, folder in _gantt_run_folders(sweep, needs="classes.csv"):
         table = streams.fcs_class_table(streams.load_jobs(folder), streams.load_classes(folder))
         sections.append(Section(
             f"stream_fcs_classes_{_slug(scheduler)}", f"Each job's class over time: {scheduler}, load {load:g}",
@@ -490,10 +496,7 @@ def _stream_fcs_classes(sweep: Sweep) -> list[Section]:
 
 def _stream_paired_rows(sweep: Sweep) -> list[Section]:
     sections = []
-    for scheduler, run_id, load in streams.gantt_runs(sweep.results):
-        folder = sweep.folders[run_id] / "runs" / run_id
-        if not (folder / "pairs.csv").is_file():
-            continue
+    for scheduler, run_id, load, folder in _gantt_run_folders(sweep, needs="pairs.csv"):
         rows = streams.matrix_rows(sweep.results, run_id)
         table = streams.paired_rows_table(streams.load_jobs(folder), streams.load_pairs(folder), rows)
         sections.append(Section(

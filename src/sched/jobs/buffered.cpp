@@ -21,7 +21,7 @@ const config::PolicyKey kBufferedKeys[] = {
 
 void buffered_json(const config::PolicyParams& params, nlohmann::ordered_json& out) {
   const auto& buffered = static_cast<const BufferedParams&>(params);
-  out["mpl"] = buffered.mpl;
+  mpl_json(params, out);
   // null: the gang slot (scheduler.quantum, in the resolved scheduler section).
   out["strobe_s"] = buffered.strobe > 0 ? nlohmann::ordered_json(static_cast<double>(buffered.strobe) * 1e-9)
                                         : nlohmann::ordered_json(nullptr);
@@ -42,9 +42,7 @@ const JobSchedulerEntry kBufferedEntry{
                              "messages still waiting for the strobes");
          }},
     .gang_rows = true,
-    .make = [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {
-      return std::make_unique<GangJobScheduler>(workstations, static_cast<const BufferedParams&>(params).mpl);
-    },
+    .make = make_gang_rows,
     .strobe =
         [](const config::PolicyParams& params, SimTime slot) {
           const auto& buffered = static_cast<const BufferedParams&>(params);

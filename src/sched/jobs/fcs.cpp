@@ -29,7 +29,7 @@ const config::PolicyKey kFcsKeys[] = {
 
 void fcs_json(const config::PolicyParams& params, nlohmann::ordered_json& out) {
   const auto& fcs = static_cast<const FcsParams&>(params);
-  out["mpl"] = fcs.mpl;
+  mpl_json(params, out);
   out["granularity_s"] = static_cast<double>(fcs.granularity) * 1e-9;
   out["blocking"] = fcs.blocking;
 }
@@ -48,9 +48,7 @@ const JobSchedulerEntry kFcsEntry{
      }},
     false,
     true,
-    [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {
-      return std::make_unique<GangJobScheduler>(workstations, static_cast<const FcsParams&>(params).mpl);
-    },
+    make_gang_rows,
     false,
     [](const config::PolicyParams& params, GangMatrix& matrix) {
       const auto& fcs = static_cast<const FcsParams&>(params);

@@ -52,6 +52,11 @@ std::vector<JobStart> GangJobScheduler::decide(SimTime now) {
   return starts;
 }
 
+std::unique_ptr<JobScheduler> make_gang_rows(const config::PolicyParams& params, int workstations) {
+  return std::make_unique<GangJobScheduler>(workstations,
+                                            static_cast<const config::JobSchedulerParams&>(params).mpl);
+}
+
 namespace {
 
 constexpr char kGangName[] = "gang";
@@ -72,9 +77,6 @@ const JobSchedulerEntry kGangJobEntry{
      }},
     false,
     true,
-    [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {
-      return std::make_unique<GangJobScheduler>(workstations,
-                                                static_cast<const config::JobSchedulerParams&>(params).mpl);
-    }};
+    make_gang_rows};
 
 }  // namespace cosched::sched

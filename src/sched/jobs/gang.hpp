@@ -32,6 +32,10 @@ class GangJobScheduler final : public JobScheduler {
   std::map<int, int> row_of_;           // running job -> its row
 };
 
+// The job scheduler of every policy on gang's matrix (gang, fcs, buffered, paired-gang): first-fit placement
+// into job_scheduler.mpl rows. A JobSchedulerEntry's `make`.
+std::unique_ptr<JobScheduler> make_gang_rows(const config::PolicyParams& params, int workstations);
+
 extern const JobSchedulerEntry kGangJobEntry;
 
 }  // namespace cosched::sched

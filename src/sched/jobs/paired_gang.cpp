@@ -23,7 +23,7 @@ const config::PolicyKey kPairedGangKeys[] = {
 
 void paired_gang_json(const config::PolicyParams& params, nlohmann::ordered_json& out) {
   const auto& paired = static_cast<const PairedGangParams&>(params);
-  out["mpl"] = paired.mpl;
+  mpl_json(params, out);
   out["pair_limit"] = paired.pair_limit;
 }
 
@@ -42,10 +42,7 @@ const JobSchedulerEntry kPairedGangEntry{
                              "jobs start in fcfs order, as under policy fcfs");
          }},
     .gang_rows = true,
-    .make = [](const config::PolicyParams& params, int workstations) -> std::unique_ptr<JobScheduler> {
-      return std::make_unique<GangJobScheduler>(workstations,
-                                                static_cast<const PairedGangParams&>(params).mpl);
-    },
+    .make = make_gang_rows,
     .configure_matrix =
         [](const config::PolicyParams& params, GangMatrix& matrix) {
           matrix.set_paired({static_cast<const PairedGangParams&>(params).pair_limit});
