@@ -22,6 +22,15 @@ std::string quoted(const std::string& text) {
   return out + "\"";
 }
 
+// Why a figure at or below 0 is no cost (docs/calibration.md, section 1: nothing is clamped).
+constexpr const char* kNotPositive =
+    "the loop without the operations took longer than the loop with them: another task, or the "
+    "hypervisor, took the CPU while it ran; calibrate again on a quiet machine";
+
+bool not_positive(const Measurement& m) {
+  return m.measured() && !(m.figure().mean > 0);
+}
+
 std::string ns(double value) {
   return fmt::format("{:.3f}", value);
 }
@@ -40,6 +49,7 @@ void yaml_figure(std::string& out, const std::string& name, const Measurement& m
   const Stats s = m.figure();
   out += fmt::format("    mean: {}\n    std: {}\n    mean_cycles: {}\n    std_cycles: {}\n", ns(s.mean),
                      ns(s.std), cycles(s.mean, hz), cycles(s.std, hz));
+  if (not_positive(m)) out += fmt::format("    not_positive: {}\n", quoted(kNotPositive));
   if (m.disturbances)
     out += fmt::format("    trials_rerun: {}\n    disturbed_trials_kept: {}\n", m.disturbances->reruns,
                        m.disturbances->kept);
@@ -178,12 +188,17 @@ std::string calibration_text(const Calibration& c) {
   text_table(out, "Dispatches", {"uncontended", "contended"},
              {&c.dispatch_uncontended, &c.dispatch_contended});
   out += fmt::format("\nFigures (the rows with the most operations; cycles at {:.1f} MHz)\n", hz * 1e-6);
-  text_figure(out, "switch ucontext", c.ucontext, hz);
-  text_figure(out, "switch fcontext", c.fcontext, hz);
-  text_figure(out, "switch kernel", c.kernel, hz);
-  text_figure(out, "wake-up on an idle CPU", c.idle_wakeup, hz);
-  text_figure(out, "dispatch uncontended", c.dispatch_uncontended, hz);
-  text_figure(out, "dispatch contended", c.dispatch_contended, hz);
+  std::string suspects;
+  for (const auto& [name, m] : {std::pair<const char*, const Measurement*>{"switch ucontext", &c.ucontext},
+                                {"switch fcontext", &c.fcontext},
+                                {"switch kernel", &c.kernel},
+                                {"wake-up on an idle CPU", &c.idle_wakeup},
+                                {"dispatch uncontended", &c.dispatch_uncontended},
+                                {"dispatch contended", &c.dispatch_contended}}) {
+    text_figure(out, name, *m, hz);
+    if (not_positive(*m)) suspects += fmt::format("{}{}", suspects.empty() ? "" : ", ", name);
+  }
+  if (!suspects.empty()) out += fmt::format("Not positive, so not a cost: {}; {}.\n", suspects, kNotPositive);
   std::string reruns;
   for (const auto& [name, m] : {std::pair<const char*, const Measurement*>{"ucontext", &c.ucontext},
                                 {"fcontext", &c.fcontext},

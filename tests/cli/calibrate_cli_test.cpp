@@ -1,5 +1,6 @@
-// `cosched calibrate` for real (--quick): positive finite figures, user-level switches below a kernel
-// switch, the YAML's keys, scenario keys the loader accepts; bad arguments are one line and exit 2.
+// `cosched calibrate` for real (--quick): finite figures (marked where not positive), user-level switches
+// below a kernel switch, the YAML's keys, scenario keys the loader accepts; bad arguments are one line and
+// exit 2.
 
 #include <yaml-cpp/yaml.h>
 
@@ -13,13 +14,18 @@ namespace {
 
 using namespace cosched::cli_test;
 
-// A figure's mean and std, positive (std: not negative) and finite, in ns and in cycles.
-void expect_figure(const YAML::Node& figure, const std::string& name) {
+// A figure's mean and std, finite (std: not negative), in ns and in cycles. The mean is positive, or, where
+// the machine's noise outweighed the cost (a dispatch is a few ns), marked not_positive in the file and
+// named on the terminal (`out`).
+void expect_figure(const YAML::Node& figure, const std::string& name, const std::string& out) {
   ASSERT_TRUE(figure.IsMap()) << name;
-  for (const char* key : {"mean", "mean_cycles"}) {
-    const double value = figure[key].as<double>();
-    EXPECT_TRUE(std::isfinite(value) && value > 0) << name << "." << key << " = " << value;
+  const bool positive = figure["mean"].as<double>() > 0;
+  EXPECT_EQ(static_cast<bool>(figure["not_positive"]), !positive) << name;
+  if (!positive) {
+    EXPECT_TRUE(contains(out, "Not positive, so not a cost:")) << name << "\n" << out;
   }
+  for (const char* key : {"mean", "mean_cycles"})
+    EXPECT_TRUE(std::isfinite(figure[key].as<double>())) << name << "." << key;
   for (const char* key : {"std", "std_cycles"}) {
     const double value = figure[key].as<double>();
     EXPECT_TRUE(std::isfinite(value) && value >= 0) << name << "." << key << " = " << value;
@@ -35,7 +41,7 @@ std::vector<std::string> words(const std::string& text) {
   return out;
 }
 
-TEST(CalibrateCommand, QuickRunGivesPositiveFiguresWithUserLevelBelowKernel) {
+TEST(CalibrateCommand, QuickRunGivesFiguresWithUserLevelBelowKernel) {
   Sandbox box;
   const auto r = box.run({"calibrate", "--quick", "--out", "cal.yaml"}, 120);
   expect_success(r);
@@ -50,14 +56,15 @@ TEST(CalibrateCommand, QuickRunGivesPositiveFiguresWithUserLevelBelowKernel) {
   EXPECT_FALSE(doc["cpu_hz_source"].as<std::string>().empty());
   EXPECT_TRUE(doc["quick"].as<bool>());
   EXPECT_GE(doc["cpus"]["measured_on"].as<int>(), 0) << "says which CPU was used";
-  for (const char* name : {"ucontext", "fcontext", "kernel"}) expect_figure(doc["switch_ns"][name], name);
-  expect_figure(doc["dispatch_ns"]["uncontended"], "uncontended");
+  for (const char* name : {"ucontext", "fcontext", "kernel"})
+    expect_figure(doc["switch_ns"][name], name, r.out);
+  expect_figure(doc["dispatch_ns"]["uncontended"], "uncontended", r.out);
   const YAML::Node contended = doc["dispatch_ns"]["contended"];
   if (doc["cpus"]["contending"].IsNull()) {
     EXPECT_TRUE(contended["mean"].IsNull()) << "one CPU: unmeasured, with its reason";
     EXPECT_FALSE(contended["unmeasured"].as<std::string>().empty());
   } else {
-    expect_figure(contended, "contended");
+    expect_figure(contended, "contended", r.out);
   }
 
   const double kernel = doc["switch_ns"]["kernel"]["mean"].as<double>();

@@ -54,6 +54,24 @@ TEST(CalibrateScenarioKeys, ANegativeFigureFeedsZero) {
   EXPECT_EQ(scenario_keys(c).loop_dispatch_cycles, 0) << "keys take no negative cost";
 }
 
+// Nothing is clamped (docs/calibration.md, section 1), but a figure at or below 0 says it is no cost, in the
+// YAML and on the terminal; a positive one says nothing.
+TEST(CalibrateYaml, ANotPositiveFigureIsMarkedInTheFileAndTheSummary) {
+  Calibration c = hand_made();
+  c.dispatch_uncontended.rows = {row(10, {-0.5, 0.1})};  // mean -0.2: noise larger than the cost
+  const YAML::Node doc = YAML::Load(calibration_yaml(c));
+  EXPECT_DOUBLE_EQ(doc["dispatch_ns"]["uncontended"]["mean"].as<double>(), -0.2) << "reported as measured";
+  EXPECT_NE(doc["dispatch_ns"]["uncontended"]["not_positive"].as<std::string>().find("quiet machine"),
+            std::string::npos);
+  EXPECT_FALSE(doc["switch_ns"]["kernel"]["not_positive"]) << "a positive figure is not marked";
+  const std::string text = calibration_text(c);
+  EXPECT_NE(text.find("Not positive, so not a cost: dispatch uncontended; the loop without"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(calibration_text(hand_made()).find("Not positive"), std::string::npos);
+  EXPECT_FALSE(YAML::Load(calibration_yaml(hand_made()))["dispatch_ns"]["uncontended"]["not_positive"]);
+}
+
 TEST(CalibrateYaml, HoldsTheContractKeysInNsAndCycles) {
   const YAML::Node doc = YAML::Load(calibration_yaml(hand_made()));
   EXPECT_EQ(doc["cpu_hz"].as<double>(), 2.5e9);
