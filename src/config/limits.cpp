@@ -76,12 +76,13 @@ double check_trace(const OutputConfig& output, const TraceEstimate& traced, cons
   return bytes;
 }
 
-void check_simulated_time(std::int64_t now, const std::string& scenario_file, const char* unit) {
+void check_simulated_time(std::int64_t now, const std::string& scenario_file, const char* unit,
+                          std::string_view expected) {
   if (now <= kMaxSimulatedTime) return;
-  throw InputError(fmt::format(
-      "{}: the run passed {:g} {}, the largest simulated time the model represents; expected a scenario "
-      "that ends sooner (fewer barriers, shorter intervals or a lighter load)",
-      scenario_file, static_cast<double>(kMaxSimulatedTime), unit));
+  throw InputError(
+      fmt::format("{}: the run passed {:g} {}, the largest simulated time the model represents; "
+                  "expected {}",
+                  scenario_file, static_cast<double>(kMaxSimulatedTime), unit, expected));
 }
 
 }  // namespace cosched::config::limits

@@ -80,7 +80,11 @@ double check_trace(const OutputConfig& output, const TraceEstimate& traced, cons
                    std::string_view of = {}, std::string_view also = {});
 
 // Throws InputError, naming the scenario file, once a run's simulated time `now` (in `unit`, "cycles" or
-// "ns") passes kMaxSimulatedTime: the scenario ran far longer than its jobs would alone.
-void check_simulated_time(std::int64_t now, const std::string& scenario_file, const char* unit);
+// "ns") passes kMaxSimulatedTime: the scenario ran far longer than its jobs would alone. `expected` is the
+// advice that ends the message.
+inline constexpr std::string_view kEndSooner =
+    "a scenario that ends sooner (fewer barriers, shorter intervals or a lighter load)";
+void check_simulated_time(std::int64_t now, const std::string& scenario_file, const char* unit,
+                          std::string_view expected = kEndSooner);
 
 }  // namespace cosched::config::limits

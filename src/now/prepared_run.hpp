@@ -7,8 +7,10 @@
 #include <memory>
 #include <simgrid/s4u.hpp>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "config/limits.hpp"
 #include "config/scenario.hpp"
 #include "now/job_tracker.hpp"
 #include "now/node.hpp"
@@ -42,6 +44,13 @@ struct PreparedRun {
   std::int64_t total_barriers = 0;           // process-barriers in the run (progress)
 
   int workstations() const { return static_cast<int>(platform.workstations.size()); }
+  // What the error at the largest simulated time advises. Under strobes a blocking read waits for one and
+  // its reply for the next (docs/models/now-streams.md section 3.7): the strobe interval sets the pace.
+  std::string_view time_limit_advice() const {
+    return strobe.interval > 0 ? "a shorter job_scheduler.strobe (each blocking read waits for a strobe and "
+                                 "its reply for the next), fewer jobs or a lighter load"
+                               : config::limits::kEndSooner;
+  }
 };
 
 }  // namespace cosched::now

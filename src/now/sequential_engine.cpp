@@ -162,7 +162,7 @@ class Stepper {
       if (now == kNever) break;
       // SimGrid's clock follows the model's at every quantum boundary.
       if (now > slice_end) {
-        config::limits::check_simulated_time(now, run_.scenario_file, "ns");
+        config::limits::check_simulated_time(now, run_.scenario_file, "ns", run_.time_limit_advice());
         if (slice_end > 0 && follow_clock_)
           sg4::this_actor::sleep_until(static_cast<double>(slice_end) * 1e-9);
         if (progress_) report(slice_end, started);

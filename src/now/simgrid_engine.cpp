@@ -76,7 +76,7 @@ void drive_node(int w, Node& node, MessageDelivery& delivery, const PreparedRun&
     }
     const auto messages = delivery.receive(w, next);
     const Nanos at = simulated_now();
-    config::limits::check_simulated_time(at, run.scenario_file, "ns");
+    config::limits::check_simulated_time(at, run.scenario_file, "ns", run.time_limit_advice());
     node.advance(at);
     for (const auto& message : messages) node.deliver(at, message);
     if (w == 0) report_progress(progress, run, ++wakeups);
@@ -179,7 +179,7 @@ void drive_stream_node(int w, Node& node, MessageDelivery& delivery, PreparedRun
     const auto messages = delivery.receive(w, deadline, wakeups.interrupt(w));
     wakeups.waiting(w, false);
     const Nanos at = simulated_now();
-    config::limits::check_simulated_time(at, run.scenario_file, "ns");
+    config::limits::check_simulated_time(at, run.scenario_file, "ns", run.time_limit_advice());
     if (stream.next_start(w) < at) throw std::logic_error("NOW stream: a start reached a workstation late");
     node.advance(at);
     start_due(at);

@@ -130,6 +130,21 @@ TEST(Overflow, NowStreamPastTheLargestSimulatedTimeStopsUnderBothEngines) {
   }
 }
 
+// Under buffered coscheduling the strobes set a blocking read's pace: the error advises a shorter strobe.
+TEST(Overflow, BufferedStreamPastTheLargestSimulatedTimeAdvisesAShorterStrobe) {
+  const auto scenario =
+      (fs::path(COSCHED_SOURCE_DIR) / "scenarios" / "streams" / "buffered-small.yaml").string();
+  for (const char* engine : {"sequential", "simgrid"}) {
+    SCOPED_TRACE(engine);
+    Sandbox box;
+    const auto line = expect_refused_run(box,
+                                         {scenario, "--engine", engine, "--set", "scheduler.quantum=100000s",
+                                          "--set", "job_scheduler.strobe=~"},
+                                         "the run passed 1e+15 ns, the largest simulated time");
+    EXPECT_TRUE(contains(line, "expected a shorter job_scheduler.strobe")) << line;
+  }
+}
+
 TEST(Overflow, NowRunPastTheLargestSimulatedTimeStops) {
   Sandbox box;
   expect_refused_run(box,
