@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 
 namespace cosched::calibrate {
 namespace {
@@ -108,6 +109,21 @@ ScenarioKeys scenario_keys(const Calibration& calibration) {
     keys.smp_idle_wakeup_cycles = whole((calibration.idle_wakeup.figure().mean - kernel_ns) * hz * 1e-9);
   keys.loop_dispatch_cycles = whole(calibration.dispatch_uncontended.figure().mean * hz * 1e-9);
   keys.task_switch_cycles = whole(calibration.ucontext.figure().mean * hz * 1e-9);
+  // Marks the keys `m` feeds when it is not positive; tells whether it did.
+  const auto flag = [&keys](const Measurement& m, const char* figure,
+                            std::initializer_list<const char*> fed) {
+    if (!not_positive(m)) return false;
+    for (const char* key : fed) keys.not_positive.push_back({key, figure});
+    return true;
+  };
+  flag(calibration.kernel, "switch_ns.kernel",
+       {"now.scheduler.context_switch", "smp.scheduler.cs_in", "smp.scheduler.cs_out"});
+  // The idle wake-up comes from two figures: the first not positive is named.
+  if (keys.smp_idle_wakeup_cycles &&
+      !flag(calibration.idle_wakeup, "switch_ns.idle_wakeup", {"smp.scheduler.idle_wakeup"}))
+    flag(calibration.kernel, "switch_ns.kernel", {"smp.scheduler.idle_wakeup"});
+  flag(calibration.dispatch_uncontended, "dispatch_ns.uncontended", {"smp_job.loop.dispatch"});
+  flag(calibration.ucontext, "switch_ns.ucontext", {"smp_job.tasks.switch"});
   return keys;
 }
 
@@ -152,6 +168,10 @@ std::string calibration_yaml(const Calibration& c) {
       "    loop.dispatch: {}  # cycles: one uncontended dispatch\n"
       "    tasks.switch: {}  # cycles: one ucontext switch\n",
       keys.loop_dispatch_cycles, keys.task_switch_cycles);
+  if (!keys.not_positive.empty()) {
+    out += "  not_positive:  # keys fed by a figure at or below 0, which is no cost: they take 0\n";
+    for (const auto& [key, figure] : keys.not_positive) out += fmt::format("    {}: {}\n", key, figure);
+  }
   out += fmt::format("  set_now: --set scheduler.context_switch={}ns\n", keys.now_context_switch_ns);
   out += fmt::format("  set_smp: --set scheduler.cs_in={} --set scheduler.cs_out={}{}\n",
                      keys.smp_cs_in_cycles, keys.smp_cs_out_cycles,

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "calibrate/measurements.hpp"
 
@@ -23,6 +24,12 @@ struct ScenarioKeys {
   std::optional<std::int64_t> smp_idle_wakeup_cycles;
   std::int64_t loop_dispatch_cycles = 0;  // a job's loop.dispatch: one uncontended dispatch
   std::int64_t task_switch_cycles = 0;    // a job's tasks.switch: one ucontext switch, the seed's library's
+  // The keys fed by a figure at or below 0, which take 0 (docs/calibration.md, section 1): each key as
+  // scenario_keys names it ("smp_job.loop.dispatch") and the figure ("dispatch_ns.uncontended").
+  struct NotPositive {
+    std::string key, figure;
+  };
+  std::vector<NotPositive> not_positive;
 };
 
 ScenarioKeys scenario_keys(const Calibration& calibration);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "config/cycles.hpp"
 #include "config/input_error.hpp"
 #include "config/keys.hpp"
@@ -23,7 +25,22 @@ CalibratedCost cycles_of(const Field& f) {
   const std::string text = f.scalar(expected);
   const auto value = parse_integer(text);
   if (!value || *value < 0 || static_cast<double>(*value) > kMaxCycles) f.fail(expected);
-  return {*value, text, f.path()};
+  return {*value, text, f.path(), {}};
+}
+
+// scenario_keys.not_positive: each key the writer marks ("smp_job.loop.dispatch") and the figure at or below
+// 0 that fed it. Keys of the other model's are not read.
+void mark_not_positive(const Field& flagged, CalibratedCosts& costs) {
+  constexpr const char* kExpected = "a mapping of scenario keys to the figures at or below 0 that fed them";
+  if (!flagged.is_map()) flagged.fail(kExpected);
+  for (const auto& entry : flagged.node()) {
+    const Field value = flagged.child(entry.second, entry.first.as<std::string>());
+    const std::string figure = value.scalar(kExpected);
+    const std::string from = "scenario_keys." + entry.first.as<std::string>();
+    for (auto* cost : {&costs.now_context_switch, &costs.smp_cs_in, &costs.smp_cs_out, &costs.smp_idle_wakeup,
+                       &costs.loop_dispatch, &costs.task_switch})
+      if (*cost && (*cost)->from == from) (*cost)->not_positive = figure;
+  }
 }
 
 }  // namespace
@@ -39,7 +56,7 @@ std::optional<CalibratedCost> optional_calibrated_cycles(MapReader& section, con
 
 CalibratedCost calibrated_duration(MapReader& section, const std::string& key) {
   const Field f = section.required(key);
-  return {duration(f, true), f.node().Scalar(), f.path()};
+  return {duration(f, true), f.node().Scalar(), f.path(), {}};
 }
 
 std::int64_t CalibratedCosts::resolve(const std::string& key_path, std::optional<std::int64_t> written,
@@ -48,6 +65,13 @@ std::int64_t CalibratedCosts::resolve(const std::string& key_path, std::optional
     record.written.push_back(key_path);
     return *written;
   }
+  const bool first = std::none_of(record.taken.begin(), record.taken.end(),
+                                  [&cost](const CalibrationRecord::Taken& t) { return t.from == cost.from; });
+  if (first && !cost.not_positive.empty())
+    warnings.push_back(fmt::format(
+        "{} takes {} from {}, whose figure {} came out at or below 0, which is no cost (docs/calibration.md, "
+        "section 1); calibrate again on a quiet machine, or write the key",
+        key_path, cost.text, cost.from, cost.not_positive));
   record.taken.push_back({key_path, cost.text, cost.from});
   return cost.value;
 }
@@ -75,6 +99,7 @@ CalibratedCosts read_calibration(const Field& key, const std::string& scenario_d
   if (auto quick = top.optional("quick")) costs.record.quick = quick->boolean();
   // Only the keys of the scenario's model: a file made by hand for one model need not have the other's.
   read_keys(keys, costs);
+  if (auto flagged = keys.optional("not_positive")) mark_not_positive(*flagged, costs);
   return costs;
 }
 

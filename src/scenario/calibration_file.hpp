@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config/field.hpp"
 #include "config/scenario.hpp"
@@ -18,6 +19,9 @@ struct CalibratedCost {
   std::int64_t value = 0;  // nanoseconds (NOW) or cycles (SMP)
   std::string text;        // "2166ns", "2812"
   std::string from;        // "scenario_keys.smp.scheduler.cs_in"
+  // The figure at or below 0 it came from, as the file's scenario_keys.not_positive names it
+  // ("dispatch_ns.uncontended"); empty when its figure was positive.
+  std::string not_positive;
 };
 
 // The costs one model takes from a calibration file, and the record of which keys took them.
@@ -33,17 +37,20 @@ struct CalibratedCosts {
 
   // The value of the key at `key_path` (display form, workload.jobs[0].loop.dispatch) that `cost` feeds:
   // `written`, the scenario's, when it (or --set) writes the key, which always wins; the file's otherwise.
-  // Records which.
+  // Records which, and adds a warning the first time a cost marked not_positive is taken.
   std::int64_t resolve(const std::string& key_path, std::optional<std::int64_t> written,
                        const CalibratedCost& cost);
+  // For the scenario's `calibration` key (Field::warn), once the model's keys are read.
+  std::vector<std::string> warnings;
 };
 
 // Reads the calibration file the scenario's `calibration` key names, relative to the scenario file's folder
 // (and the folders above it, then the current directory) as platform files are: its cpu_hz and quick, then
 // the costs of the scenario's model, which its `read_keys` (ModelEntry::calibration_keys) takes from
 // `scenario_keys` (now: scenario_keys.now; smp: scenario_keys.smp and scenario_keys.smp_job; each must be
-// there). Throws InputError: a missing file located at the scenario's key, the rest at the calibration file's
-// line and key.
+// there), and which of those the file marks as fed by a figure at or below 0 (scenario_keys.not_positive,
+// optional). Throws InputError: a missing file located at the scenario's key, the rest at the calibration
+// file's line and key.
 CalibratedCosts read_calibration(const Field& key, const std::string& scenario_dir,
                                  void (*read_keys)(MapReader& scenario_keys, CalibratedCosts& costs));
 

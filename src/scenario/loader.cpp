@@ -323,7 +323,10 @@ Scenario load_scenario(const std::string& file, const std::vector<std::string>& 
   ModelInput input{top, dir, scenario.end, end_field, calibration ? &*calibration : nullptr};
   scenario.model_config = model->read(input);
   top.finish();
-  if (calibration) scenario.calibration = std::move(calibration->record);
+  if (calibration) {
+    for (const auto& warning : calibration->warnings) calibration_field->warn(warning);
+    scenario.calibration = std::move(calibration->record);
+  }
   // The model's limits: the trace's first (the other checks look keys up in the document, which rebinds
   // its nodes as they go down).
   const auto& output = std::visit([](const auto& config) -> const OutputConfig& { return config.output; },

@@ -64,6 +64,8 @@ const BadFile kBadFiles[] = {
      "missing required key 'loop.dispatch'"},
     {"bad-cpu-hz-zero.yaml", "now", "3:9", "cpu_hz", "expected a positive clock rate in Hz, got \"0\""},
     {"bad-not-calibration.yaml", "smp", "2:1", "", "not a calibration file (no scenario_keys)"},
+    {"bad-not-positive-list.yaml", "smp", "14:17", "scenario_keys.not_positive",
+     "expected a mapping of scenario keys to the figures at or below 0 that fed them"},
 };
 
 void PrintTo(const BadFile& c, std::ostream* os) {

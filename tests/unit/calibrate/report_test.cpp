@@ -70,6 +70,18 @@ TEST(CalibrateYaml, ANotPositiveFigureIsMarkedInTheFileAndTheSummary) {
       << text;
   EXPECT_EQ(calibration_text(hand_made()).find("Not positive"), std::string::npos);
   EXPECT_FALSE(YAML::Load(calibration_yaml(hand_made()))["dispatch_ns"]["uncontended"]["not_positive"]);
+
+  // The keys it feeds are listed with it, for a scenario that takes them to warn (section 6).
+  const YAML::Node listed = doc["scenario_keys"]["not_positive"];
+  ASSERT_TRUE(listed.IsMap());
+  EXPECT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed["smp_job.loop.dispatch"].as<std::string>(), "dispatch_ns.uncontended");
+  EXPECT_FALSE(YAML::Load(calibration_yaml(hand_made()))["scenario_keys"]["not_positive"]);
+  c.kernel.rows = {row(100, {-1.0, 0.0})};
+  const ScenarioKeys keys = scenario_keys(c);
+  ASSERT_EQ(keys.not_positive.size(), 4u) << "the kernel switch feeds three keys, the dispatch one";
+  EXPECT_EQ(keys.not_positive[0].key, "now.scheduler.context_switch");
+  EXPECT_EQ(keys.not_positive[2].figure, "switch_ns.kernel");
 }
 
 TEST(CalibrateYaml, HoldsTheContractKeysInNsAndCycles) {

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 #include "calibrate/report.hpp"
 #include "config/input_error.hpp"
@@ -210,14 +211,16 @@ TEST_F(CalibratedScenario, AFileWithoutIdleWakeupLeavesItZeroAndAWrittenOneStand
   EXPECT_EQ(std::get<SmpConfig>(scenario.model_config).idle_wakeup, 40);
 }
 
-TEST_F(CalibratedScenario, ReadsWhatCoschedCalibrateWrites) {
-  const auto row = [](std::int64_t operations, std::vector<double> samples) {
-    calibrate::Row r;
-    r.operations = operations;
-    r.samples_ns = samples;
-    r.ns = calibrate::summarize(samples);
-    return r;
-  };
+calibrate::Row row(std::int64_t operations, std::vector<double> samples) {
+  calibrate::Row r;
+  r.operations = operations;
+  r.samples_ns = samples;
+  r.ns = calibrate::summarize(samples);
+  return r;
+}
+
+// A calibration as `cosched calibrate` measures it, its figures given by hand.
+calibrate::Calibration measured() {
   calibrate::Calibration c;
   c.quick = true;
   c.repetitions = 2;
@@ -230,6 +233,11 @@ TEST_F(CalibratedScenario, ReadsWhatCoschedCalibrateWrites) {
   c.dispatch_uncontended.rows = {row(10, {6.0, 6.4})};  // 6.2 ns = 15.5 cycles -> 16
   c.dispatch_contended.unmeasured = "only one CPU";
   c.idle_wakeup.rows = {row(100, {36000, 36002})};  // 36001 - 3001 = 33000 ns = 82500 cycles
+  return c;
+}
+
+TEST_F(CalibratedScenario, ReadsWhatCoschedCalibrateWrites) {
+  const calibrate::Calibration c = measured();
   const auto smp_file = write(smp_scenario("hand.yaml"));
   std::ofstream(dir_ / "hand.yaml") << calibrate::calibration_yaml(c);
 
@@ -246,6 +254,32 @@ TEST_F(CalibratedScenario, ReadsWhatCoschedCalibrateWrites) {
   std::ofstream(dir_ / "now.yaml") << now_scenario("hand.yaml");
   const auto now = load_scenario((dir_ / "now.yaml").string());
   EXPECT_EQ(std::get<NowConfig>(now.model_config).context_switch(), 3001) << "one kernel switch, 3001 ns";
+  EXPECT_TRUE(smp_scenario_loaded.warnings.empty() && now.warnings.empty()) << "every figure is positive";
+}
+
+// A figure at or below 0 feeds 0 (docs/calibration.md, section 1); a key that takes it says so at the
+// scenario's `calibration` key, once per file key, and a key the scenario writes takes nothing to warn of.
+TEST_F(CalibratedScenario, AKeyTakingANotPositiveFigureWarns) {
+  calibrate::Calibration c = measured();
+  c.dispatch_uncontended.rows = {row(10, {-0.5, 0.1})};  // noise larger than the cost
+  const auto file = write(smp_scenario("hand.yaml"));
+  std::ofstream(dir_ / "hand.yaml") << calibrate::calibration_yaml(c);
+
+  auto scenario = load_scenario(file);
+  EXPECT_EQ(std::get<SmpConfig>(scenario.model_config).jobs[0].loop->dispatch, 0);
+  ASSERT_EQ(scenario.warnings.size(), 1u);
+  const std::string& warning = scenario.warnings[0];
+  EXPECT_NE(warning.find("scenario.yaml:2:14: calibration: workload.jobs[0].loop.dispatch takes 0 from "
+                         "scenario_keys.smp_job.loop.dispatch, whose figure dispatch_ns.uncontended came out "
+                         "at or below 0"),
+            std::string::npos)
+      << warning;
+
+  const std::string written = std::regex_replace(smp_scenario("hand.yaml"), std::regex("schedule: dynamic"),
+                                                 "schedule: dynamic, dispatch: 5");
+  scenario = load_scenario(write(written));
+  EXPECT_EQ(std::get<SmpConfig>(scenario.model_config).jobs[0].loop->dispatch, 5);
+  EXPECT_TRUE(scenario.warnings.empty()) << "the written dispatch stands: " << scenario.warnings[0];
 }
 
 }  // namespace
