@@ -29,14 +29,14 @@ CalibratedCost cycles_of(const Field& f) {
 }
 
 // scenario_keys.not_positive: each key the writer marks ("smp_job.loop.dispatch") and the figure at or below
-// 0 that fed it. Keys of the other model's are not read.
+// 0 that fed it. The marks of keys this model does not read are not checked.
 void mark_not_positive(const Field& flagged, CalibratedCosts& costs) {
   constexpr const char* kExpected = "a mapping of scenario keys to the figures at or below 0 that fed them";
   if (!flagged.is_map()) flagged.fail(kExpected);
   for (const auto& entry : flagged.node()) {
-    const Field value = flagged.child(entry.second, entry.first.as<std::string>());
+    const Field value = flagged.child(entry.second, entry.first.Scalar());
     const std::string figure = value.scalar(kExpected);
-    const std::string from = "scenario_keys." + entry.first.as<std::string>();
+    const std::string from = "scenario_keys." + entry.first.Scalar();
     for (auto* cost : {&costs.now_context_switch, &costs.smp_cs_in, &costs.smp_cs_out, &costs.smp_idle_wakeup,
                        &costs.loop_dispatch, &costs.task_switch})
       if (*cost && (*cost)->from == from) (*cost)->not_positive = figure;
