@@ -262,11 +262,18 @@ TEST_F(CalibratedScenario, ReadsWhatCoschedCalibrateWrites) {
 TEST_F(CalibratedScenario, AKeyTakingANotPositiveFigureWarns) {
   calibrate::Calibration c = measured();
   c.dispatch_uncontended.rows = {row(10, {-0.5, 0.1})};  // noise larger than the cost
-  const auto file = write(smp_scenario("hand.yaml"));
+  // A second loop job takes the same key of the file: still one warning.
+  const auto file = write(std::regex_replace(
+      smp_scenario("hand.yaml"), std::regex("    - \\{name: T,"),
+      "    - {name: L2, threads: 1, barriers: 2, wait: {algorithm: block}, loop: {iterations: 10, cost: 5}}\n"
+      "    - {name: T,"));
   std::ofstream(dir_ / "hand.yaml") << calibrate::calibration_yaml(c);
 
   auto scenario = load_scenario(file);
-  EXPECT_EQ(std::get<SmpConfig>(scenario.model_config).jobs[0].loop->dispatch, 0);
+  const auto& jobs = std::get<SmpConfig>(scenario.model_config).jobs;
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].loop->dispatch, 0);
+  EXPECT_EQ(jobs[1].loop->dispatch, 0);
   ASSERT_EQ(scenario.warnings.size(), 1u);
   const std::string& warning = scenario.warnings[0];
   EXPECT_NE(warning.find("scenario.yaml:2:14: calibration: workload.jobs[0].loop.dispatch takes 0 from "
