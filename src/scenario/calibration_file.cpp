@@ -25,22 +25,20 @@ CalibratedCost cycles_of(const Field& f) {
   const std::string text = f.scalar(expected);
   const auto value = parse_integer(text);
   if (!value || *value < 0 || static_cast<double>(*value) > kMaxCycles) f.fail(expected);
-  return {*value, text, f.path(), {}};
+  return {*value, text, f.path()};
 }
 
 // scenario_keys.not_positive: each key the writer marks ("smp_job.loop.dispatch") and the figure at or below
-// 0 that fed it. The marks of keys this model does not read are not checked.
-void mark_not_positive(const Field& flagged, CalibratedCosts& costs) {
+// 0 that fed it, by the key's path from the file's root. The marks of keys this model does not read are
+// never looked up.
+std::map<std::string, std::string> read_not_positive(const Field& flagged) {
   constexpr const char* kExpected = "a mapping of scenario keys to the figures at or below 0 that fed them";
   if (!flagged.is_map()) flagged.fail(kExpected);
-  for (const auto& entry : flagged.node()) {
-    const Field value = flagged.child(entry.second, entry.first.Scalar());
-    const std::string figure = value.scalar(kExpected);
-    const std::string from = "scenario_keys." + entry.first.Scalar();
-    for (auto* cost : {&costs.now_context_switch, &costs.smp_cs_in, &costs.smp_cs_out, &costs.smp_idle_wakeup,
-                       &costs.loop_dispatch, &costs.task_switch})
-      if (*cost && (*cost)->from == from) (*cost)->not_positive = figure;
-  }
+  std::map<std::string, std::string> marks;
+  for (const auto& entry : flagged.node())
+    marks["scenario_keys." + entry.first.Scalar()] =
+        flagged.child(entry.second, entry.first.Scalar()).scalar(kExpected);
+  return marks;
 }
 
 }  // namespace
@@ -56,7 +54,7 @@ std::optional<CalibratedCost> optional_calibrated_cycles(MapReader& section, con
 
 CalibratedCost calibrated_duration(MapReader& section, const std::string& key) {
   const Field f = section.required(key);
-  return {duration(f, true), f.node().Scalar(), f.path(), {}};
+  return {duration(f, true), f.node().Scalar(), f.path()};
 }
 
 std::int64_t CalibratedCosts::resolve(const std::string& key_path, std::optional<std::int64_t> written,
@@ -65,13 +63,14 @@ std::int64_t CalibratedCosts::resolve(const std::string& key_path, std::optional
     record.written.push_back(key_path);
     return *written;
   }
+  const auto mark = not_positive.find(cost.from);
   const bool first = std::none_of(record.taken.begin(), record.taken.end(),
                                   [&cost](const CalibrationRecord::Taken& t) { return t.from == cost.from; });
-  if (first && !cost.not_positive.empty())
+  if (mark != not_positive.end() && first)
     warnings.push_back(fmt::format(
         "{} takes {} from {}, whose figure {} came out at or below 0, which is no cost (docs/calibration.md, "
         "section 1); calibrate again on a quiet machine, or write the key",
-        key_path, cost.text, cost.from, cost.not_positive));
+        key_path, cost.text, cost.from, mark->second));
   record.taken.push_back({key_path, cost.text, cost.from});
   return cost.value;
 }
@@ -99,7 +98,7 @@ CalibratedCosts read_calibration(const Field& key, const std::string& scenario_d
   if (auto quick = top.optional("quick")) costs.record.quick = quick->boolean();
   // Only the keys of the scenario's model: a file made by hand for one model need not have the other's.
   read_keys(keys, costs);
-  if (auto flagged = keys.optional("not_positive")) mark_not_positive(*flagged, costs);
+  if (auto flagged = keys.optional("not_positive")) costs.not_positive = read_not_positive(*flagged);
   return costs;
 }
 

@@ -5,6 +5,7 @@
 // shares no code with the writer, only the file's keys (calibrate/report.cpp, calibration_yaml).
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,9 +20,6 @@ struct CalibratedCost {
   std::int64_t value = 0;  // nanoseconds (NOW) or cycles (SMP)
   std::string text;        // "2166ns", "2812"
   std::string from;        // "scenario_keys.smp.scheduler.cs_in"
-  // The figure at or below 0 it came from, as the file's scenario_keys.not_positive names it
-  // ("dispatch_ns.uncontended"); empty when its figure was positive.
-  std::string not_positive;
 };
 
 // The costs one model takes from a calibration file, and the record of which keys took them.
@@ -40,6 +38,9 @@ struct CalibratedCosts {
   // Records which, and adds a warning the first time a cost marked not_positive is taken.
   std::int64_t resolve(const std::string& key_path, std::optional<std::int64_t> written,
                        const CalibratedCost& cost);
+  // The file's scenario_keys.not_positive: the figure at or below 0 behind each key it marks, by the key's
+  // `from` ("scenario_keys.smp_job.loop.dispatch" -> "dispatch_ns.uncontended").
+  std::map<std::string, std::string> not_positive;
   // For the scenario's `calibration` key (Field::warn), once the model's keys are read.
   std::vector<std::string> warnings;
 };
